@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
+
+export const DEFAULT_LISTEN_ADDRESS = ':9683';
+
+export interface CliOptions {
+  readonly command: 'run' | 'check-config' | 'simulate' | 'help' | 'version';
+  readonly positionals: string[];
+  readonly configFile: string;
+  readonly listenAddress: string;
+  readonly webConfigFile?: string;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  readonly values: Record<string, string | boolean | undefined>;
+}
+
+export const USAGE = `usage: avaxmon [command] [flags]
+
+Commands:
+  (none)                     run the daemon
+  check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
+  simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers)
+
+Flags:
+  --config.file=FILE         config file to load (default: config.yaml)
+  --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS})
+  --web.config.file=FILE     TLS and basic-auth config in exporter-toolkit format
+  --log.level=LEVEL          debug, info, warn or error (default: info)
+  --log.format=FORMAT        json or logfmt (default: json)
+  --version                  print the version and exit
+  --help                     print this help and exit
+`;
+
+export class UsageError extends Error {}
+
+export function parseCli(argv: string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'config.file': { type: 'string', default: 'config.yaml' },
+        'web.listen-address': { type: 'string', default: DEFAULT_LISTEN_ADDRESS },
+        'web.config.file': { type: 'string' },
+        'log.level': { type: 'string', default: 'info' },
+        'log.format': { type: 'string', default: 'json' },
+        version: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        scenario: { type: 'string' },
+        validators: { type: 'string' },
+        peers: { type: 'string' },
+        receiver: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const logLevel = values['log.level'] as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log.level must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = values['log.format'] as LogFormat;
+  if (logFormat !== 'json' && logFormat !== 'logfmt') throw new UsageError('--log.format must be json or logfmt');
+  return {
+    command: values.help ? 'help' : values.version ? 'version' : commandOf(positionals[0]),
+    positionals: positionals.slice(1),
+    configFile: values['config.file']!,
+    listenAddress: values['web.listen-address']!,
+    webConfigFile: values['web.config.file'],
+    logLevel,
+    logFormat,
+    values,
+  };
+}
+
+function commandOf(word: string | undefined): CliOptions['command'] {
+  if (word === undefined) return 'run';
+  if (word === 'check-config' || word === 'simulate') return word;
+  throw new UsageError(`unknown command "${word}"`);
+}
+
+/** Parses "host:port", ":port" or "[::1]:port" as Prometheus' --web.listen-address does. */
+export function parseListenAddress(address: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(address);
+  if (!match) throw new UsageError(`--web.listen-address must be HOST:PORT, got "${address}"`);
+  return { host: match[1] ?? (match[2] || '0.0.0.0'), port: Number(match[3]) };
+}

@@ -1,0 +1,100 @@
+import { UpstreamError, type Outcome } from '../errors.js';
+import type { HttpClient, HttpResponse } from './http.js';
+import { gorillaRequestBody, parseGorillaResponse } from './jsonrpc.js';
+import { parseJsonBody } from './response-body.js';
+
+export interface RequestRecorder {
+  recordRequest(target: string, method: string, outcome: Outcome): void;
+  recordReachability(target: string, reachable: boolean): void;
+}
+
+export interface NodeClientOptions {
+  readonly target: string;
+  readonly baseUrl: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+}
+
+const TRANSPORT_FAILURES: ReadonlySet<Outcome> = new Set(['refused', 'timeout', 'reset', 'network_error']);
+
+/** Talks to one AvalancheGo node: gorilla JSON-RPC and the health GET endpoints. */
+export class NodeClient {
+  private nextId = 1;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly recorder: RequestRecorder,
+    readonly options: NodeClientOptions,
+  ) {}
+
+  get target(): string {
+    return this.options.target;
+  }
+
+  /** Calls a gorilla JSON-RPC method on a path such as /ext/info; resolves to `result`. */
+  async call<T = unknown>(path: string, method: string, params: unknown = {}, signal?: AbortSignal): Promise<T> {
+    return this.recorded(method, async () => {
+      const response = await this.post(path, method, gorillaRequestBody(method, params, this.nextId++), signal);
+      return parseGorillaResponse(response, this.target, method) as T;
+    });
+  }
+
+  /** GET on a health path; 200 and 503 both carry the report, so both are answers. */
+  async getHealth(path: string, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
+    const operation = `GET ${path.split('?')[0]}`;
+    return this.recorded(operation, async () => {
+      const response = await this.http.request({
+        url: this.url(path),
+        headers: this.options.headers,
+        timeoutMs: this.options.timeoutMs,
+        upstream: this.target,
+        operation,
+        signal,
+      });
+      if (response.status !== 200 && response.status !== 503) {
+        throw new UpstreamError(this.target, operation, response.status >= 500 ? 'http_5xx' : 'http_4xx', `HTTP ${response.status}`, {
+          status: response.status,
+        });
+      }
+      return { status: response.status, body: parseJsonBody(response, this.target, operation) };
+    });
+  }
+
+  /** A POST with a JSON body to any URL, counted under this target (used for EVM RPC). */
+  async postJson(url: string, operation: string, body: string, signal?: AbortSignal): Promise<HttpResponse> {
+    return this.http.request({
+      url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...this.options.headers },
+      body,
+      timeoutMs: this.options.timeoutMs,
+      upstream: this.target,
+      operation,
+      signal,
+    });
+  }
+
+  /** Runs one request and records its outcome and what it says about the node's reachability. */
+  async recorded<T>(method: string, request: () => Promise<T>): Promise<T> {
+    try {
+      const result = await request();
+      this.recorder.recordRequest(this.target, method, 'success');
+      this.recorder.recordReachability(this.target, true);
+      return result;
+    } catch (error) {
+      const outcome = error instanceof UpstreamError ? error.outcome : 'network_error';
+      this.recorder.recordRequest(this.target, method, outcome);
+      this.recorder.recordReachability(this.target, !TRANSPORT_FAILURES.has(outcome));
+      throw error;
+    }
+  }
+
+  private post(path: string, method: string, body: string, signal?: AbortSignal): Promise<HttpResponse> {
+    return this.postJson(this.url(path), method, body, signal);
+  }
+
+  /** Keeps any path prefix of the base URL, for nodes behind a reverse proxy. */
+  url(path: string): string {
+    return `${this.options.baseUrl.replace(/\/+$/, '')}${path}`;
+  }
+}

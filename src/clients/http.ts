@@ -1,0 +1,119 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import { UpstreamError, type Outcome } from '../errors.js';
+
+export interface HttpRequest {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly timeoutMs: number;
+  /** Names the upstream in errors: a target name or an API name, never a URL with secrets. */
+  readonly upstream: string;
+  /** Names the operation in errors and metrics: an RPC method or a route. */
+  readonly operation: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly text: string;
+}
+
+export interface HttpClientOptions {
+  readonly maxResponseBytes: number;
+  readonly connectTimeoutMs?: number;
+}
+
+/**
+ * One undici Pool per origin, with explicit connect, headers and body timeouts (undici's defaults
+ * are 300 s) and a cap on body size. Any HTTP status is returned; transport failures throw an
+ * UpstreamError whose outcome says what kind of failure it was.
+ */
+export class HttpClient {
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(private readonly options: HttpClientOptions) {}
+
+  async request(request: HttpRequest): Promise<HttpResponse> {
+    const url = new URL(request.url);
+    const signal = request.signal
+      ? AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)])
+      : AbortSignal.timeout(request.timeoutMs);
+    try {
+      const response = await this.pool(url.origin, request.timeoutMs).request({
+        path: url.pathname + url.search,
+        method: request.method ?? 'GET',
+        headers: { ...authorizationFromUrl(url), ...request.headers },
+        body: request.body,
+        headersTimeout: request.timeoutMs,
+        bodyTimeout: request.timeoutMs,
+        signal,
+      });
+      const text = await readCapped(response.body, this.options.maxResponseBytes, request);
+      return { status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error;
+      const outcome = classifyTransportError(error, signal);
+      throw new UpstreamError(request.upstream, request.operation, outcome, describe(error, outcome, request.timeoutMs), {
+        cause: error,
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+    this.pools.clear();
+  }
+
+  private pool(origin: string, timeoutMs: number): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: 8,
+        connect: { timeout: this.options.connectTimeoutMs ?? timeoutMs },
+        keepAliveTimeout: 30_000,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, cap: number, request: HttpRequest): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > cap) {
+      body.destroy();
+      throw new UpstreamError(request.upstream, request.operation, 'bad_body', `response body exceeds ${cap} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `http://user:pass@host` becomes basic auth, so credentials never travel in the request line. */
+function authorizationFromUrl(url: URL): Record<string, string> {
+  if (!url.username) return {};
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
+function classifyTransportError(error: unknown, signal: AbortSignal): Outcome {
+  const code = (error as { code?: string }).code;
+  if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') return 'timeout';
+  if (error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) return 'timeout';
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || error instanceof undiciErrors.SocketError) return 'reset';
+  return 'network_error';
+}
+
+function describe(error: unknown, outcome: Outcome, timeoutMs: number): string {
+  if (outcome === 'timeout') return `timed out after ${timeoutMs}ms`;
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  const message = (error as Error).message ?? String(error);
+  return cause ? `${message} (${cause})` : message;
+}

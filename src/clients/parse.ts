@@ -1,0 +1,72 @@
+import { UpstreamError } from '../errors.js';
+
+/**
+ * Readers for the node's JSON encodings. A reader takes the value and a path for the error message;
+ * a bad value throws, so a collector never exports half-parsed data.
+ */
+export class FieldReader {
+  constructor(
+    private readonly upstream: string,
+    private readonly method: string,
+  ) {}
+
+  fail(path: string, expected: string, value: unknown): never {
+    throw new UpstreamError(this.upstream, this.method, 'bad_body', `${path}: expected ${expected}, got ${preview(value)}`);
+  }
+
+  object(value: unknown, path: string): Record<string, unknown> {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) this.fail(path, 'an object', value);
+    return value as Record<string, unknown>;
+  }
+
+  array(value: unknown, path: string): unknown[] {
+    if (!Array.isArray(value)) this.fail(path, 'an array', value);
+    return value;
+  }
+
+  string(value: unknown, path: string): string {
+    if (typeof value !== 'string') this.fail(path, 'a string', value);
+    return value;
+  }
+
+  boolean(value: unknown, path: string): boolean {
+    if (typeof value !== 'boolean') this.fail(path, 'a boolean', value);
+    return value;
+  }
+
+  /** AvalancheGo sends uint64 as decimal strings and some fields as plain numbers; accept both. */
+  number(value: unknown, path: string): number {
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim())) return Number(value);
+    return this.fail(path, 'a number or decimal string', value);
+  }
+
+  /** A percentage (string "99.9812" or number) as a 0..1 ratio. */
+  percentRatio(value: unknown, path: string): number {
+    return this.number(value, path) / 100;
+  }
+
+  /** nAVAX as a decimal string to AVAX. Exact to 1e-9 for amounts below 2^53 nAVAX (9M AVAX). */
+  navaxToAvax(value: unknown, path: string): number {
+    const text = typeof value === 'number' ? String(value) : this.string(value, path);
+    if (!/^\d+$/.test(text)) this.fail(path, 'an amount in nAVAX', value);
+    return Number(BigInt(text) / 1_000_000_000n) + Number(BigInt(text) % 1_000_000_000n) / 1e9;
+  }
+
+  /** RFC3339 (with or without nanoseconds) or Unix seconds to Unix seconds. */
+  timestampSeconds(value: unknown, path: string): number {
+    if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) return Number(value);
+    const text = this.string(value, path);
+    const millis = Date.parse(text.replace(/(\.\d{3})\d+/, '$1'));
+    if (Number.isNaN(millis)) this.fail(path, 'an RFC3339 time', value);
+    return millis / 1000;
+  }
+}
+
+/** Go's zero time, which the node reports for a check that has not run yet. */
+export const GO_ZERO_TIME_SECONDS = Date.parse('0001-01-01T00:00:00Z') / 1000;
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

@@ -1,0 +1,58 @@
+import type { Logger } from 'pino';
+import type { NodeClient } from '../clients/avalanchego.js';
+import type { TargetConfig } from '../config/schema.js';
+import type { MetricDesc, Sample } from '../metrics/metric-desc.js';
+
+/** What a node collector gets for one run. */
+export interface CollectContext {
+  readonly target: TargetConfig;
+  readonly node: NodeClient;
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+  /** Wall-clock time of the run's start, in milliseconds. */
+  readonly nowMs: number;
+  /** Survives between runs of this collector on this target (e.g. the last chain heights). */
+  readonly memory: Map<string, unknown>;
+  /** Facts shared by the collectors of one target. */
+  readonly facts: TargetFacts;
+}
+
+export interface TargetFacts {
+  /** This node's id from info.getNodeID, once known; `self` in validators.node_ids resolves to it. */
+  nodeId?: string;
+  /** Node-specific methods the node refused, so the refusal is logged once, not every run. */
+  readonly unavailableMethods: Set<string>;
+}
+
+/** Facts of one run: every series of the collector, replacing its previous slice whole. */
+export interface Observation {
+  readonly samples: Sample[];
+}
+
+/** Modeled on node_exporter's Collector: a name, the metrics it may export, and one collect call. */
+export interface Collector {
+  readonly name: string;
+  readonly metrics: readonly MetricDesc[];
+  /** Throws on failure; never returns a partial observation. */
+  collect(ctx: CollectContext): Promise<Observation>;
+}
+
+export interface CollectorFactory {
+  readonly defaultEnabled: boolean;
+  readonly create: () => Collector;
+}
+
+/** Builds samples that all carry the same base labels (usually `target`). */
+export class SampleSet {
+  readonly samples: Sample[] = [];
+
+  constructor(private readonly base: Readonly<Record<string, string>>) {}
+
+  add(name: string, labels: Readonly<Record<string, string>>, value: number | boolean): void {
+    this.samples.push({ name, labels: { ...this.base, ...labels }, value: typeof value === 'boolean' ? Number(value) : value });
+  }
+
+  observation(): Observation {
+    return { samples: this.samples };
+  }
+}

@@ -1,0 +1,82 @@
+import { FieldReader, GO_ZERO_TIME_SECONDS } from '../clients/parse.js';
+import { healthMetrics } from '../metrics/catalogue/node.js';
+import { SampleSet, type CollectContext, type Collector } from './collector.js';
+
+interface HealthReport {
+  healthy: boolean;
+  checks: Map<string, CheckResult>;
+}
+
+interface CheckResult {
+  passing: boolean;
+  contiguousFailures: number;
+  firstFailureSeconds?: number;
+}
+
+/** GET /ext/health{,/readiness,/liveness} plus JSON-RPC health per configured tag. */
+export function createHealthCollector(): Collector {
+  return {
+    name: 'health',
+    metrics: healthMetrics,
+    async collect(ctx) {
+      const out = new SampleSet({ target: ctx.target.name });
+      const [health, readiness, liveness] = await Promise.all(
+        ['/ext/health', '/ext/health/readiness', '/ext/health/liveness'].map((path) => getReport(ctx, path)),
+      );
+      out.add('avaxmon_node_healthy', {}, health.healthy);
+      out.add('avaxmon_node_ready', {}, readiness.healthy);
+      out.add('avaxmon_node_live', {}, liveness.healthy);
+      for (const [check, result] of health.checks) {
+        out.add('avaxmon_health_check_passing', { check }, result.passing);
+        out.add('avaxmon_health_check_contiguous_failures', { check }, result.contiguousFailures);
+        if (result.firstFailureSeconds !== undefined) {
+          out.add('avaxmon_health_check_first_failure_timestamp_seconds', { check }, result.firstFailureSeconds);
+        }
+      }
+      for (const tag of ctx.target.health_tags) {
+        const [tagHealth, tagReadiness] = await Promise.all([
+          rpcReport(ctx, 'health.health', tag),
+          rpcReport(ctx, 'health.readiness', tag),
+        ]);
+        out.add('avaxmon_health_tag_healthy', { tag }, tagHealth.healthy);
+        out.add('avaxmon_health_tag_ready', { tag }, tagReadiness.healthy);
+      }
+      return out.observation();
+    },
+  };
+}
+
+async function getReport(ctx: CollectContext, path: string): Promise<HealthReport> {
+  const { body } = await ctx.node.getHealth(path, ctx.signal);
+  return parseHealthReport(body, new FieldReader(ctx.target.name, `GET ${path}`));
+}
+
+// JSON-RPC health answers HTTP 200 even when unhealthy; `healthy` inside the result is the truth.
+async function rpcReport(ctx: CollectContext, method: string, tag: string): Promise<HealthReport> {
+  const result = await ctx.node.call('/ext/health', method, { tags: [tag] }, ctx.signal);
+  return parseHealthReport(result, new FieldReader(ctx.target.name, method));
+}
+
+export function parseHealthReport(body: unknown, read: FieldReader): HealthReport {
+  const report = read.object(body, 'body');
+  const checks = new Map<string, CheckResult>();
+  for (const [name, value] of Object.entries(read.object(report.checks ?? {}, 'checks'))) {
+    checks.set(name, parseCheck(read.object(value, `checks.${name}`), `checks.${name}`, read));
+  }
+  return { healthy: read.boolean(report.healthy, 'healthy'), checks };
+}
+
+function parseCheck(check: Record<string, unknown>, path: string, read: FieldReader): CheckResult {
+  // `error`, `contiguousFailures` and `timeOfFirstFailure` appear only while a check fails.
+  const passing = check.error === undefined || check.error === null;
+  const contiguousFailures = check.contiguousFailures === undefined ? 0 : read.number(check.contiguousFailures, `${path}.contiguousFailures`);
+  const firstFailure =
+    check.timeOfFirstFailure === undefined || check.timeOfFirstFailure === null
+      ? undefined
+      : read.timestampSeconds(check.timeOfFirstFailure, `${path}.timeOfFirstFailure`);
+  return {
+    passing,
+    contiguousFailures: passing ? 0 : contiguousFailures,
+    firstFailureSeconds: passing || firstFailure === GO_ZERO_TIME_SECONDS ? undefined : firstFailure,
+  };
+}

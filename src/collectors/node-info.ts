@@ -1,0 +1,63 @@
+import { FieldReader } from '../clients/parse.js';
+import { nodeInfoMetrics } from '../metrics/catalogue/node.js';
+import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { callOptional } from './optional-method.js';
+
+const PRIMARY_CHAINS = ['P', 'X', 'C'];
+
+/** Node identity (version, id, network), installed VMs and bootstrap state per chain. */
+export function createNodeInfoCollector(): Collector {
+  return {
+    name: 'node_info',
+    metrics: nodeInfoMetrics,
+    async collect(ctx) {
+      const out = new SampleSet({ target: ctx.target.name });
+      const read = (method: string) => new FieldReader(ctx.target.name, method);
+      const [version, networkId, networkName, nodeIdReply, vmsReply, bootstrapped] = await Promise.all([
+        ctx.node.call('/ext/info', 'info.getNodeVersion', {}, ctx.signal),
+        ctx.node.call('/ext/info', 'info.getNetworkID', {}, ctx.signal),
+        ctx.node.call('/ext/info', 'info.getNetworkName', {}, ctx.signal),
+        callOptional(ctx, out, '/ext/info', 'info.getNodeID'),
+        callOptional(ctx, out, '/ext/info', 'info.getVMs'),
+        bootstrapStates(ctx),
+      ]);
+      const v = read('info.getNodeVersion').object(version, 'result');
+      const nodeId = nodeIdReply === undefined ? '' : read('info.getNodeID').string(read('info.getNodeID').object(nodeIdReply, 'result').nodeID, 'nodeID');
+      if (nodeId) ctx.facts.nodeId = nodeId;
+      out.add('avaxmon_node_info', {
+        node_id: nodeId,
+        version: read('info.getNodeVersion').string(v.version, 'version'),
+        database_version: String(v.databaseVersion ?? ''),
+        rpc_protocol_version: String(v.rpcProtocolVersion ?? ''),
+        network: read('info.getNetworkName').string(read('info.getNetworkName').object(networkName, 'result').networkName, 'networkName'),
+      }, 1);
+      out.add('avaxmon_node_network_id', {}, read('info.getNetworkID').number(read('info.getNetworkID').object(networkId, 'result').networkID, 'networkID'));
+      for (const [vm, vmVersion] of Object.entries(read('info.getNodeVersion').object(v.vmVersions ?? {}, 'vmVersions'))) {
+        out.add('avaxmon_node_vm_info', { vm, version: String(vmVersion) }, 1);
+      }
+      if (vmsReply !== undefined) read('info.getVMs').object(read('info.getVMs').object(vmsReply, 'result').vms, 'vms');
+      for (const [chain, isBootstrapped] of bootstrapped) out.add('avaxmon_chain_bootstrapped', { chain }, isBootstrapped);
+      return out.observation();
+    },
+  };
+}
+
+/** The primary chains, the configured L1 chains (labelled by subnet name) and any extra chains. */
+export function watchedChains(ctx: CollectContext): Array<{ label: string; id: string }> {
+  const chains = PRIMARY_CHAINS.map((alias) => ({ label: alias, id: alias }));
+  for (const subnet of ctx.target.subnets) {
+    if (subnet.blockchain_id) chains.push({ label: subnet.name, id: subnet.blockchain_id });
+  }
+  for (const chain of ctx.target.chains) chains.push({ label: chain, id: chain });
+  return chains;
+}
+
+async function bootstrapStates(ctx: CollectContext): Promise<Array<[string, boolean]>> {
+  return Promise.all(
+    watchedChains(ctx).map(async ({ label, id }): Promise<[string, boolean]> => {
+      const reply = await ctx.node.call('/ext/info', 'info.isBootstrapped', { chain: id }, ctx.signal);
+      const read = new FieldReader(ctx.target.name, 'info.isBootstrapped');
+      return [label, read.boolean(read.object(reply, 'result').isBootstrapped, 'isBootstrapped')];
+    }),
+  );
+}

@@ -1,0 +1,42 @@
+import { FieldReader } from '../clients/parse.js';
+import { peersMetrics } from '../metrics/catalogue/node.js';
+import { percentile } from '../stats.js';
+import { SampleSet, type Collector } from './collector.js';
+
+/** info.peers reduced to counts and a few statistics: never one series per peer. */
+export function createPeersCollector(): Collector {
+  return {
+    name: 'peers',
+    metrics: peersMetrics,
+    async collect(ctx) {
+      const read = new FieldReader(ctx.target.name, 'info.peers');
+      const result = read.object(await ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal), 'result');
+      const peers = read.array(result.peers ?? [], 'peers');
+      const byVersion = new Map<string, number>();
+      const benchedByChain = new Map<string, number>();
+      const observedUptimes: number[] = [];
+      peers.forEach((value, index) => {
+        const peer = read.object(value, `peers[${index}]`);
+        const version = read.string(peer.version, `peers[${index}].version`);
+        byVersion.set(version, (byVersion.get(version) ?? 0) + 1);
+        for (const chain of read.array(peer.benched ?? [], `peers[${index}].benched`)) {
+          benchedByChain.set(String(chain), (benchedByChain.get(String(chain)) ?? 0) + 1);
+        }
+        // observedUptime is a whole-percent string ("99").
+        if (peer.observedUptime !== undefined) observedUptimes.push(read.percentRatio(peer.observedUptime, `peers[${index}].observedUptime`));
+      });
+      const out = new SampleSet({ target: ctx.target.name });
+      // numPeers is a string on the wire although the docs show a number; FieldReader takes both.
+      out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.number(result.numPeers, 'numPeers'));
+      for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
+      for (const [chain, count] of benchedByChain) out.add('avaxmon_node_benched_peers', { chain }, count);
+      if (observedUptimes.length > 0) {
+        observedUptimes.sort((a, b) => a - b);
+        out.add('avaxmon_node_observed_uptime_min_ratio', {}, observedUptimes[0]);
+        out.add('avaxmon_node_observed_uptime_p10_ratio', {}, percentile(observedUptimes, 0.1));
+        out.add('avaxmon_node_observed_uptime_median_ratio', {}, percentile(observedUptimes, 0.5));
+      }
+      return out.observation();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { FieldReader } from '../clients/parse.js';
+import { upgradesMetrics } from '../metrics/catalogue/node.js';
+import { SampleSet, type Collector } from './collector.js';
+
+/** AvalancheGo marks an unscheduled upgrade with a year-9999 activation time. */
+const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
+
+/** info.upgrades (activation times) and info.acps (ACP vote weights). */
+export function createUpgradesCollector(): Collector {
+  return {
+    name: 'upgrades',
+    metrics: upgradesMetrics,
+    async collect(ctx) {
+      const [upgrades, acps] = await Promise.all([
+        ctx.node.call('/ext/info', 'info.upgrades', {}, ctx.signal),
+        ctx.node.call('/ext/info', 'info.acps', {}, ctx.signal),
+      ]);
+      const out = new SampleSet({ target: ctx.target.name });
+      const readUpgrades = new FieldReader(ctx.target.name, 'info.upgrades');
+      for (const [field, value] of Object.entries(readUpgrades.object(upgrades, 'result'))) {
+        if (!field.endsWith('Time')) continue;
+        const upgrade = field.slice(0, -'Time'.length);
+        const activation = readUpgrades.timestampSeconds(value, field);
+        out.add('avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade }, activation);
+        out.add('avaxmon_network_upgrade_scheduled', { upgrade }, activation < UNSCHEDULED_AFTER_SECONDS);
+      }
+      const readAcps = new FieldReader(ctx.target.name, 'info.acps');
+      const votes = readAcps.object(readAcps.object(acps, 'result').acps, 'acps');
+      for (const [acp, value] of Object.entries(votes)) {
+        const vote = readAcps.object(value, `acps.${acp}`);
+        out.add('avaxmon_acp_support_weight_avax', { acp }, readAcps.navaxToAvax(vote.supportWeight, `acps.${acp}.supportWeight`));
+        out.add('avaxmon_acp_object_weight_avax', { acp }, readAcps.navaxToAvax(vote.objectWeight, `acps.${acp}.objectWeight`));
+        out.add('avaxmon_acp_abstain_weight_avax', { acp }, readAcps.navaxToAvax(vote.abstainWeight, `acps.${acp}.abstainWeight`));
+      }
+      return out.observation();
+    },
+  };
+}

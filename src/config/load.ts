@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError, type ConfigIssue } from '../errors.js';
+import { collectorNames } from '../collectors/index.js';
+import { configSchema, type Config } from './schema.js';
+import { expandEnv, joinPath } from './expand-env.js';
+import { resolveSecretFiles } from './secret-files.js';
+
+export interface LoadOptions {
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Reads, expands and validates a config file. Throws ConfigError listing every bad path. */
+export function loadConfigFile(file: string, options: LoadOptions = {}): Config {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError([{ path: '', message: `cannot read config file ${file}: ${(error as Error).message}` }]);
+  }
+  return parseConfig(text, options);
+}
+
+export function parseConfig(text: string, options: LoadOptions = {}): Config {
+  const document = parseDocument(text, { prettyErrors: true });
+  if (document.errors.length > 0) {
+    throw new ConfigError(document.errors.map((error) => ({ path: '', message: `YAML: ${error.message}` })));
+  }
+  const issues: ConfigIssue[] = [];
+  const expanded = expandEnv(document.toJS() ?? {}, options.env ?? process.env, '', issues);
+  const result = configSchema.safeParse(expanded);
+  if (!result.success) issues.push(...result.error.issues.map(toConfigIssue));
+  if (issues.length > 0) throw new ConfigError(issues);
+  const config = result.data as Config;
+  issues.push(...unknownCollectorIssues(config), ...resolveSecretFiles(config));
+  if (issues.length > 0) throw new ConfigError(issues);
+  return config;
+}
+
+function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
+  const path = issue.path.reduce<string>((text, key) => joinPath(text, key as string | number), '');
+  return { path, message: issue.message };
+}
+
+function unknownCollectorIssues(config: Config): ConfigIssue[] {
+  return config.targets.flatMap((target, index) =>
+    Object.keys(target.collectors)
+      .filter((name) => !collectorNames.includes(name))
+      .map((name) => ({
+        path: `targets[${index}].collectors.${name}`,
+        message: `unknown collector (known: ${collectorNames.join(', ')})`,
+      })),
+  );
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { cb58Id, durationMs, httpUrl, labelName, nodeId } from './fields.js';
+import { alertsSchema } from './alerts-schema.js';
+import { publicApiSchemas } from './public-api-schema.js';
+import { probeSchema } from './probe-schema.js';
+
+const collectorOverride = z
+  .object({
+    enabled: z.boolean().optional(),
+    interval: durationMs.optional(),
+    timeout: durationMs.optional(),
+  })
+  .strict();
+
+const subnetSchema = z
+  .object({
+    name: labelName,
+    subnet_id: cb58Id,
+    blockchain_id: cb58Id.optional(),
+    rpc_url: httpUrl.optional(),
+  })
+  .strict();
+
+const validatorsSchema = z
+  .object({
+    node_ids: z.array(z.union([z.literal('self'), nodeId])).default(['self']),
+    network_wide: z.boolean().default(false),
+    reward_uptime_requirement: z.number().gt(0).lte(1).default(0.8),
+  })
+  .strict();
+
+const targetSchema = z
+  .object({
+    name: labelName,
+    url: httpUrl,
+    health_tags: z.array(z.string().min(1)).default([]),
+    headers: z.record(z.string(), z.string()).default({}),
+    /** Header values read from files, e.g. a bearer token mounted as a secret. */
+    header_files: z.record(z.string(), z.string()).default({}),
+    chains: z.array(z.string().min(1)).default([]),
+    collectors: z.record(z.string(), collectorOverride).default({}),
+    validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false, reward_uptime_requirement: 0.8 }),
+    subnets: z.array(subnetSchema).default([]),
+  })
+  .strict();
+
+const globalSchema = z
+  .object({
+    interval: durationMs.default(15_000),
+    timeout: durationMs.default(5_000),
+    /** Spreads the first run of each job over this fraction of its interval. */
+    jitter_ratio: z.number().min(0).max(1).default(1),
+    max_response_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    global: globalSchema.default({ interval: 15_000, timeout: 5_000, jitter_ratio: 1, max_response_bytes: 32 * 1024 * 1024 }),
+    targets: z.array(targetSchema).default([]),
+    alerts: alertsSchema,
+    probe: probeSchema,
+    ...publicApiSchemas,
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    config.targets.forEach((target, index) => {
+      if (seen.has(target.name)) {
+        ctx.addIssue({ code: 'custom', path: ['targets', index, 'name'], message: `duplicate target name "${target.name}"` });
+      }
+      seen.add(target.name);
+      if (target.collectors) checkIntervals(target, index, config.global.timeout, ctx);
+    });
+  });
+
+function checkIntervals(target: z.infer<typeof targetSchema>, index: number, timeout: number, ctx: z.RefinementCtx) {
+  for (const [name, override] of Object.entries(target.collectors)) {
+    if (override.interval !== undefined && override.interval < 1000) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['targets', index, 'collectors', name, 'interval'],
+        message: 'must be at least 1s',
+      });
+    }
+    if (override.interval !== undefined && (override.timeout ?? timeout) > override.interval) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['targets', index, 'collectors', name, 'timeout'],
+        message: 'must not exceed the collector interval',
+      });
+    }
+  }
+}
+
+export type Config = z.infer<typeof configSchema>;
+export type TargetConfig = Config['targets'][number];
+export type SubnetConfig = TargetConfig['subnets'][number];

@@ -1,0 +1,141 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { HttpClient } from './clients/http.js';
+import { loadConfigFile } from './config/load.js';
+import type { Config } from './config/schema.js';
+import { ConfigError, formatConfigIssue } from './errors.js';
+import { runCollector, sliceKey, type CollectorRuntime } from './collectors/run-collector.js';
+import { allMetrics } from './metrics/catalogue/index.js';
+import { MetricsSnapshot } from './metrics/snapshot.js';
+import { SelfMetrics } from './metrics/self-metrics.js';
+import { scrubSecrets } from './redact.js';
+import { Scheduler, type Job } from './scheduler.js';
+import { buildApp, type WebOptions } from './server/app.js';
+import { TargetRuntimes } from './targets.js';
+import { REVISION, VERSION } from './version.js';
+
+export interface DaemonOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** Where reloads read the config from; without it, reload is refused. */
+  readonly configFile?: string;
+  readonly web?: WebOptions;
+}
+
+export interface CollectorState {
+  readonly target: string;
+  readonly collector: string;
+  readonly intervalMs: number;
+  lastError?: string;
+}
+
+const SELF_SLICE = '~self';
+
+/**
+ * Wires config, clients, scheduler, metrics and the HTTP app. It never listens itself: main.ts
+ * (or a test) calls `app.listen`, as with fastify's app/listen split.
+ */
+export class Daemon {
+  readonly snapshot = new MetricsSnapshot(allMetrics);
+  readonly self = new SelfMetrics({ version: VERSION, revision: REVISION });
+  readonly app: FastifyInstance;
+  readonly collectorStates = new Map<string, CollectorState>();
+  /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
+  readonly statusSections: Array<() => string> = [];
+  private readonly http: HttpClient;
+  private readonly runtimes: TargetRuntimes;
+  private scheduler?: Scheduler;
+  private ready = false;
+  private configValue: Config;
+
+  constructor(private readonly options: DaemonOptions) {
+    this.configValue = options.config;
+    this.http = new HttpClient({ maxResponseBytes: options.config.global.max_response_bytes });
+    this.runtimes = new TargetRuntimes(this.http, this.self);
+    this.app = buildApp(this, options.web ?? {});
+  }
+
+  get config(): Config {
+    return this.configValue;
+  }
+
+  get log(): Logger {
+    return this.options.logger;
+  }
+
+  isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Starts collection; resolves after the first round, when /-/ready turns ready. */
+  async start(): Promise<void> {
+    await this.schedule(this.configValue);
+    this.ready = true;
+    this.log.info({ targets: this.configValue.targets.length }, 'First collection round complete');
+  }
+
+  async reload(): Promise<{ ok: boolean; errors: string[] }> {
+    if (!this.options.configFile) return { ok: false, errors: ['no config file to reload from'] };
+    let config: Config;
+    try {
+      config = loadConfigFile(this.options.configFile);
+    } catch (error) {
+      const errors = error instanceof ConfigError ? error.issues.map(formatConfigIssue) : [String(error)];
+      for (const message of errors) this.log.error({ issue: message }, 'Config reload failed; keeping the running config');
+      this.self.recordReload(false, Date.now() / 1000);
+      this.publishSelf();
+      return { ok: false, errors };
+    }
+    await this.scheduler?.stop();
+    this.configValue = config;
+    this.self.recordReload(true, Date.now() / 1000);
+    void this.schedule(config);
+    this.log.info({ targets: config.targets.length }, 'Config reloaded');
+    return { ok: true, errors: [] };
+  }
+
+  /** Finishes in-flight collection, then closes the HTTP clients. */
+  async stop(): Promise<void> {
+    await this.scheduler?.stop();
+    await this.http.close();
+  }
+
+  private async schedule(config: Config): Promise<void> {
+    const runtimes = this.runtimes.build(config);
+    this.forgetRemovedSlices(runtimes);
+    this.scheduler = new Scheduler(this.log, config.global.jitter_ratio);
+    await this.scheduler.start(runtimes.map((runtime) => this.jobFor(runtime)));
+  }
+
+  private jobFor(runtime: CollectorRuntime): Job {
+    const key = sliceKey(runtime.target.name, runtime.collector.name);
+    const state: CollectorState = { target: runtime.target.name, collector: runtime.collector.name, intervalMs: runtime.deadlineMs };
+    this.collectorStates.set(key, state);
+    return {
+      id: key,
+      intervalMs: runtime.deadlineMs,
+      run: async (signal) => {
+        const result = await runCollector(runtime, { snapshot: this.snapshot, self: this.self, log: this.log }, signal);
+        state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
+        this.publishSelf();
+      },
+    };
+  }
+
+  /** Self-metrics change with every run, so they are re-rendered with each run's slice. */
+  private publishSelf(): void {
+    this.snapshot.setSlice(SELF_SLICE, this.self.samples());
+    this.snapshot.render();
+  }
+
+  private forgetRemovedSlices(runtimes: readonly CollectorRuntime[]): void {
+    const keep = new Set(runtimes.map((runtime) => sliceKey(runtime.target.name, runtime.collector.name)));
+    for (const key of [...this.collectorStates.keys()]) {
+      if (keep.has(key)) continue;
+      this.collectorStates.delete(key);
+      this.snapshot.setSlice(key, []);
+    }
+    this.self.retainTargets(new Set(runtimes.map((runtime) => runtime.target.name)));
+    this.publishSelf();
+  }
+}

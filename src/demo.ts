@@ -1,0 +1,38 @@
+import { parseConfig } from './config/load.js';
+import { Daemon } from './daemon.js';
+import { createLogger } from './log.js';
+import { loadScenario } from './simulator/scenario.js';
+import { startSimulator } from './simulator/server.js';
+
+/**
+ * `npm run demo`: the simulator playing the demo scenario, and the daemon scraping it every 5s.
+ * Everything listens on loopback; the printed URL shows live values within one collection round.
+ */
+async function demo(): Promise<void> {
+  const simulator = await startSimulator({ scenario: loadScenario('demo'), peers: 60 });
+  const config = parseConfig(`
+global: { interval: 5s, timeout: 2s }
+targets:
+  - name: demo-node
+    url: ${simulator.url}
+    health_tags: ["11111111111111111111111111111111LpoYY"]
+`);
+  const daemon = new Daemon({ config, logger: createLogger(process.env.AVAXMON_DEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn') });
+  const port = Number(process.env.AVAXMON_DEMO_PORT ?? 9683);
+  await daemon.app.listen({ host: '127.0.0.1', port });
+  process.stdout.write(`simulator:  ${simulator.url}\n`);
+  process.stdout.write(`status:     http://127.0.0.1:${port}/\n`);
+  process.stdout.write(`metrics:    http://127.0.0.1:${port}/metrics\n`);
+  await daemon.start();
+  process.stdout.write('first collection round complete; values change every 5s (Ctrl-C to stop)\n');
+  const stop = async () => {
+    await daemon.app.close();
+    await daemon.stop();
+    await simulator.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+void demo();

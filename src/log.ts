@@ -1,0 +1,47 @@
+import { pino, type Logger } from 'pino';
+import { scrubDeep } from './redact.js';
+
+export type LogFormat = 'json' | 'logfmt';
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The root logger. Every argument passes through the secret scrubber, and known secret-bearing
+ * fields are redacted by path as well, so a secret needs two mistakes to leak.
+ */
+export function createLogger(level: LogLevel = 'info', format: LogFormat = 'json', destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'avaxmon' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: ['headers.*', '*.headers.*', 'api_key', '*.api_key', 'token', '*.token'],
+        censor: '<redacted>',
+      },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map(scrubDeep) as Parameters<typeof method>);
+        },
+      },
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination ?? (format === 'logfmt' ? logfmtStream() : pino.destination(1)),
+  );
+}
+
+/** A minimal logfmt writer for operators who read logs in a terminal. */
+function logfmtStream(): pino.DestinationStream {
+  return {
+    write(line: string) {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      const pairs = Object.entries(record).map(([key, value]) => `${key}=${logfmtValue(value)}`);
+      process.stdout.write(`${pairs.join(' ')}\n`);
+    },
+  };
+}
+
+function logfmtValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+import type { Logger } from 'pino';
+import { loadConfigFile } from './config/load.js';
+import { Daemon } from './daemon.js';
+import { ConfigError, formatConfigIssue } from './errors.js';
+import { createLogger } from './log.js';
+import { USAGE, UsageError, parseCli, parseListenAddress, type CliOptions } from './cli/args.js';
+import { runSimulatorCommand } from './simulator/command.js';
+import { VERSION } from './version.js';
+
+const EXIT_USAGE = 2;
+
+async function main(argv: string[]): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCli(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`avaxmon: ${error.message}\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  switch (options.command) {
+    case 'help':
+      process.stdout.write(USAGE);
+      return 0;
+    case 'version':
+      process.stdout.write(`avaxmon ${VERSION} (node ${process.version})\n`);
+      return 0;
+    case 'check-config':
+      return checkConfig(options.positionals[0] ?? options.configFile);
+    case 'simulate':
+      await runSimulatorCommand(options);
+      return 0;
+    case 'run':
+      return runDaemon(options);
+  }
+}
+
+function checkConfig(file: string): number {
+  try {
+    const config = loadConfigFile(file);
+    process.stdout.write(`${file}: OK (${config.targets.length} target(s))\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+async function runDaemon(options: CliOptions): Promise<number> {
+  const logger = createLogger(options.logLevel, options.logFormat);
+  let daemon: Daemon;
+  try {
+    const { host, port } = parseListenAddress(options.listenAddress);
+    const config = loadConfigFile(options.configFile);
+    daemon = new Daemon({ config, logger, configFile: options.configFile });
+    await daemon.app.listen({ host, port });
+    logger.info({ address: options.listenAddress, config: options.configFile }, 'avaxmon listening');
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      for (const issue of error.issues) logger.error({ issue: formatConfigIssue(issue) }, 'Invalid config');
+      for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`avaxmon: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  handleSignals(daemon, logger);
+  void daemon.start();
+  return new Promise<number>(() => {});
+}
+
+function handleSignals(daemon: Daemon, logger: Logger): void {
+  process.on('SIGHUP', () => {
+    logger.info('SIGHUP received; reloading config');
+    void daemon.reload();
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'Draining in-flight work before exit');
+    void (async () => {
+      await daemon.app.close();
+      await daemon.stop();
+      logger.info('Stopped cleanly');
+      logger.flush();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`avaxmon: fatal: ${(error as Error)?.stack ?? error}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,11 @@
+import type { MetricDesc } from '../metric-desc.js';
+import { selfMetrics } from './self.js';
+import { nodeMetrics } from './node.js';
+
+/**
+ * Every metric avaxmon exports, in exposition order. Metric names are a public contract:
+ * docs/metrics.md is generated from this list and a test keeps the two in sync.
+ */
+export const allMetrics: readonly MetricDesc[] = [...selfMetrics, ...nodeMetrics];
+
+export const catalogue: ReadonlyMap<string, MetricDesc> = new Map(allMetrics.map((desc) => [desc.name, desc]));

@@ -1,0 +1,45 @@
+import { gauge } from '../metric-desc.js';
+
+/** Metrics of the node collectors: health, node_info, peers, uptime, upgrades. */
+export const healthMetrics = [
+  gauge('avaxmon_node_healthy', 'Whether GET /ext/health reports the node healthy.', ['target']),
+  gauge('avaxmon_node_ready', 'Whether GET /ext/health/readiness reports the node ready.', ['target']),
+  gauge('avaxmon_node_live', 'Whether GET /ext/health/liveness reports the node live.', ['target']),
+  gauge('avaxmon_health_check_passing', 'Whether one health check of the node passes.', ['target', 'check']),
+  gauge('avaxmon_health_check_contiguous_failures', 'Contiguous failures of one health check (0 when passing).', ['target', 'check']),
+  gauge('avaxmon_health_check_first_failure_timestamp_seconds', 'Unix time the current failure streak of a health check began; absent while passing.', ['target', 'check']),
+  gauge('avaxmon_health_tag_healthy', 'Whether health.health filtered by this tag (a subnet id) is healthy.', ['target', 'tag']),
+  gauge('avaxmon_health_tag_ready', 'Whether health.readiness filtered by this tag is ready.', ['target', 'tag']),
+] as const;
+
+export const nodeInfoMetrics = [
+  gauge('avaxmon_node_info', 'Identity of the node; constant 1.', ['target', 'node_id', 'version', 'database_version', 'rpc_protocol_version', 'network']),
+  gauge('avaxmon_node_network_id', 'Network id of the node (1 mainnet, 5 Fuji).', ['target']),
+  gauge('avaxmon_node_vm_info', 'A virtual machine installed on the node and its version; constant 1.', ['target', 'vm', 'version']),
+  gauge('avaxmon_chain_bootstrapped', 'Whether the node has finished bootstrapping a chain.', ['target', 'chain']),
+  gauge('avaxmon_node_api_available', 'Whether a node-specific API method answers (0 when the node disables it).', ['target', 'method']),
+] as const;
+
+export const peersMetrics = [
+  gauge('avaxmon_node_peers', 'Number of connected peers.', ['target']),
+  gauge('avaxmon_node_peers_by_version', 'Connected peers by AvalancheGo version.', ['target', 'version']),
+  gauge('avaxmon_node_benched_peers', 'Peers benched on a chain by this node.', ['target', 'chain']),
+  gauge('avaxmon_node_observed_uptime_min_ratio', "Lowest uptime of this node as observed by its peers.", ['target']),
+  gauge('avaxmon_node_observed_uptime_p10_ratio', "10th percentile of this node's uptime as observed by its peers.", ['target']),
+  gauge('avaxmon_node_observed_uptime_median_ratio', "Median of this node's uptime as observed by its peers.", ['target']),
+] as const;
+
+export const uptimeMetrics = [
+  gauge('avaxmon_node_uptime_rewarding_stake_ratio', 'Share of stake that observes this node above the uptime requirement (info.uptime).', ['target', 'subnet']),
+  gauge('avaxmon_node_uptime_weighted_average_ratio', 'Stake-weighted average uptime of this node as observed by validators (info.uptime).', ['target', 'subnet']),
+] as const;
+
+export const upgradesMetrics = [
+  gauge('avaxmon_network_upgrade_activation_timestamp_seconds', 'Activation time of a network upgrade; a year-9999 value means not scheduled.', ['target', 'upgrade']),
+  gauge('avaxmon_network_upgrade_scheduled', 'Whether a network upgrade has a real (not far-future) activation time.', ['target', 'upgrade']),
+  gauge('avaxmon_acp_support_weight_avax', 'Stake, in AVAX, supporting an ACP (info.acps).', ['target', 'acp']),
+  gauge('avaxmon_acp_object_weight_avax', 'Stake, in AVAX, objecting to an ACP (info.acps).', ['target', 'acp']),
+  gauge('avaxmon_acp_abstain_weight_avax', 'Stake, in AVAX, abstaining on an ACP (info.acps).', ['target', 'acp']),
+] as const;
+
+export const nodeMetrics = [...healthMetrics, ...nodeInfoMetrics, ...peersMetrics, ...uptimeMetrics, ...upgradesMetrics];

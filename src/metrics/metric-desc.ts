@@ -1,0 +1,25 @@
+export type MetricType = 'gauge' | 'counter';
+
+/** One metric family: the public contract of a metric name (see docs/metrics.md). */
+export interface MetricDesc {
+  readonly name: string;
+  readonly help: string;
+  readonly type: MetricType;
+  readonly labels: readonly string[];
+}
+
+export type Labels = Readonly<Record<string, string>>;
+
+export interface Sample {
+  readonly name: string;
+  readonly labels: Labels;
+  readonly value: number;
+}
+
+export function gauge(name: string, help: string, labels: readonly string[]): MetricDesc {
+  return { name, help, type: 'gauge', labels };
+}
+
+export function counter(name: string, help: string, labels: readonly string[]): MetricDesc {
+  return { name, help, type: 'counter', labels };
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { Daemon } from '../../daemon.js';
+
+/** Prometheus-style operational endpoints. */
+export function registerOpsRoutes(app: FastifyInstance, daemon: Daemon): void {
+  app.get('/-/healthy', async (_, reply) => reply.type('text/plain').send('avaxmon is healthy.\n'));
+  app.get('/-/ready', async (_, reply) =>
+    daemon.isReady()
+      ? reply.type('text/plain').send('avaxmon is ready.\n')
+      : reply.code(503).type('text/plain').send('avaxmon is not ready: first collection round in progress.\n'),
+  );
+  app.post('/-/reload', async (_, reply) => {
+    const result = await daemon.reload();
+    if (result.ok) return reply.type('text/plain').send('config reloaded\n');
+    return reply.code(500).type('text/plain').send(`config reload failed:\n${result.errors.join('\n')}\n`);
+  });
+}

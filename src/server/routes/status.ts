@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { Daemon } from '../../daemon.js';
+import { displayUrl, scrubSecrets } from '../../redact.js';
+import { REVISION, VERSION } from '../../version.js';
+import { badge, escapeHtml, table } from '../html.js';
+
+/** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
+export function registerStatusRoute(app: FastifyInstance, daemon: Daemon): void {
+  app.get('/', async (_, reply) => reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon)));
+}
+
+export function renderStatusPage(daemon: Daemon): string {
+  const targets = daemon.config.targets.map((target) => [
+    escapeHtml(target.name),
+    escapeHtml(displayUrl(target.url)),
+    badge(daemon.self.isTargetUp(target.name)),
+  ]);
+  const collectors = [...daemon.collectorStates.values()].map((state) => {
+    const status = daemon.self.collectorStatus(state.target, state.collector);
+    return [
+      escapeHtml(state.target),
+      escapeHtml(state.collector),
+      badge(status?.success, 'ok', 'failing'),
+      escapeHtml(status?.lastSuccessSeconds ? new Date(status.lastSuccessSeconds * 1000).toISOString() : 'never'),
+      escapeHtml(status ? `${(status.durationSeconds * 1000).toFixed(0)} ms` : '-'),
+      escapeHtml(scrubSecrets(state.lastError ?? '')),
+    ];
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>avaxmon</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font-family:system-ui,sans-serif;margin:2rem;color:#1d1d1f}h1{margin:0 0 .25rem}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem;min-width:40rem}th,td{border-bottom:1px solid #ddd;padding:.35rem .75rem;text-align:left;font-size:.9rem}
+th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.8rem;color:#fff}.ok{background:#1a7f37}.bad{background:#cf222e}.unknown{background:#6e7781}
+.warning{background:#bf8700}.info{background:#0969da}.empty{color:#6e7781}nav a{margin-right:1rem}
+</style></head><body>
+<h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : 'starting'}</p>
+<nav><a href="/metrics">Metrics</a><a href="/-/healthy">Health</a><a href="/-/ready">Readiness</a></nav>
+<h2>Targets</h2>
+${table(['target', 'url', 'reachable'], targets, 'No targets configured.')}
+<h2>Collectors</h2>
+${table(['target', 'collector', 'last run', 'last success', 'duration', 'last error'], collectors, 'No collectors scheduled yet.')}
+${daemon.statusSections.map((section) => section()).join('\n')}
+</body></html>
+`;
+}

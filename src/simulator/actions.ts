@@ -1,0 +1,61 @@
+import { parseDuration } from '../duration.js';
+import { generatePeers, type FaultKind, type SimState } from './state.js';
+
+/** One scenario action: a name in the YAML mapped to a change of the simulated world. */
+export type Action = (state: SimState, argument: unknown, nowMs: number) => void;
+
+const record = (argument: unknown) => (typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>) : {});
+
+export const actions: Record<string, Action> = {
+  fail_check(state, argument, now) {
+    const { check, error } = typeof argument === 'string' ? { check: argument, error: undefined } : record(argument);
+    const current = state.checks.get(String(check));
+    if (!current) throw new Error(`fail_check: unknown check "${String(check)}"`);
+    if (!current.failing) current.firstFailureMs = now;
+    current.failing = true;
+    current.contiguousFailures += 1;
+    current.error = error === undefined ? undefined : String(error);
+  },
+  recover_check(state, argument) {
+    const current = state.checks.get(String(argument));
+    if (!current) throw new Error(`recover_check: unknown check "${String(argument)}"`);
+    Object.assign(current, { failing: false, contiguousFailures: 0, firstFailureMs: undefined, error: undefined });
+  },
+  set_peers(state, argument) {
+    state.peers = generatePeers(Number(argument));
+  },
+  set_uptime(state, argument) {
+    state.uptimePercent = Number(argument);
+    state.weightedUptimePercent = Number(argument);
+  },
+  set_bootstrapped(state, argument) {
+    const { chain, value } = record(argument);
+    state.bootstrapped.set(String(chain), Boolean(value));
+  },
+  disable_method(state, argument) {
+    state.disabledMethods.add(String(argument));
+  },
+  fault(state, argument, now) {
+    const { match, kind, delay, for: duration } = record(argument);
+    const forMs = typeof duration === 'string' ? parseDuration(duration) : undefined;
+    state.faults.push({
+      match: String(match ?? '*'),
+      kind: String(kind) as FaultKind,
+      delayMs: typeof delay === 'string' ? parseDuration(delay) : undefined,
+      untilMs: forMs === undefined ? undefined : now + forMs,
+    });
+  },
+  clear_faults(state) {
+    state.faults = [];
+  },
+};
+
+/** Applies a step such as `{ fail_check: network, set_peers: 8 }`; unknown keys are errors. */
+export function applyStep(state: SimState, step: Record<string, unknown>, nowMs: number): void {
+  for (const [name, argument] of Object.entries(step)) {
+    if (name === 'at') continue;
+    const action = actions[name];
+    if (!action) throw new Error(`unknown scenario action "${name}" (known: ${Object.keys(actions).join(', ')})`);
+    action(state, argument, nowMs);
+  }
+}

@@ -1,0 +1,138 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { applyStep } from './actions.js';
+import { activeFault, applyFault } from './faults.js';
+import { methodHandlers } from './handlers/index.js';
+import { healthReport, readinessReport } from './handlers/health.js';
+import { RpcFailure } from './handlers/types.js';
+import { restRoutes } from './rest/index.js';
+import { playScenario, type Scenario } from './scenario.js';
+import { createState, type SimState } from './state.js';
+
+export interface SimulatorOptions {
+  readonly host?: string;
+  readonly port?: number;
+  readonly scenario?: Scenario;
+  readonly peers?: number;
+  readonly validators?: number;
+  readonly onError?: (error: Error) => void;
+}
+
+export interface Simulator {
+  readonly url: string;
+  readonly state: SimState;
+  /** Applies a scenario step now, e.g. `{ fail_check: 'network' }`. */
+  apply(step: Record<string, unknown>): void;
+  close(): Promise<void>;
+}
+
+const HEALTH_GET = new Map([
+  ['/ext/health', 'health'],
+  ['/ext/health/health', 'health'],
+  ['/ext/health/readiness', 'readiness'],
+  ['/ext/health/liveness', 'liveness'],
+]);
+
+/** A fake AvalancheGo node on loopback, with the real shapes, status codes and quirks. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const state = createState({ peers: options.peers, validators: options.validators });
+  const onError = options.onError ?? ((error: Error) => process.stderr.write(`simulator: ${error.message}\n`));
+  const server = createServer((request, response) => {
+    handle(state, request, response).catch((error: unknown) => {
+      onError(error as Error);
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const stopScenario = options.scenario ? playScenario(options.scenario, state, onError) : () => {};
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    state,
+    apply: (step) => applyStep(state, step, Date.now()),
+    close: () => closeServer(server, stopScenario),
+  };
+}
+
+async function closeServer(server: Server, stopScenario: () => void): Promise<void> {
+  stopScenario();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+async function handle(state: SimState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://simulator');
+  const body = await readBody(request);
+  const now = Date.now();
+  if (url.pathname === '/_sim/apply' && request.method === 'POST') {
+    applyStep(state, JSON.parse(body) as Record<string, unknown>, now);
+    return void response.writeHead(204).end();
+  }
+  for (const route of restRoutes) if (await route(state, request, url, response, now)) return;
+  if (request.method === 'GET' && HEALTH_GET.has(url.pathname)) return healthGet(state, url, request, response, now);
+  if (!isRpcPath(url.pathname)) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
+  if (request.method !== 'POST') return void response.writeHead(405, { 'content-type': 'text/plain' }).end('405 method not allowed\n');
+  if (!/application\/json/.test(request.headers['content-type'] ?? '')) {
+    return void response.writeHead(415, { 'content-type': 'text/plain' }).end('415 unsupported media type\n');
+  }
+  await jsonRpc(state, url.pathname, body, request, response, now);
+}
+
+async function healthGet(state: SimState, url: URL, request: IncomingMessage, response: ServerResponse, now: number): Promise<void> {
+  const fault = activeFault(state, undefined, url.pathname, now);
+  if (fault && (await applyFault(fault, request, response, null))) return;
+  const kind = HEALTH_GET.get(url.pathname);
+  const report =
+    kind === 'liveness' ? { checks: {}, healthy: true } : kind === 'readiness' ? readinessReport(state, now) : healthReport(state, now, url.searchParams.getAll('tag'));
+  sendJson(response, report.healthy ? 200 : 503, report);
+}
+
+async function jsonRpc(state: SimState, path: string, body: string, request: IncomingMessage, response: ServerResponse, now: number): Promise<void> {
+  let call: { id?: unknown; method?: string; params?: unknown };
+  try {
+    call = JSON.parse(body) as typeof call;
+  } catch {
+    return sendJson(response, 200, { jsonrpc: '2.0', error: { code: -32700, message: 'parse error', data: null }, id: null });
+  }
+  // AvalancheGo answers a request without an id with an empty 200 body.
+  if (call.id === undefined && !path.endsWith('/rpc')) return void response.writeHead(200).end();
+  const method = String(call.method ?? '');
+  if (state.disabledMethods.has(method)) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
+  const fault = activeFault(state, method, path, now);
+  if (fault && (await applyFault(fault, request, response, call.id))) return;
+  const evm = path.endsWith('/rpc');
+  const handler = methodHandlers[method];
+  if (!handler) return sendJson(response, 200, unknownMethod(method, call.id, evm));
+  try {
+    const params = (Array.isArray(call.params) ? { args: call.params } : (call.params ?? {})) as Record<string, unknown>;
+    sendJson(response, 200, { jsonrpc: '2.0', result: handler({ ...params, path }, state, now), id: call.id });
+  } catch (error) {
+    if (!(error instanceof RpcFailure)) throw error;
+    sendJson(response, 200, { jsonrpc: '2.0', error: { code: error.code, message: error.message, ...(evm ? {} : { data: null }) }, id: call.id });
+  }
+}
+
+/** gorilla capitalises the Go method name; the EVM server answers like geth. */
+function unknownMethod(method: string, id: unknown, evm: boolean): unknown {
+  if (evm) return { jsonrpc: '2.0', id, error: { code: -32601, message: `the method ${method} does not exist/is not available` } };
+  const [service, name = ''] = method.split('.');
+  const goName = `${service}.${name.charAt(0).toUpperCase()}${name.slice(1)}`;
+  return { jsonrpc: '2.0', error: { code: -32000, message: `rpc: can't find method "${goName}"`, data: null }, id };
+}
+
+function isRpcPath(path: string): boolean {
+  return path === '/ext/info' || path === '/ext/health' || /^\/ext\/bc\/[^/]+(\/rpc|\/validators)?$/.test(path);
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}

@@ -1,0 +1,114 @@
+/** The mutable world of one simulated AvalancheGo node; scenario actions change it over time. */
+export interface CheckState {
+  failing: boolean;
+  error?: string;
+  contiguousFailures: number;
+  firstFailureMs?: number;
+  tags: string[];
+}
+
+export interface SimPeer {
+  nodeId: string;
+  version: string;
+  observedUptime: number;
+  benched: string[];
+  trackedSubnets: string[];
+}
+
+export type FaultKind = 'slow' | 'http_500' | 'html' | 'truncated' | 'rpc_error' | 'plain_503' | 'reset' | 'unavailable';
+
+export interface Fault {
+  /** A JSON-RPC method (`info.peers`) or an HTTP path (`/ext/health`); `*` matches everything. */
+  match: string;
+  kind: FaultKind;
+  delayMs?: number;
+  untilMs?: number;
+}
+
+export interface SimState {
+  nodeId: string;
+  version: string;
+  networkId: number;
+  networkName: string;
+  checks: Map<string, CheckState>;
+  peers: SimPeer[];
+  uptimePercent: number;
+  weightedUptimePercent: number;
+  bootstrapped: Map<string, boolean>;
+  /** Methods the node answers with 404, as when an API is disabled by flag. */
+  disabledMethods: Set<string>;
+  faults: Fault[];
+  upgrades: Record<string, string | number>;
+  acps: Record<string, { supportWeight: string; objectWeight: string; abstainWeight: string }>;
+  /** Room for the later collectors' worlds (validators, chains, public APIs). */
+  extensions: Record<string, unknown>;
+}
+
+export const PRIMARY_NETWORK_ID = '11111111111111111111111111111111LpoYY';
+export const SIM_NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+const APPLICATION_CHECKS = ['network', 'router', 'database', 'diskspace', 'bls', 'bootstrapped'];
+
+export function createState(options: { peers?: number; validators?: number } = {}): SimState {
+  const checks = new Map<string, CheckState>();
+  for (const name of APPLICATION_CHECKS) checks.set(name, { failing: false, contiguousFailures: 0, tags: ['application'] });
+  for (const chain of ['P', 'X', 'C']) checks.set(chain, { failing: false, contiguousFailures: 0, tags: [PRIMARY_NETWORK_ID] });
+  return {
+    nodeId: SIM_NODE_ID,
+    version: 'avalanchego/1.14.2',
+    networkId: 1,
+    networkName: 'mainnet',
+    checks,
+    peers: generatePeers(options.peers ?? 60),
+    uptimePercent: 99.9812,
+    weightedUptimePercent: 99.5,
+    bootstrapped: new Map([['P', true], ['X', true], ['C', true]]),
+    disabledMethods: new Set(),
+    faults: [],
+    upgrades: mainnetUpgrades(),
+    acps: {
+      '23': { supportWeight: '150000000000000000', objectWeight: '2000000000000000', abstainWeight: '9147778098286584' },
+      '267': { supportWeight: '80000000000000000', objectWeight: '40000000000000000', abstainWeight: '41147778098286584' },
+    },
+    extensions: {},
+  };
+}
+
+const PEER_VERSIONS = ['avalanchego/1.14.2', 'avalanchego/1.14.2', 'avalanchego/1.14.2', 'avalanchego/1.14.1', 'avalanchego/1.13.5'];
+
+export function generatePeers(count: number): SimPeer[] {
+  return Array.from({ length: count }, (_, index) => ({
+    nodeId: `NodeID-${fakeCb58(index, 33)}`,
+    version: PEER_VERSIONS[index % PEER_VERSIONS.length],
+    observedUptime: 100 - (index % 7),
+    benched: index % 97 === 5 ? ['C'] : [],
+    trackedSubnets: [],
+  }));
+}
+
+/** Deterministic CB58-alphabet strings, good enough to look like ids. */
+export function fakeCb58(seed: number, length: number): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  let state = (seed + 1) * 2654435761;
+  let text = '';
+  for (let index = 0; index < length; index++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    text += alphabet[state % alphabet.length];
+  }
+  return text;
+}
+
+function mainnetUpgrades(): Record<string, string | number> {
+  return {
+    apricotPhase1Time: '2021-03-31T14:00:00Z',
+    apricotPhase4MinPChainHeight: 793005,
+    banffTime: '2022-10-18T16:00:00Z',
+    cortinaTime: '2023-04-25T15:00:00Z',
+    cortinaXChainStopVertexID: 'jrGWDh5Po9FMj54depyunNixpia5PN4aAYxfmNzU8n752Rjga',
+    durangoTime: '2024-03-06T16:00:00Z',
+    etnaTime: '2024-12-16T17:00:00Z',
+    fortunaTime: '2025-04-08T15:00:00Z',
+    graniteTime: '2025-11-19T16:00:00Z',
+    graniteEpochDuration: 300000000000,
+    heliconTime: '9999-12-01T00:00:00Z',
+  };
+}

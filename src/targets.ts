@@ -1,0 +1,73 @@
+import { NodeClient, type RequestRecorder } from './clients/avalanchego.js';
+import type { HttpClient } from './clients/http.js';
+import type { Config, TargetConfig } from './config/schema.js';
+import { collectorRegistry } from './collectors/index.js';
+import type { CollectorRuntime } from './collectors/run-collector.js';
+import type { TargetFacts } from './collectors/collector.js';
+
+/** Per-target state that outlives a reload when the target's name and URL stay the same. */
+interface TargetMemory {
+  readonly url: string;
+  readonly facts: TargetFacts;
+  readonly memories: Map<string, Map<string, unknown>>;
+}
+
+/** Builds the collector runtimes of every configured target, keeping memory across reloads. */
+export class TargetRuntimes {
+  private readonly memory = new Map<string, TargetMemory>();
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly recorder: RequestRecorder,
+  ) {}
+
+  build(config: Config): CollectorRuntime[] {
+    this.forgetRemoved(config);
+    return config.targets.flatMap((target) => this.forTarget(target, config));
+  }
+
+  forTarget(target: TargetConfig, config: Config, timeoutOverrideMs?: number): CollectorRuntime[] {
+    const memory = this.memoryOf(target);
+    return enabledCollectors(target).map((name) => {
+      const override = target.collectors[name] ?? {};
+      const timeoutMs = timeoutOverrideMs ?? override.timeout ?? config.global.timeout;
+      const node = new NodeClient(this.http, this.recorder, {
+        target: target.name,
+        baseUrl: target.url,
+        headers: target.headers,
+        timeoutMs,
+      });
+      if (!memory.memories.has(name)) memory.memories.set(name, new Map());
+      return {
+        collector: collectorRegistry.get(name)!.create(),
+        target,
+        node,
+        facts: memory.facts,
+        memory: memory.memories.get(name)!,
+        deadlineMs: timeoutOverrideMs ?? override.interval ?? config.global.interval,
+      };
+    });
+  }
+
+  private memoryOf(target: TargetConfig): TargetMemory {
+    let memory = this.memory.get(target.name);
+    if (!memory || memory.url !== target.url) {
+      memory = { url: target.url, facts: { unavailableMethods: new Set() }, memories: new Map() };
+      this.memory.set(target.name, memory);
+    }
+    return memory;
+  }
+
+  private forgetRemoved(config: Config): void {
+    const names = new Set(config.targets.map((target) => target.name));
+    for (const name of this.memory.keys()) if (!names.has(name)) this.memory.delete(name);
+  }
+}
+
+export function enabledCollectors(target: TargetConfig): string[] {
+  return [...collectorRegistry].filter(([name, factory]) => target.collectors[name]?.enabled ?? factory.defaultEnabled).map(([name]) => name);
+}
+
+export function collectorInterval(target: TargetConfig, collector: string, config: Config): number {
+  return target.collectors[collector]?.interval ?? config.global.interval;
+}
