@@ -1,4 +1,5 @@
 import { parseDuration } from '../duration.js';
+import { chainActions } from './chain-actions.js';
 import { generatePeers, type FaultKind, type SimState } from './state.js';
 
 /** One scenario action: a name in the YAML mapped to a change of the simulated world. */
@@ -48,6 +49,7 @@ export const actions: Record<string, Action> = {
   clear_faults(state) {
     state.faults = [];
   },
+  ...chainActions,
 };
 
 /** Applies a step such as `{ fail_check: network, set_peers: 8 }`; unknown keys are errors. */

@@ -1,3 +1,5 @@
+import type { ChainWorld } from './chain-world.js';
+
 /** The mutable world of one simulated AvalancheGo node; scenario actions change it over time. */
 export interface CheckState {
   failing: boolean;
@@ -42,6 +44,10 @@ export interface SimState {
   acps: Record<string, { supportWeight: string; objectWeight: string; abstainWeight: string }>;
   /** Room for the later collectors' worlds (validators, chains, public APIs). */
   extensions: Record<string, unknown>;
+  /** Size of the primary validator set the chain world is generated with. */
+  validatorCount: number;
+  /** Validators, L1s and chains; created on first use (see chainWorld()). */
+  chainWorld?: ChainWorld;
 }
 
 export const PRIMARY_NETWORK_ID = '11111111111111111111111111111111LpoYY';
@@ -70,6 +76,7 @@ export function createState(options: { peers?: number; validators?: number } = {
       '267': { supportWeight: '80000000000000000', objectWeight: '40000000000000000', abstainWeight: '41147778098286584' },
     },
     extensions: {},
+    validatorCount: options.validators ?? 2000,
   };
 }
 
