@@ -1,7 +1,8 @@
 import { FieldReader } from '../clients/parse.js';
 import { peersMetrics } from '../metrics/catalogue/node.js';
 import { percentile } from '../stats.js';
-import { SampleSet, type Collector } from './collector.js';
+import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { isNewer, parseVersion } from './version-compare.js';
 
 /** info.peers reduced to counts and a few statistics: never one series per peer. */
 export function createPeersCollector(): Collector {
@@ -29,6 +30,8 @@ export function createPeersCollector(): Collector {
       // numPeers is a string on the wire although the docs show a number; FieldReader takes both.
       out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.number(result.numPeers, 'numPeers'));
       for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
+      const newer = await newerVersionShare(ctx, byVersion, peers.length);
+      if (newer !== undefined) out.add('avaxmon_node_peers_newer_version_ratio', {}, newer);
       for (const [chain, count] of benchedByChain) out.add('avaxmon_node_benched_peers', { chain }, count);
       if (observedUptimes.length > 0) {
         observedUptimes.sort((a, b) => a - b);
@@ -39,4 +42,19 @@ export function createPeersCollector(): Collector {
       return out.observation();
     },
   };
+}
+
+/** The share of peers on a newer release than this node: the signal for "this node is behind". */
+async function newerVersionShare(ctx: CollectContext, byVersion: ReadonlyMap<string, number>, total: number): Promise<number | undefined> {
+  if (total === 0) return undefined;
+  const read = new FieldReader(ctx.target.name, 'info.getNodeVersion');
+  const reply = read.object(await ctx.node.call('/ext/info', 'info.getNodeVersion', {}, ctx.signal), 'result');
+  const own = parseVersion(read.string(reply.version, 'version'));
+  if (!own) return undefined;
+  let newer = 0;
+  for (const [version, count] of byVersion) {
+    const parsed = parseVersion(version);
+    if (parsed && isNewer(parsed, own)) newer += count;
+  }
+  return newer / total;
 }

@@ -1,0 +1,130 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { eventually, parseExposition, valueOf } from '../helpers/stack.js';
+
+// These tests run the built CLI (dist/main.js); `npm test` builds before running vitest.
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'avaxmon-cli-'));
+
+function writeConfig(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('check-config', () => {
+  it('exits 0 on a valid config', () => {
+    const file = writeConfig('good.yaml', 'targets: [{ name: a, url: "http://127.0.0.1:9650" }]\n');
+    const result = spawnSync('node', [MAIN, 'check-config', file], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('OK (1 target(s))');
+  });
+
+  it('exits 2 and prints one line per bad path', () => {
+    const file = writeConfig('bad.yaml', 'global: { interval: never }\ntargets: [{ name: a, url: "ftp://x" }]\n');
+    const result = spawnSync('node', [MAIN, 'check-config', file], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n').sort()).toEqual([
+      'global.interval: must be a duration like 500ms, 15s, 1m or 1h (got "never")',
+      'targets[0].url: must be an http(s) URL',
+    ]);
+  });
+
+  it('the daemon exits 2 at start-up on the same errors', () => {
+    const file = writeConfig('bad2.yaml', 'targets: [{ name: a, url: "ftp://x" }]\n');
+    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 10_000 });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('targets[0].url: must be an http(s) URL');
+  });
+
+  it('prints --version and --help', () => {
+    expect(spawnSync('node', [MAIN, '--version'], { encoding: 'utf8' }).stdout).toMatch(/^avaxmon \d+\.\d+\.\d+/);
+    const help = spawnSync('node', [MAIN, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    for (const flag of ['--config.file', '--web.listen-address', '--log.level', '--log.format']) expect(help.stdout).toContain(flag);
+  });
+});
+
+describe('the daemon process', () => {
+  let sim: Simulator;
+  let daemon: ChildProcess;
+  let base: string;
+  let configFile: string;
+  const output: string[] = [];
+
+  beforeAll(async () => {
+    sim = await startSimulator();
+    process.env.AVAXMON_TEST_TOKEN = 'sekrit-token-value';
+    configFile = writeConfig(
+      'run.yaml',
+      `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: a, url: "${sim.url}", headers: { Authorization: "Bearer \${AVAXMON_TEST_TOKEN}" } }]\n`,
+    );
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    daemon = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=debug'], {
+      env: { ...process.env },
+    });
+    daemon.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    daemon.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    await eventually(async () => (await fetch(`${base}/-/ready`).catch(() => undefined))?.status, (status) => status === 200, 15_000);
+  });
+  afterAll(async () => {
+    daemon.kill('SIGKILL');
+    await sim.close();
+  });
+
+  it('is healthy and ready, and lists the target on the status page without secrets', async () => {
+    expect((await fetch(`${base}/-/healthy`)).status).toBe(200);
+    const page = await (await fetch(`${base}/`)).text();
+    expect(page).toContain('<td>a</td>');
+    expect(page).toContain('health');
+    expect(page).not.toContain('sekrit-token-value');
+  });
+
+  it('keeps the running config on a bad reload, reports it, then accepts a good one (SIGHUP and POST /-/reload)', async () => {
+    const good = `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: a, url: "${sim.url}" }]\n`;
+    writeFileSync(configFile, 'targets: [{ name: a, url: "nope" }]\n');
+    daemon.kill('SIGHUP');
+    let samples = await eventually(
+      async () => parseExposition(await (await fetch(`${base}/metrics`)).text()),
+      (s) => valueOf(s, 'avaxmon_config_last_reload_successful') === 0,
+    );
+    expect(valueOf(samples, 'avaxmon_collector_success', { target: 'a', collector: 'health' })).toBe(1);
+    expect(output.join('')).toContain('targets[0].url: must be an http(s) URL');
+    const rejected = await fetch(`${base}/-/reload`, { method: 'POST' });
+    expect(rejected.status).toBe(500);
+    expect(await rejected.text()).toContain('targets[0].url: must be an http(s) URL');
+    writeFileSync(configFile, good.replace('name: a', 'name: b'));
+    expect((await fetch(`${base}/-/reload`, { method: 'POST' })).status).toBe(200);
+    samples = await eventually(
+      async () => parseExposition(await (await fetch(`${base}/metrics`)).text()),
+      (s) => valueOf(s, 'avaxmon_node_peers', { target: 'b' }) === 60,
+    );
+    expect(valueOf(samples, 'avaxmon_config_last_reload_successful')).toBe(1);
+    expect(samples.filter((sample) => sample.labels.target === 'a')).toEqual([]);
+  });
+
+  it('never logs the header secret', () => {
+    expect(output.join('')).not.toContain('sekrit-token-value');
+  });
+
+  it('exits 0 on SIGTERM after draining', async () => {
+    const exited = new Promise<number | null>((resolve) => daemon.once('exit', resolve));
+    daemon.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output.join('')).toContain('Stopped cleanly');
+  });
+});

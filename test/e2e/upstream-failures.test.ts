@@ -1,0 +1,90 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
+
+/** Each fault: what the simulator does, and the outcome label avaxmon must count. */
+const FAULTS = [
+  { kind: 'slow', delay: '3s', outcome: 'timeout' },
+  { kind: 'reset', outcome: 'reset' },
+  { kind: 'http_500', outcome: 'http_5xx' },
+  { kind: 'html', outcome: 'http_5xx' },
+  { kind: 'truncated', outcome: 'bad_body' },
+  { kind: 'rpc_error', outcome: 'rpc_error' },
+  { kind: 'plain_503', outcome: 'http_5xx' },
+] as const;
+
+describe('upstream failures', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(() => stack.close());
+
+  it.each(FAULTS)('$kind: the peers series vanish, success goes to 0, the outcome is counted, then it recovers', async ({ kind, delay, outcome }) => {
+    stack.sim.apply({ clear_faults: true });
+    stack.sim.apply({ fault: { match: 'info.peers', kind, delay } });
+    const failed = await eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 0 && (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome }) ?? 0) > 0,
+    );
+    expect(find(failed, 'avaxmon_node_peers')).toEqual([]);
+    expect(find(failed, 'avaxmon_node_peers_by_version')).toEqual([]);
+    // Other collectors of the same target keep working.
+    expect(valueOf(failed, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
+    const logged = stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find(
+      (entry) => entry.msg === 'Collection failed' && entry.collector === 'peers' && JSON.stringify(entry.err).includes('info.peers'),
+    );
+    expect(logged?.target).toBe('node-a');
+    stack.sim.apply({ clear_faults: true });
+    const recovered = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 1, 10_000);
+    expect(valueOf(recovered, 'avaxmon_node_peers')).toBe(60);
+    expect(valueOf(recovered, 'avaxmon_target_up')).toBe(1);
+  });
+
+  it('a 503 health answer is an answer: the target stays up', async () => {
+    stack.sim.apply({ fail_check: 'network' });
+    const samples = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 0);
+    expect(valueOf(samples, 'avaxmon_target_up')).toBe(1);
+    expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
+    stack.sim.apply({ recover_check: 'network' });
+  });
+
+  it('reports a disabled node-specific method as unavailable, logged once, without failing the collector', async () => {
+    stack.sim.apply({ disable_method: 'info.getVMs' });
+    const samples = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_api_available', { method: 'info.getVMs' }) === 0);
+    expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'node_info' })).toBe(1);
+    expect(valueOf(samples, 'avaxmon_node_info')).toBe(1);
+    await eventually(() => scrape(stack.url), (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.getVMs', outcome: 'unavailable' }) ?? 0) >= 3);
+    const warnings = stack.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('info.getVMs'));
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('an unreachable target', () => {
+  it('sets target_up 0, fails every collector, keeps serving, and names target, method and cause in the log', async () => {
+    const stack = await startStack({ targetUrl: `http://127.0.0.1:${await closedPort()}` });
+    try {
+      const samples = await scrape(stack.url);
+      expect(valueOf(samples, 'avaxmon_target_up', { target: 'node-a' })).toBe(0);
+      for (const collector of ['health', 'node_info', 'peers', 'uptime', 'upgrades']) {
+        expect(valueOf(samples, 'avaxmon_collector_success', { collector })).toBe(0);
+      }
+      expect(valueOf(samples, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'refused' })).toBeGreaterThan(0);
+      expect(find(samples, 'avaxmon_node_peers')).toEqual([]);
+      const line = stack.logs.find((entry) => entry.includes('Collection failed') && entry.includes('"collector":"peers"'));
+      expect(line).toMatch(/"target":"node-a"/);
+      expect(line).toMatch(/node-a info\.peers: .*ECONNREFUSED/);
+      expect((await fetch(`${stack.url}/-/healthy`)).status).toBe(200);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

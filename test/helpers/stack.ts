@@ -1,0 +1,104 @@
+import { Writable } from 'node:stream';
+import { parseConfig } from '../../src/config/load.js';
+import { Daemon } from '../../src/daemon.js';
+import { createLogger } from '../../src/log.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+
+export interface Stack {
+  readonly sim: Simulator;
+  readonly daemon: Daemon;
+  readonly url: string;
+  readonly logs: string[];
+  close(): Promise<void>;
+}
+
+/** A simulator plus a daemon scraping it, both on loopback ports chosen by the OS. */
+export async function startStack(options: { sim?: SimulatorOptions; targetUrl?: string; targetYaml?: string; globalYaml?: string; extraYaml?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
+  const sim = await startSimulator(options.sim);
+  const config = parseConfig(
+    `
+global: ${options.globalYaml ?? '{ interval: 1s, timeout: 500ms }'}
+targets:
+  - name: node-a
+    url: ${options.targetUrl ?? sim.url}
+${(options.targetYaml ?? '').replace(/^/gm, '    ')}
+${options.extraYaml ?? ''}
+`,
+    { env: options.env ?? process.env },
+  );
+  const logs: string[] = [];
+  const logger = createLogger('debug', 'json', captureStream(logs));
+  const daemon = new Daemon({ config, logger });
+  await daemon.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = daemon.app.server.address() as { port: number };
+  await daemon.start();
+  return {
+    sim,
+    daemon,
+    url: `http://127.0.0.1:${address.port}`,
+    logs,
+    async close() {
+      await daemon.app.close();
+      await daemon.stop();
+      await sim.close();
+    },
+  };
+}
+
+export function captureStream(lines: string[]): Writable & { write(line: string): boolean } {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+}
+
+export interface ParsedSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Parses the Prometheus text format well enough for assertions. */
+export function parseExposition(text: string): ParsedSample[] {
+  const samples: ParsedSample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match) throw new Error(`unparseable line: ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) {
+      labels[key] = value.replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
+    }
+    samples.push({ name: match[1], labels, value: Number(match[3].replace('+Inf', 'Infinity')) });
+  }
+  return samples;
+}
+
+export async function scrape(url: string): Promise<ParsedSample[]> {
+  const response = await fetch(`${url}/metrics`);
+  return parseExposition(await response.text());
+}
+
+export function find(samples: ParsedSample[], name: string, labels: Record<string, string> = {}): ParsedSample[] {
+  return samples.filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value));
+}
+
+export function valueOf(samples: ParsedSample[], name: string, labels: Record<string, string> = {}): number | undefined {
+  const matches = find(samples, name, labels);
+  if (matches.length > 1) throw new Error(`${name} ${JSON.stringify(labels)} matches ${matches.length} series`);
+  return matches[0]?.value;
+}
+
+/** Polls until the predicate holds, for state that changes on the next collection run. */
+export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await probe();
+  while (!check(last)) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs}ms; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await probe();
+  }
+  return last;
+}
