@@ -1,0 +1,34 @@
+# syntax=docker/dockerfile:1
+# avaxmon container image: a multi-stage build on Node 24 that ships production dependencies only.
+#   docker build -t avaxmon .
+#   docker run -v ./config.yaml:/etc/avaxmon/config.yaml:ro -v avaxmon-state:/var/lib/avaxmon -p 9683:9683 avaxmon
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run -s build
+
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: no install script of a dependency runs in the image we ship.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /src/dist ./dist
+COPY scenarios ./scenarios
+# The config is mounted at /etc/avaxmon/config.yaml (read-only is fine). The node image's
+# unprivileged "node" user (uid 1000) owns only the state directory.
+RUN mkdir -p /etc/avaxmon /var/lib/avaxmon && chown node:node /var/lib/avaxmon
+USER node
+VOLUME ["/var/lib/avaxmon"]
+EXPOSE 9683
+# The slim image has no curl; Node's own fetch probes the liveness endpoint.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9683/-/healthy').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Exec form: node runs as PID 1 and receives SIGTERM itself; avaxmon drains and exits 0 on it.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "dist/main.js"]
+CMD ["--config.file=/etc/avaxmon/config.yaml"]

@@ -1,0 +1,196 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DockerfileParser, type Copy, type Instruction, type JSONInstruction } from 'dockerfile-ast';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const dockerfile = DockerfileParser.parse(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
+
+interface Stage {
+  readonly image: string;
+  readonly name: string | null;
+  readonly instructions: Instruction[];
+}
+
+/** Splits the Dockerfile into its build stages, each with the instructions after its FROM. */
+function stages(): Stage[] {
+  const result: { image: string; name: string | null; instructions: Instruction[] }[] = [];
+  for (const instruction of dockerfile.getInstructions()) {
+    if (instruction.getKeyword() === 'FROM') {
+      const from = dockerfile.getFROMs().find((candidate) => candidate.getRange().start.line === instruction.getRange().start.line)!;
+      result.push({ image: from.getImage() ?? '', name: from.getBuildStage(), instructions: [] });
+    } else {
+      result.at(-1)?.instructions.push(instruction);
+    }
+  }
+  return result;
+}
+
+function only(stage: Stage, keyword: string): Instruction[] {
+  return stage.instructions.filter((instruction) => instruction.getKeyword() === keyword);
+}
+
+function jsonArgs(instruction: Instruction): string[] {
+  return (instruction as JSONInstruction).getJSONStrings().map((argument) => argument.getJSONValue());
+}
+
+function runCommands(stage: Stage): string[] {
+  return only(stage, 'RUN').flatMap((run) => (run.getArgumentsContent() ?? '').split('&&').map((part) => part.trim()));
+}
+
+/** The exec-form command of the runtime stage's HEALTHCHECK (flags are not part of the arguments). */
+function healthcheckCommand(): string[] {
+  const [healthcheck] = only(runtime(), 'HEALTHCHECK');
+  const content = healthcheck.getArgumentsContent() ?? '';
+  expect(content).toMatch(/^CMD \[/);
+  return JSON.parse(content.slice('CMD '.length)) as string[];
+}
+
+const runtime = () => stages().at(-1)!;
+const build = () => stages()[0];
+
+describe('Dockerfile (parsed with dockerfile-ast)', () => {
+  it('is a multi-stage build on Node 24', () => {
+    const all = stages();
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    for (const stage of all) expect(stage.image).toMatch(/^node:24[-.]/);
+  });
+
+  it('builds in the first stage with the full install', () => {
+    expect(runCommands(build())).toEqual(expect.arrayContaining([expect.stringMatching(/^npm ci\b/), 'npm run -s build']));
+  });
+
+  it('installs production dependencies only in the runtime stage, without install scripts', () => {
+    const install = runCommands(runtime()).find((command) => command.startsWith('npm ci'));
+    expect(install).toBeDefined();
+    expect(install).toContain('--omit=dev');
+    expect(install).toContain('--ignore-scripts');
+    const copiedFromBuild = only(runtime(), 'COPY').filter((copy) => (copy as Copy).getFromFlag()?.getValue() === 'build');
+    expect(copiedFromBuild.map((copy) => copy.getArguments().at(-2)?.getValue())).toEqual(['/src/dist']);
+  });
+
+  it('runs as a non-root user', () => {
+    const users = only(runtime(), 'USER');
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.at(-1)!.getArgumentsContent()).not.toMatch(/^(root|0)(:|$)/);
+  });
+
+  it('checks health on /-/healthy without curl', () => {
+    expect(healthcheckCommand().join(' ')).toContain('http://127.0.0.1:9683/-/healthy');
+    for (const instruction of runtime().instructions) expect(instruction.getArgumentsContent()).not.toMatch(/\bcurl\b|\bwget\b/);
+  });
+
+  it('reads /etc/avaxmon/config.yaml, keeps state in a volume and exposes 9683', () => {
+    expect(jsonArgs(only(runtime(), 'CMD').at(-1)!)).toEqual(['--config.file=/etc/avaxmon/config.yaml']);
+    expect(only(runtime(), 'VOLUME').map((volume) => volume.getArgumentsContent())).toContainEqual(expect.stringContaining('/var/lib/avaxmon'));
+    expect(only(runtime(), 'EXPOSE').map((expose) => expose.getArgumentsContent())).toContain('9683');
+  });
+
+  it('starts node in exec form so SIGTERM reaches the daemon', () => {
+    const entrypoint = only(runtime(), 'ENTRYPOINT').at(-1)! as JSONInstruction;
+    expect(entrypoint.getOpeningBracket()).not.toBeNull();
+    expect(jsonArgs(entrypoint)).toEqual(['node', 'dist/main.js']);
+    for (const signal of only(runtime(), 'STOPSIGNAL')) expect(signal.getArgumentsContent()).toBe('SIGTERM');
+  });
+
+  it('keeps the build context small with .dockerignore', () => {
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['.git', 'node_modules', 'dist']));
+  });
+});
+
+describe("the runtime stage's install and command, outside a container", () => {
+  let workDir: string;
+  let sim: Simulator;
+  let daemon: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), 'avaxmon-image-'));
+    sim = await startSimulator();
+  }, 60_000);
+
+  afterAll(async () => {
+    if (daemon?.exitCode === null) daemon.kill('SIGKILL');
+    await sim?.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('installs production dependencies only, starts, answers /-/healthy and exits 0 on SIGTERM', async () => {
+    copyContextFiles(workDir);
+    // The build stage's output: the same compiler and tsconfig, written into the clean copy.
+    const tsc = spawnSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(workDir, 'dist')], { encoding: 'utf8' });
+    expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
+
+    const install = runCommands(runtime()).find((command) => command.startsWith('npm ci'))!;
+    const npm = spawnSync('sh', ['-c', install], { cwd: workDir, encoding: 'utf8', env: { ...process.env, npm_config_prefer_offline: 'true', NODE_ENV: 'production' } });
+    expect(npm.status, npm.stderr).toBe(0);
+    expect(existsSync(join(workDir, 'node_modules/fastify/package.json'))).toBe(true);
+    expect(existsSync(join(workDir, 'node_modules/vitest'))).toBe(false);
+    expect(existsSync(join(workDir, 'node_modules/typescript'))).toBe(false);
+
+    const configFile = join(workDir, 'config.yaml');
+    writeFileSync(configFile, `global: { interval: 1s, timeout: 500ms }\ntargets:\n  - name: node-a\n    url: ${sim.url}\n`);
+    const port = await freePort();
+    const entrypoint = jsonArgs(only(runtime(), 'ENTRYPOINT').at(-1)!);
+    const command = [...entrypoint.slice(1), `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`];
+    daemon = spawn(process.execPath, command, { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    daemon.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+    const healthy = await waitForStatus(`http://127.0.0.1:${port}/-/healthy`, 15_000, () => daemon!.exitCode !== null);
+    expect(healthy, output).toBe(200);
+
+    // The image's own HEALTHCHECK command, pointed at the port this test chose.
+    const healthcheck = healthcheckCommand().map((arg) => arg.replace(':9683/', `:${port}/`));
+    expect(healthcheck[0]).toBe('node');
+    const probe = spawnSync(process.execPath, healthcheck.slice(1), { encoding: 'utf8' });
+    expect(probe.status, probe.stderr).toBe(0);
+
+    const exitCode = await new Promise<number | null>((resolve) => {
+      daemon!.once('exit', (code) => resolve(code));
+      daemon!.kill('SIGTERM');
+    });
+    expect(exitCode, output).toBe(0);
+  }, 90_000);
+});
+
+/** Copies what the runtime stage COPYs from the build context, from a clean list of tracked files. */
+function copyContextFiles(workDir: string): void {
+  const sources = only(runtime(), 'COPY')
+    .filter((copy) => (copy as Copy).getFromFlag() === null)
+    .flatMap((copy) => copy.getArguments().slice(0, -1).map((argument) => argument.getValue()));
+  expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json']));
+  for (const source of sources) {
+    const tracked = spawnSync('git', ['ls-files', '--', source], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    const files = tracked.length > 0 ? tracked : [source];
+    for (const file of files) cpSync(join(ROOT, file), join(workDir, file), { recursive: true });
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function waitForStatus(url: string, timeoutMs: number, exited: () => boolean): Promise<number | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && !exited()) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status === 200) return 200;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
