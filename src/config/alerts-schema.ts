@@ -1,4 +1,212 @@
 import { z } from 'zod';
+import { parseDuration } from '../duration.js';
+import type { ConfigIssue } from '../errors.js';
+import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/rule.js';
+import { ruleNames, ruleRegistry } from '../alerts/rules/index.js';
+import { registerSecret } from '../redact.js';
+import { durationMs, httpUrl, labelName } from './fields.js';
+import { readSecretFile } from './secret-files.js';
 
-// Filled in by the alerting work (issue 4); until then the section is accepted but unused.
-export const alertsSchema = z.object({}).strict().optional();
+export const RECEIVER_TYPES = ['webhook', 'slack', 'discord', 'pagerduty', 'telegram', 'alertmanager'] as const;
+export type ReceiverType = (typeof RECEIVER_TYPES)[number];
+
+const severity = z.enum(SEVERITIES);
+
+const ruleOverride = z
+  .object({ enabled: z.boolean().optional(), for: durationMs.optional(), severity: severity.optional() })
+  .catchall(z.union([z.number(), z.string()]));
+
+const receiverSchema = z
+  .object({
+    name: labelName,
+    type: z.enum(RECEIVER_TYPES),
+    url: httpUrl.optional(),
+    url_file: z.string().min(1).optional(),
+    /** alertmanager only: several Alertmanagers of one HA cluster. */
+    urls: z.array(httpUrl).optional(),
+    hmac_secret: z.string().min(1).optional(),
+    hmac_secret_file: z.string().min(1).optional(),
+    routing_key: z.string().min(1).optional(),
+    routing_key_file: z.string().min(1).optional(),
+    bot_token: z.string().min(1).optional(),
+    bot_token_file: z.string().min(1).optional(),
+    chat_id: z.union([z.string().min(1), z.number()]).optional(),
+    /** telegram and pagerduty: the API base, for a proxy or a test server. */
+    api_url: httpUrl.optional(),
+    severity: z.array(severity).min(1).default([...SEVERITIES]),
+    match: z.record(z.string(), z.string()).default({}),
+    send_resolved: z.boolean().default(true),
+    timeout: durationMs.default(10_000),
+    /** Reminder interval for this receiver; alertmanager defaults to 1m so its alerts never expire. */
+    repeat_interval: durationMs.optional(),
+  })
+  .strict();
+
+const retrySchema = z
+  .object({
+    initial_backoff: durationMs.default(1_000),
+    max_backoff: durationMs.default(300_000),
+    /** A notification still undelivered after this long is dropped (outcome "expired"). */
+    max_age: durationMs.default(86_400_000),
+  })
+  .strict();
+
+export interface ReceiverConfig {
+  readonly name: string;
+  readonly type: ReceiverType;
+  readonly urls: readonly string[];
+  readonly hmacSecret?: string;
+  readonly routingKey?: string;
+  readonly botToken?: string;
+  readonly chatId?: string;
+  readonly apiUrl?: string;
+  readonly severities: readonly Severity[];
+  readonly match: Readonly<Record<string, string>>;
+  readonly sendResolved: boolean;
+  readonly timeoutMs: number;
+  readonly repeatIntervalMs?: number;
+}
+
+export interface AlertsConfig {
+  readonly stateDir: string;
+  readonly repeatIntervalMs: number;
+  readonly externalUrl?: string;
+  readonly flapWindowMs: number;
+  readonly flapMaxTransitions: number;
+  readonly retry: { readonly initialBackoffMs: number; readonly maxBackoffMs: number; readonly maxAgeMs: number };
+  readonly rules: Readonly<Record<string, RuleSettings>>;
+  readonly receivers: readonly ReceiverConfig[];
+}
+
+export const alertsSchema = z
+  .object({
+    state_dir: z.string().min(1).default('./data'),
+    repeat_interval: durationMs.default(4 * 3_600_000),
+    /** This avaxmon's public URL, sent as the alerts' generatorURL. */
+    external_url: httpUrl.optional(),
+    flap_window: durationMs.default(3_600_000),
+    /** Notifications (firing or resolved) one alert may cause within flap_window; more are held back. */
+    flap_max_transitions: z.number().int().min(2).default(6),
+    retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
+    rules: z.record(z.string(), ruleOverride).default({}),
+    receivers: z.array(receiverSchema).default([]),
+  })
+  .strict()
+  .transform((alerts, ctx): AlertsConfig => {
+    const issues: ConfigIssue[] = [];
+    const rules = resolveRules(alerts.rules, issues);
+    const receivers = alerts.receivers.map((receiver, index) => resolveReceiver(receiver, index, issues));
+    const names = new Set<string>();
+    alerts.receivers.forEach((receiver, index) => {
+      if (names.has(receiver.name)) issues.push({ path: `receivers[${index}].name`, message: `duplicate receiver name "${receiver.name}"` });
+      names.add(receiver.name);
+    });
+    for (const issue of issues) ctx.addIssue({ code: 'custom', path: issue.path.split(/[.[\]]+/).filter(Boolean).map(pathKey), message: issue.message });
+    return {
+      stateDir: alerts.state_dir,
+      repeatIntervalMs: alerts.repeat_interval,
+      externalUrl: alerts.external_url,
+      flapWindowMs: alerts.flap_window,
+      flapMaxTransitions: alerts.flap_max_transitions,
+      retry: { initialBackoffMs: alerts.retry.initial_backoff, maxBackoffMs: alerts.retry.max_backoff, maxAgeMs: alerts.retry.max_age },
+      rules,
+      receivers,
+    };
+  })
+  .optional();
+
+const pathKey = (key: string) => (/^\d+$/.test(key) ? Number(key) : key);
+
+type RuleOverride = z.infer<typeof ruleOverride>;
+
+function resolveRules(overrides: Record<string, RuleOverride>, issues: ConfigIssue[]): Record<string, RuleSettings> {
+  for (const name of Object.keys(overrides)) {
+    if (!ruleRegistry.has(name)) issues.push({ path: `rules.${name}`, message: `unknown rule (known: ${ruleNames.join(', ')})` });
+  }
+  const settings: Record<string, RuleSettings> = {};
+  for (const [name, rule] of ruleRegistry) {
+    const { enabled, for: forMs, severity: severityOverride, ...given } = overrides[name] ?? {};
+    const params: Record<string, number> = {};
+    for (const [key, spec] of Object.entries(rule.params)) params[key] = spec.default;
+    for (const [key, value] of Object.entries(given)) {
+      const spec = rule.params[key];
+      const path = `rules.${name}.${key}`;
+      if (!spec) {
+        const accepted = ['enabled', 'for', 'severity', ...Object.keys(rule.params)].join(', ');
+        issues.push({ path, message: `unknown setting (${name} accepts: ${accepted})` });
+      } else if (spec.kind === 'number') {
+        if (typeof value === 'number') params[key] = value;
+        else issues.push({ path, message: `must be a number (${spec.help})` });
+      } else {
+        const ms = typeof value === 'string' ? parseDuration(value) : undefined;
+        if (ms === undefined) issues.push({ path, message: `must be a duration like 30m, 24h or 7d (${spec.help})` });
+        else params[key] = ms / 1000;
+      }
+    }
+    settings[name] = { enabled: enabled ?? true, forMs: forMs ?? parseDuration(rule.defaultFor)!, severity: severityOverride, params };
+  }
+  return settings;
+}
+
+type ReceiverInput = z.infer<typeof receiverSchema>;
+
+/** Reads the receiver's `*_file` secrets, checks what its type needs, and registers every secret. */
+function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigIssue[]): ReceiverConfig {
+  const at = `receivers[${index}]`;
+  const secret = (value: string | undefined, file: string | undefined, key: string) => {
+    if (value !== undefined && file !== undefined) issues.push({ path: `${at}.${key}_file`, message: `set either ${key} or ${key}_file, not both` });
+    const resolved = file !== undefined ? readSecretFile(file, `${at}.${key}_file`, issues) : value;
+    registerSecret(resolved);
+    return resolved;
+  };
+  const url = secret(receiver.url, receiver.url_file, 'url');
+  if (url !== undefined && !httpUrl.safeParse(url).success) issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
+  const urls = [...(url === undefined ? [] : [url]), ...(receiver.urls ?? [])];
+  urls.forEach(registerSecret);
+  const resolved: ReceiverConfig = {
+    name: receiver.name,
+    type: receiver.type,
+    urls,
+    hmacSecret: secret(receiver.hmac_secret, receiver.hmac_secret_file, 'hmac_secret'),
+    routingKey: secret(receiver.routing_key, receiver.routing_key_file, 'routing_key'),
+    botToken: secret(receiver.bot_token, receiver.bot_token_file, 'bot_token'),
+    chatId: receiver.chat_id === undefined ? undefined : String(receiver.chat_id),
+    apiUrl: receiver.api_url,
+    severities: receiver.severity,
+    match: receiver.match,
+    sendResolved: receiver.send_resolved,
+    timeoutMs: receiver.timeout,
+    repeatIntervalMs: receiver.repeat_interval,
+  };
+  issues.push(...missingFields(resolved, receiver, at));
+  return resolved;
+}
+
+function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: string): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const need = (ok: boolean, key: string, message: string) => {
+    if (!ok) issues.push({ path: `${at}.${key}`, message });
+  };
+  switch (resolved.type) {
+    case 'webhook':
+    case 'slack':
+    case 'discord':
+      need(resolved.urls.length === 1, 'url', `a ${resolved.type} receiver needs exactly one url or url_file`);
+      break;
+    case 'alertmanager':
+      need(resolved.urls.length > 0, 'url', 'an alertmanager receiver needs url, url_file or urls (the Alertmanager base URLs)');
+      break;
+    case 'pagerduty':
+      need(resolved.routingKey !== undefined || input.routing_key_file !== undefined, 'routing_key', 'a pagerduty receiver needs routing_key or routing_key_file');
+      need(resolved.urls.length <= 1, 'urls', 'a pagerduty receiver takes at most one url (the Events API v2 endpoint)');
+      break;
+    case 'telegram':
+      need(resolved.botToken !== undefined || input.bot_token_file !== undefined, 'bot_token', 'a telegram receiver needs bot_token or bot_token_file');
+      need(resolved.chatId !== undefined, 'chat_id', 'a telegram receiver needs chat_id');
+      break;
+  }
+  if (resolved.hmacSecret !== undefined && resolved.type !== 'webhook') {
+    issues.push({ path: `${at}.hmac_secret`, message: 'only webhook receivers sign their requests' });
+  }
+  return issues;
+}

@@ -1,0 +1,166 @@
+import type { Logger } from 'pino';
+import type { AlertsConfig, ReceiverConfig } from '../config/alerts-schema.js';
+import type { Sample } from '../metrics/metric-desc.js';
+import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus } from './alert.js';
+import type { NewNotification } from './outbox.js';
+import { routes } from './routing.js';
+import { runbookUrl, type Candidate } from './rule.js';
+import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
+import { SampleIndex } from './sample-index.js';
+
+/** Receivers of type alertmanager re-send firing alerts this often, so Alertmanager never expires them. */
+const ALERTMANAGER_RESEND_MS = 60_000;
+
+export interface EngineDeps {
+  readonly log: Logger;
+  /** Durably queues notifications; returns once they are on disk. */
+  readonly enqueue: (notifications: readonly NewNotification[]) => void;
+  /** Persists the alert state after a change; called after the notifications are queued. */
+  readonly save: (alerts: readonly AlertRecord[]) => void;
+}
+
+/**
+ * The alert lifecycle of Prometheus plus Alertmanager: inactive → pending → firing (after `for`) →
+ * resolved, with reminders, flap capping, inhibition by AvaxmonTargetDown, and routing.
+ */
+export class AlertEngine {
+  private readonly alerts = new Map<string, AlertRecord>();
+  private readonly memories = new Map<string, Map<string, unknown>>();
+
+  constructor(
+    private config: AlertsConfig,
+    private readonly deps: EngineDeps,
+    restored: readonly AlertRecord[] = [],
+  ) {
+    for (const alert of restored) this.alerts.set(alert.fingerprint, alert);
+  }
+
+  /** A reload swaps rules and receivers but keeps every alert's state. */
+  reconfigure(config: AlertsConfig): void {
+    this.config = config;
+  }
+
+  active(): readonly AlertRecord[] {
+    return [...this.alerts.values()];
+  }
+
+  evaluate(samples: readonly Sample[], nowMs: number): void {
+    const index = new SampleIndex(samples);
+    const unreachable = new Set(index.all('avaxmon_target_up').filter((sample) => sample.value === 0).map((sample) => sample.labels.target));
+    const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
+      alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
+    const outgoing: NewNotification[] = [];
+    const seen = new Set<string>();
+    for (const { rule, labels, candidate } of this.candidates(index, nowMs)) {
+      const fingerprint = fingerprintOf(labels);
+      seen.add(fingerprint);
+      const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
+      alert.annotations = annotationsOf(rule, candidate);
+      alert.resolveHeld = undefined;
+      if (frozen(alert)) continue;
+      if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
+        alert.state = 'firing';
+        alert.firingSinceMs = nowMs;
+      }
+      if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs));
+    }
+    for (const alert of [...this.alerts.values()]) {
+      if (seen.has(alert.fingerprint) || frozen(alert)) continue;
+      outgoing.push(...this.close(alert, nowMs));
+    }
+    if (outgoing.length > 0) this.deps.enqueue(outgoing);
+    this.deps.save(this.active());
+  }
+
+  private *candidates(index: SampleIndex, nowMs: number): Generator<{ rule: string; labels: Record<string, string>; candidate: Candidate }> {
+    for (const [name, rule] of ruleRegistry) {
+      const settings = this.config.rules[name];
+      if (!settings?.enabled) continue;
+      let memory = this.memories.get(name);
+      if (!memory) this.memories.set(name, (memory = new Map()));
+      let found: Candidate[];
+      try {
+        found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory });
+      } catch (error) {
+        this.deps.log.error({ rule: name, err: error }, 'Alert rule failed to evaluate');
+        continue;
+      }
+      for (const candidate of found) {
+        const labels = { alertname: name, ...candidate.labels, severity: settings.severity ?? candidate.severity };
+        yield { rule: name, labels, candidate };
+      }
+    }
+  }
+
+  private open(fingerprint: string, rule: string, labels: Record<string, string>, nowMs: number): AlertRecord {
+    const alert: AlertRecord = { fingerprint, rule, labels, annotations: {}, state: 'pending', activeSinceMs: nowMs, notified: {}, reminders: 0, transitions: [] };
+    this.alerts.set(fingerprint, alert);
+    return alert;
+  }
+
+  /** The first firing notification (once the flap cap allows), then reminders per receiver. */
+  private notifyFiring(alert: AlertRecord, nowMs: number): NewNotification[] {
+    const notifiedBefore = Object.keys(alert.notified).length > 0;
+    if (!notifiedBefore) {
+      const receivers = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
+      if (receivers.length === 0 || !this.flapAllows(alert, nowMs)) return [];
+      alert.transitions.push(nowMs);
+      this.deps.log.info({ alert: alert.labels, receivers: receivers.map((receiver) => receiver.name) }, 'Alert firing');
+      return receivers.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+    }
+    const due = this.config.receivers.filter(
+      (receiver) => alert.notified[receiver.name] !== undefined && nowMs - alert.notified[receiver.name] >= this.repeatInterval(receiver),
+    );
+    if (due.length === 0) return [];
+    alert.reminders += 1;
+    return due.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+  }
+
+  /** The condition no longer holds: a pending alert vanishes silently; a notified one resolves. */
+  private close(alert: AlertRecord, nowMs: number): NewNotification[] {
+    const notifiedTo = Object.keys(alert.notified);
+    if (notifiedTo.length === 0) {
+      this.alerts.delete(alert.fingerprint);
+      return [];
+    }
+    if (!this.flapAllows(alert, nowMs)) {
+      alert.resolveHeld = true;
+      return [];
+    }
+    this.alerts.delete(alert.fingerprint);
+    this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
+    const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
+    return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs));
+  }
+
+  private flapAllows(alert: AlertRecord, nowMs: number): boolean {
+    alert.transitions = alert.transitions.filter((at) => nowMs - at < this.config.flapWindowMs);
+    return alert.transitions.length < this.config.flapMaxTransitions;
+  }
+
+  private repeatInterval(receiver: ReceiverConfig): number {
+    return receiver.repeatIntervalMs ?? (receiver.type === 'alertmanager' ? ALERTMANAGER_RESEND_MS : this.config.repeatIntervalMs);
+  }
+
+  private notification(alert: AlertRecord, receiver: ReceiverConfig, status: AlertStatus, nowMs: number): NewNotification {
+    if (status === 'firing') alert.notified[receiver.name] = nowMs;
+    const suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved';
+    return {
+      receiver: receiver.name,
+      fingerprint: alert.fingerprint,
+      // Deterministic, so a notification re-queued after a crash carries the key the receiver saw.
+      key: `${alert.fingerprint}-${alert.activeSinceMs}-${suffix}`,
+      reminder: status === 'firing' && alert.reminders > 0,
+      alert: payloadOf(alert, status, nowMs, this.config.externalUrl),
+    };
+  }
+}
+
+function annotationsOf(rule: string, candidate: Candidate): Record<string, string> {
+  return {
+    summary: candidate.summary,
+    description: candidate.description,
+    runbook_url: runbookUrl(rule),
+    ...candidate.annotations,
+  };
+}

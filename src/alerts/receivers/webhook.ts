@@ -1,0 +1,60 @@
+import { createHmac } from 'node:crypto';
+import type { ReceiverConfig } from '../../config/alerts-schema.js';
+import type { AlertPayload } from '../alert.js';
+import { postJson, type OutgoingNotification, type Receiver } from './receiver.js';
+
+/** Alertmanager writes the zero Go time as endsAt of a firing alert; webhook consumers expect it. */
+const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/**
+ * Alertmanager's webhook payload (version 4), one alert per request, so tools that accept
+ * Alertmanager webhooks work unchanged. With a secret, the request carries
+ * X-Avaxmon-Signature: sha256=HMAC(secret, "<X-Avaxmon-Timestamp>.<body>").
+ */
+export function createWebhookReceiver(config: ReceiverConfig): Receiver {
+  return {
+    config,
+    send(notification, ctx) {
+      const body = JSON.stringify(webhookPayload(config.name, notification));
+      const headers: Record<string, string> = { 'idempotency-key': notification.key };
+      if (config.hmacSecret) {
+        const timestamp = String(Math.floor(ctx.nowMs / 1000));
+        headers['x-avaxmon-timestamp'] = timestamp;
+        headers['x-avaxmon-signature'] = `sha256=${signature(config.hmacSecret, timestamp, body)}`;
+      }
+      return postJson(ctx, config, { url: config.urls[0], body, headers });
+    },
+  };
+}
+
+export function signature(secret: string, timestamp: string, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
+
+export function webhookPayload(receiver: string, notification: OutgoingNotification): Record<string, unknown> {
+  const { alert } = notification;
+  return {
+    version: '4',
+    groupKey: `{}:{alertname="${alert.labels.alertname}", fingerprint="${alert.fingerprint}"}`,
+    truncatedAlerts: 0,
+    status: alert.status,
+    receiver,
+    groupLabels: { alertname: alert.labels.alertname },
+    commonLabels: alert.labels,
+    commonAnnotations: alert.annotations,
+    externalURL: alert.generatorURL ?? '',
+    alerts: [webhookAlert(alert)],
+  };
+}
+
+function webhookAlert(alert: AlertPayload): Record<string, unknown> {
+  return {
+    status: alert.status,
+    labels: alert.labels,
+    annotations: alert.annotations,
+    startsAt: alert.startsAt,
+    endsAt: alert.endsAt ?? GO_ZERO_TIME,
+    generatorURL: alert.generatorURL ?? '',
+    fingerprint: alert.fingerprint,
+  };
+}

@@ -1,0 +1,61 @@
+import type { Labels } from '../metrics/metric-desc.js';
+import type { SampleIndex } from './sample-index.js';
+
+export const SEVERITIES = ['critical', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** A tunable of a rule: a plain number (ratios, counts) or a duration, given in the config as "5m". */
+export interface ParamSpec {
+  readonly kind: 'number' | 'duration';
+  /** Numbers as they are; durations in seconds, the unit of the metrics the rules compare with. */
+  readonly default: number;
+  readonly help: string;
+}
+
+/** A rule's settings after the config's overrides are applied to its defaults. */
+export interface RuleSettings {
+  readonly enabled: boolean;
+  readonly forMs: number;
+  /** Overrides the severity of every alert the rule produces, when set in the config. */
+  readonly severity?: Severity;
+  readonly params: Readonly<Record<string, number>>;
+}
+
+export interface RuleContext {
+  readonly samples: SampleIndex;
+  readonly nowMs: number;
+  readonly params: Readonly<Record<string, number>>;
+  /** Survives between evaluations of this rule (e.g. a window of past values). */
+  readonly memory: Map<string, unknown>;
+}
+
+/** One series for which the rule's condition holds now. */
+export interface Candidate {
+  /** `target` plus the rule's own labels; `alertname` and `severity` are added by the engine. */
+  readonly labels: Labels;
+  readonly severity: Severity;
+  readonly summary: string;
+  readonly description: string;
+  /** Extra annotations, e.g. the list of failing checks. */
+  readonly annotations?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A built-in rule, Prometheus-like: a function from the current samples and the time to the series
+ * for which the condition holds. The engine owns `for`, the lifecycle and the notifications.
+ */
+export interface AlertRule {
+  readonly name: string;
+  readonly defaultFor: string;
+  /** The severity in the docs table; tiered rules pick per candidate. */
+  readonly severity: Severity | readonly Severity[];
+  readonly params: Readonly<Record<string, ParamSpec>>;
+  readonly description: string;
+  evaluate(ctx: RuleContext): Candidate[];
+}
+
+export const RUNBOOK_BASE = 'https://github.com/avaxmon/avaxmon/blob/main/docs/runbooks.md#';
+
+export function runbookUrl(rule: string): string {
+  return RUNBOOK_BASE + rule.toLowerCase();
+}

@@ -1,0 +1,18 @@
+import { formatSeconds, seriesRule } from './series-rule.js';
+
+export const avalancheL1ValidatorBalanceLow = seriesRule({
+  name: 'AvalancheL1ValidatorBalanceLow',
+  metric: 'avaxmon_l1_validator_balance_runway_seconds',
+  labels: ['target', 'subnet', 'node_id'],
+  defaultFor: '15m',
+  severity: ['warning', 'critical'],
+  params: {
+    warning: { kind: 'duration', default: 30 * 86_400, help: 'warning when the balance lasts less than this' },
+    critical: { kind: 'duration', default: 7 * 86_400, help: 'critical when the balance lasts less than this' },
+  },
+  description: "An L1 validator's balance pays the continuous fee for less than 30 days (warning) or 7 days (critical).",
+  check: (runway, ctx) => (runway < ctx.params.critical ? 'critical' : runway < ctx.params.warning ? 'warning' : undefined),
+  summary: (labels, runway) => `L1 validator ${labels.node_id} balance runs out in ${formatSeconds(runway)}`,
+  detail: (labels, runway) =>
+    `At the current fee, the balance of L1 validator ${labels.node_id} on ${labels.subnet} lasts ${formatSeconds(runway)}; the validator is deactivated at zero. Top it up with IncreaseL1ValidatorBalanceTx.`,
+});

@@ -1,0 +1,13 @@
+import { seriesRule } from './series-rule.js';
+
+export const avalancheSubnetUnhealthy = seriesRule({
+  name: 'AvalancheSubnetUnhealthy',
+  metric: 'avaxmon_health_tag_healthy',
+  labels: ['target', 'tag'],
+  defaultFor: '2m',
+  severity: 'critical',
+  description: 'health.health filtered by a configured tag (a subnet id) is unhealthy (avaxmon_health_tag_healthy == 0).',
+  check: (value) => (value === 0 ? 'critical' : undefined),
+  summary: (labels) => `Subnet ${labels.tag} is unhealthy on ${labels.target}`,
+  detail: (labels) => `health.health with tag ${labels.tag} reports unhealthy on ${labels.target}.`,
+});

@@ -1,0 +1,45 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { AlertRecord } from './alert.js';
+import { writeFileDurably } from './durable-file.js';
+
+const STATE_VERSION = 1;
+
+/** The engine's alert state in `<state_dir>/alerts.json`, so a restart neither re-announces nor forgets. */
+export class AlertStateStore {
+  private readonly file: string;
+  private lastWritten = '';
+
+  constructor(stateDir: string, private readonly log: Logger) {
+    mkdirSync(stateDir, { recursive: true });
+    this.file = join(stateDir, 'alerts.json');
+  }
+
+  load(): AlertRecord[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    try {
+      const state = JSON.parse(text) as { version: number; alerts: AlertRecord[] };
+      if (state.version !== STATE_VERSION) throw new Error(`unknown state version ${state.version}`);
+      this.lastWritten = text;
+      return state.alerts;
+    } catch (error) {
+      this.log.error({ file: this.file, err: error }, 'Alert state unreadable; starting with no alerts');
+      return [];
+    }
+  }
+
+  /** Writes only when something changed: most evaluations change nothing. */
+  save(alerts: readonly AlertRecord[]): void {
+    const text = JSON.stringify({ version: STATE_VERSION, alerts });
+    if (text === this.lastWritten) return;
+    writeFileDurably(this.file, text);
+    this.lastWritten = text;
+  }
+}
