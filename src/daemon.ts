@@ -4,7 +4,8 @@ import { HttpClient } from './clients/http.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
-import { runCollector, sliceKey, type CollectorRuntime } from './collectors/run-collector.js';
+import { nodeSliceRun, runSlice, sliceKey, type SliceRun } from './collectors/run-collector.js';
+import { PublicApiJobs } from './collectors/public/index.js';
 import { allMetrics } from './metrics/catalogue/index.js';
 import { MetricsSnapshot } from './metrics/snapshot.js';
 import { SelfMetrics } from './metrics/self-metrics.js';
@@ -44,6 +45,7 @@ export class Daemon {
   readonly statusSections: Array<() => string> = [];
   private readonly http: HttpClient;
   private readonly runtimes: TargetRuntimes;
+  private readonly publicApis: PublicApiJobs;
   private scheduler?: Scheduler;
   private ready = false;
   private configValue: Config;
@@ -52,6 +54,7 @@ export class Daemon {
     this.configValue = options.config;
     this.http = new HttpClient({ maxResponseBytes: options.config.global.max_response_bytes });
     this.runtimes = new TargetRuntimes(this.http, this.self);
+    this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
   }
 
@@ -101,21 +104,21 @@ export class Daemon {
   }
 
   private async schedule(config: Config): Promise<void> {
-    const runtimes = this.runtimes.build(config);
-    this.forgetRemovedSlices(runtimes);
+    const runs = [...this.runtimes.build(config).map(nodeSliceRun), ...this.publicApis.build(config)];
+    this.forgetRemovedSlices(runs);
     this.scheduler = new Scheduler(this.log, config.global.jitter_ratio);
-    await this.scheduler.start(runtimes.map((runtime) => this.jobFor(runtime)));
+    await this.scheduler.start(runs.map((run) => this.jobFor(run)));
   }
 
-  private jobFor(runtime: CollectorRuntime): Job {
-    const key = sliceKey(runtime.target.name, runtime.collector.name);
-    const state: CollectorState = { target: runtime.target.name, collector: runtime.collector.name, intervalMs: runtime.deadlineMs };
+  private jobFor(run: SliceRun): Job {
+    const key = sliceKey(run.target, run.collector);
+    const state: CollectorState = { target: run.target, collector: run.collector, intervalMs: run.intervalMs };
     this.collectorStates.set(key, state);
     return {
       id: key,
-      intervalMs: runtime.deadlineMs,
+      intervalMs: run.intervalMs,
       run: async (signal) => {
-        const result = await runCollector(runtime, { snapshot: this.snapshot, self: this.self, log: this.log }, signal);
+        const result = await runSlice(run, { snapshot: this.snapshot, self: this.self, log: this.log }, signal);
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
         this.publishSelf();
       },
@@ -128,14 +131,14 @@ export class Daemon {
     this.snapshot.render();
   }
 
-  private forgetRemovedSlices(runtimes: readonly CollectorRuntime[]): void {
-    const keep = new Set(runtimes.map((runtime) => sliceKey(runtime.target.name, runtime.collector.name)));
+  private forgetRemovedSlices(runs: readonly SliceRun[]): void {
+    const keep = new Set(runs.map((run) => sliceKey(run.target, run.collector)));
     for (const key of [...this.collectorStates.keys()]) {
       if (keep.has(key)) continue;
       this.collectorStates.delete(key);
       this.snapshot.setSlice(key, []);
     }
-    this.self.retainTargets(new Set(runtimes.map((runtime) => runtime.target.name)));
+    this.self.retainTargets(new Set(runs.map((run) => run.target)));
     this.publishSelf();
   }
 }

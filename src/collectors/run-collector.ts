@@ -3,7 +3,7 @@ import type { NodeClient } from '../clients/avalanchego.js';
 import type { TargetConfig } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
-import type { Collector, TargetFacts } from './collector.js';
+import type { Collector, Observation, TargetFacts } from './collector.js';
 
 export interface CollectorRunDeps {
   readonly snapshot: MetricsSnapshot;
@@ -30,35 +30,62 @@ export function sliceKey(target: string, collector: string): string {
 }
 
 /**
- * Runs one collector once: deadline, timing, a child logger, and the all-or-nothing rule. A failed
- * run removes the collector's series, so /metrics never shows stale values.
+ * One scheduled unit of collection, whatever it collects: a node collector on a target, or a
+ * public-API collector (whose `target` is the API's name, e.g. `metrics_api`).
  */
-export async function runCollector(runtime: CollectorRuntime, deps: CollectorRunDeps, stopSignal: AbortSignal): Promise<RunResult> {
-  const { collector, target } = runtime;
-  const log = deps.log.child({ target: target.name, collector: collector.name });
+export interface SliceRun {
+  readonly target: string;
+  readonly collector: string;
+  readonly intervalMs: number;
+  readonly deadlineMs: number;
+  collect(ctx: { log: Logger; signal: AbortSignal; nowMs: number }): Promise<Observation>;
+}
+
+/** Adapts a node collector on one target to a SliceRun. */
+export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
+  return {
+    target: runtime.target.name,
+    collector: runtime.collector.name,
+    intervalMs: runtime.deadlineMs,
+    deadlineMs: runtime.deadlineMs,
+    collect: ({ log, signal, nowMs }) =>
+      runtime.collector.collect({
+        target: runtime.target,
+        node: runtime.node,
+        log,
+        signal,
+        nowMs,
+        memory: runtime.memory,
+        facts: runtime.facts,
+      }),
+  };
+}
+
+export function runCollector(runtime: CollectorRuntime, deps: CollectorRunDeps, stopSignal: AbortSignal): Promise<RunResult> {
+  return runSlice(nodeSliceRun(runtime), deps, stopSignal);
+}
+
+/**
+ * Runs one slice once: deadline, timing, a child logger, and the all-or-nothing rule. A failed
+ * run removes the slice's series, so /metrics never shows stale values.
+ */
+export async function runSlice(run: SliceRun, deps: CollectorRunDeps, stopSignal: AbortSignal): Promise<RunResult> {
+  const log = deps.log.child({ target: run.target, collector: run.collector });
   const started = performance.now();
   const nowMs = Date.now();
-  const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(runtime.deadlineMs)]);
+  const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(run.deadlineMs)]);
   let result: RunResult;
   try {
-    const observation = await collector.collect({
-      target,
-      node: runtime.node,
-      log,
-      signal,
-      nowMs,
-      memory: runtime.memory,
-      facts: runtime.facts,
-    });
-    deps.snapshot.setSlice(sliceKey(target.name, collector.name), observation.samples);
+    const observation = await run.collect({ log, signal, nowMs });
+    deps.snapshot.setSlice(sliceKey(run.target, run.collector), observation.samples);
     result = { success: true };
   } catch (error) {
-    deps.snapshot.setSlice(sliceKey(target.name, collector.name), []);
+    deps.snapshot.setSlice(sliceKey(run.target, run.collector), []);
     log.warn({ err: error }, 'Collection failed');
     result = { success: false, error };
   }
   const durationSeconds = (performance.now() - started) / 1000;
-  deps.self.recordRun(target.name, collector.name, result.success, durationSeconds, Date.now() / 1000);
+  deps.self.recordRun(run.target, run.collector, result.success, durationSeconds, Date.now() / 1000);
   log.debug({ durationSeconds, success: result.success }, 'Collection finished');
   return result;
 }
