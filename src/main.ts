@@ -6,6 +6,7 @@ import { ConfigError, formatConfigIssue } from './errors.js';
 import { createLogger } from './log.js';
 import { USAGE, UsageError, parseCli, parseListenAddress, type CliOptions } from './cli/args.js';
 import { runSimulatorCommand } from './simulator/command.js';
+import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
@@ -54,9 +55,13 @@ async function runDaemon(options: CliOptions): Promise<number> {
   try {
     const { host, port } = parseListenAddress(options.listenAddress);
     const config = loadConfigFile(options.configFile);
-    daemon = new Daemon({ config, logger, configFile: options.configFile });
+    const web = options.webConfigFile ? loadWebConfig(options.webConfigFile) : {};
+    daemon = new Daemon({ config, logger, configFile: options.configFile, web });
     await daemon.app.listen({ host, port });
-    logger.info({ address: options.listenAddress, config: options.configFile }, 'avaxmon listening');
+    logger.info(
+      { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
+      'avaxmon listening',
+    );
   } catch (error) {
     if (error instanceof ConfigError) {
       for (const issue of error.issues) logger.error({ issue: formatConfigIssue(issue) }, 'Invalid config');

@@ -34,10 +34,10 @@ function runtimeRegistries(): Record<ExpositionFormat, { metrics(): Promise<stri
   return { text, openmetrics };
 }
 
-function negotiateFormat(request: FastifyRequest): ExpositionFormat {
+export function negotiateFormat(request: FastifyRequest): ExpositionFormat {
   return /application\/openmetrics-text/.test(request.headers.accept ?? '') ? 'openmetrics' : 'text';
 }
 
-function acceptsGzip(request: FastifyRequest): boolean {
+export function acceptsGzip(request: FastifyRequest): boolean {
   return /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 }

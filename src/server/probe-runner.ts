@@ -1,0 +1,68 @@
+import type { Logger } from 'pino';
+import { HttpClient } from '../clients/http.js';
+import type { Config, TargetConfig } from '../config/schema.js';
+import { runCollector } from '../collectors/run-collector.js';
+import type { Sample } from '../metrics/metric-desc.js';
+import { allMetrics } from '../metrics/catalogue/index.js';
+import { MetricsSnapshot } from '../metrics/snapshot.js';
+import { SelfMetrics } from '../metrics/self-metrics.js';
+import { TargetRuntimes } from '../targets.js';
+import { REVISION, VERSION } from '../version.js';
+
+/** Past this many distinct probed targets, probe memory starts over, so URL probes cannot grow it forever. */
+const MAX_REMEMBERED_TARGETS = 1024;
+
+/**
+ * Runs one target's collectors on demand for GET /probe. It has its own HTTP pools, request counters
+ * and collector memory, and writes into a scratch snapshot per probe: a probe never touches the
+ * scheduled snapshot, so /metrics and /probe of the same target do not disturb each other.
+ */
+export class ProbeRunner {
+  private readonly http: HttpClient;
+  private self = this.freshSelf();
+  private runtimes: TargetRuntimes;
+  private readonly remembered = new Set<string>();
+
+  constructor(
+    config: Config,
+    private readonly log: Logger,
+  ) {
+    this.http = new HttpClient({ maxResponseBytes: config.global.max_response_bytes });
+    this.runtimes = new TargetRuntimes(this.http, this.self);
+  }
+
+  /** Every series of the target for this run, plus its request counters and probe outcome. */
+  async probe(target: TargetConfig, config: Config, timeoutMs: number, signal: AbortSignal): Promise<Sample[]> {
+    this.remember(target.name);
+    const scratch = new MetricsSnapshot(allMetrics);
+    const started = performance.now();
+    const runtimes = this.runtimes.forTarget(target, config, timeoutMs);
+    const deps = { snapshot: scratch, self: this.self, log: this.log.child({ probe: true }) };
+    const results = await Promise.all(runtimes.map((runtime) => runCollector(runtime, deps, signal)));
+    const labels = { target: target.name };
+    return [
+      ...scratch.samples(),
+      ...this.self.samples().filter((sample) => sample.labels.target === target.name),
+      { name: 'avaxmon_probe_success', labels, value: results.every((result) => result.success) ? 1 : 0 },
+      { name: 'avaxmon_probe_duration_seconds', labels, value: (performance.now() - started) / 1000 },
+    ];
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private remember(name: string): void {
+    if (this.remembered.has(name)) return;
+    if (this.remembered.size >= MAX_REMEMBERED_TARGETS) {
+      this.remembered.clear();
+      this.self = this.freshSelf();
+      this.runtimes = new TargetRuntimes(this.http, this.self);
+    }
+    this.remembered.add(name);
+  }
+
+  private freshSelf(): SelfMetrics {
+    return new SelfMetrics({ version: VERSION, revision: REVISION });
+  }
+}
