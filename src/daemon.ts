@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { DaemonAlerts } from './alerts/daemon-alerts.js';
 import { HttpClient } from './clients/http.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
@@ -46,6 +47,7 @@ export class Daemon {
   private readonly http: HttpClient;
   private readonly runtimes: TargetRuntimes;
   private readonly publicApis: PublicApiJobs;
+  private readonly alerts: DaemonAlerts;
   private scheduler?: Scheduler;
   private ready = false;
   private configValue: Config;
@@ -56,6 +58,9 @@ export class Daemon {
     this.runtimes = new TargetRuntimes(this.http, this.self);
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
+    this.alerts = new DaemonAlerts(options.logger);
+    void this.alerts.configure(options.config.alerts);
+    this.statusSections.push(() => this.alerts.statusSection());
   }
 
   get config(): Config {
@@ -91,6 +96,7 @@ export class Daemon {
     }
     await this.scheduler?.stop();
     this.configValue = config;
+    await this.alerts.configure(config.alerts);
     this.self.recordReload(true, Date.now() / 1000);
     void this.schedule(config);
     this.log.info({ targets: config.targets.length }, 'Config reloaded');
@@ -100,6 +106,7 @@ export class Daemon {
   /** Finishes in-flight collection, then closes the HTTP clients. */
   async stop(): Promise<void> {
     await this.scheduler?.stop();
+    await this.alerts.stop();
     await this.http.close();
   }
 
@@ -128,6 +135,7 @@ export class Daemon {
   /** Self-metrics change with every run, so they are re-rendered with each run's slice. */
   private publishSelf(): void {
     this.snapshot.setSlice(SELF_SLICE, this.self.samples());
+    this.alerts.afterRun(this.snapshot);
     this.snapshot.render();
   }
 

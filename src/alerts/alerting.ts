@@ -1,0 +1,103 @@
+import type { Logger } from 'pino';
+import { HttpClient } from '../clients/http.js';
+import type { AlertsConfig } from '../config/alerts-schema.js';
+import type { Sample } from '../metrics/metric-desc.js';
+import { Delivery, type LastDelivery } from './delivery.js';
+import { AlertEngine } from './engine.js';
+import { Outbox } from './outbox.js';
+import { createReceiver } from './receivers/index.js';
+import type { Receiver } from './receivers/receiver.js';
+import { SEVERITIES } from './rule.js';
+import { AlertStateStore } from './state-store.js';
+import type { AlertRecord } from './alert.js';
+
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+/** The alert plane of one daemon: engine, persisted state, outbox and delivery, built from `alerts:`. */
+export class Alerting {
+  readonly engine: AlertEngine;
+  readonly outbox: Outbox;
+  private readonly delivery: Delivery;
+  private readonly http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES });
+  private configValue: AlertsConfig;
+
+  constructor(config: AlertsConfig, private readonly log: Logger) {
+    this.configValue = config;
+    const store = new AlertStateStore(config.stateDir, log);
+    this.outbox = new Outbox(config.stateDir, log);
+    this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
+    this.engine = new AlertEngine(
+      config,
+      {
+        log,
+        enqueue: (notifications) => {
+          if (this.outbox.enqueue(notifications).length > 0) this.delivery.kick();
+        },
+        save: (alerts) => store.save(alerts),
+      },
+      store.load(),
+    );
+    // What was queued before a restart goes out now.
+    this.delivery.kick();
+  }
+
+  get config(): AlertsConfig {
+    return this.configValue;
+  }
+
+  evaluate(samples: readonly Sample[], nowMs = Date.now()): void {
+    try {
+      this.engine.evaluate(samples, nowMs);
+    } catch (error) {
+      this.log.error({ err: error }, 'Alert evaluation failed');
+    }
+  }
+
+  /** A reload keeps every alert's state and the outbox; only rules and receivers change. */
+  reconfigure(config: AlertsConfig): void {
+    if (config.stateDir !== this.configValue.stateDir) this.log.warn('alerts.state_dir changes take effect on restart only');
+    this.configValue = { ...config, stateDir: this.configValue.stateDir };
+    this.engine.reconfigure(this.configValue);
+    this.delivery.reconfigure(this.configValue, receiversOf(config));
+  }
+
+  lastDelivery(receiver: string): LastDelivery | undefined {
+    return this.delivery.last.get(receiver);
+  }
+
+  /** Sends what it can within `timeoutMs`; the rest stays in the outbox for the next start. */
+  async stop(timeoutMs: number): Promise<void> {
+    await this.delivery.drain(timeoutMs);
+    await this.delivery.stop();
+    await this.http.close();
+  }
+
+  samples(nowMs = Date.now()): Sample[] {
+    const samples: Sample[] = [];
+    const counts = new Map<string, number>();
+    for (const alert of this.engine.active()) {
+      const key = JSON.stringify([alert.rule, alert.labels.severity, alert.state]);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (const [key, value] of counts) {
+      const [rule, severity, state] = JSON.parse(key) as string[];
+      samples.push({ name: 'avaxmon_alerts', labels: { rule, severity, state }, value });
+    }
+    for (const [key, value] of this.delivery.counts) {
+      const [receiver, outcome] = JSON.parse(key) as string[];
+      samples.push({ name: 'avaxmon_notifications_total', labels: { receiver, outcome }, value });
+    }
+    const oldest = this.outbox.oldestCreatedMs();
+    samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
+    samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });
+    return samples;
+  }
+
+  activeAlerts(): readonly AlertRecord[] {
+    return [...this.engine.active()].sort((a, b) => SEVERITIES.indexOf(a.labels.severity as never) - SEVERITIES.indexOf(b.labels.severity as never) || a.activeSinceMs - b.activeSinceMs);
+  }
+}
+
+function receiversOf(config: AlertsConfig): Map<string, Receiver> {
+  return new Map(config.receivers.map((receiver) => [receiver.name, createReceiver(receiver)]));
+}

@@ -1,0 +1,38 @@
+import { scrubSecrets } from '../redact.js';
+import { badge, escapeHtml, table } from '../server/html.js';
+import type { Alerting } from './alerting.js';
+
+/** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
+export function renderAlertsSection(alerting: Alerting): string {
+  const alerts = alerting.activeAlerts().map((alert) => [
+    escapeHtml(alert.rule),
+    `<span class="badge ${alert.labels.severity === 'critical' ? 'bad' : escapeHtml(alert.labels.severity)}">${escapeHtml(alert.labels.severity)}</span>`,
+    escapeHtml(alert.resolveHeld ? 'firing (resolve held: flapping)' : alert.state),
+    escapeHtml(labelText(alert.labels)),
+    escapeHtml(scrubSecrets(alert.annotations.summary ?? '')),
+    escapeHtml(new Date(alert.activeSinceMs).toISOString()),
+  ]);
+  const receivers = alerting.config.receivers.map((receiver) => {
+    const last = alerting.lastDelivery(receiver.name);
+    return [
+      escapeHtml(receiver.name),
+      escapeHtml(receiver.type),
+      escapeHtml(receiver.severities.join(', ')),
+      last ? badge(last.outcome === 'delivered', escapeHtml(last.outcome), escapeHtml(last.outcome)) : badge(undefined),
+      escapeHtml(last ? `${new Date(last.atMs).toISOString()} (${last.alertname})` : 'never'),
+      escapeHtml(scrubSecrets(last?.error ?? '')),
+    ];
+  });
+  return `<h2>Alerts</h2>
+${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], alerts, 'No active alerts.')}
+<h2>Receivers</h2>
+<p>Outbox: ${alerting.outbox.depth} queued.</p>
+${table(['receiver', 'type', 'severities', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
+}
+
+function labelText(labels: Readonly<Record<string, string>>): string {
+  return Object.entries(labels)
+    .filter(([key]) => key !== 'alertname' && key !== 'severity')
+    .map(([key, value]) => `${key}=${value}`)
+    .join(' ');
+}

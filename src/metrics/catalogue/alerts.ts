@@ -1,0 +1,9 @@
+import { counter, gauge } from '../metric-desc.js';
+
+/** Self-metrics of the built-in alert engine and its notification outbox. */
+export const alertsMetrics = [
+  gauge('avaxmon_alerts', 'Alerts of the built-in engine by rule, severity and state (pending or firing).', ['rule', 'severity', 'state']),
+  counter('avaxmon_notifications_total', 'Notification delivery attempts by receiver and outcome (delivered, retried, rejected, expired, dropped).', ['receiver', 'outcome']),
+  gauge('avaxmon_notification_queue_depth', 'Notifications waiting in the durable outbox.', []),
+  gauge('avaxmon_notification_oldest_queued_age_seconds', 'Age of the oldest notification waiting in the outbox; 0 when it is empty.', []),
+] as const;
