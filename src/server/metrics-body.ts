@@ -1,0 +1,52 @@
+import { gzipSync } from 'node:zlib';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import type { ExpositionFormat } from '../metrics/exposition.js';
+import type { MetricsSnapshot } from '../metrics/snapshot.js';
+
+/** Process and runtime metrics need no sub-second freshness; rendering them costs ~1 ms. */
+const RUNTIME_REFRESH_MS = 1000;
+
+interface CachedBody {
+  readonly collected: Buffer;
+  readonly runtimeRenderedAt: number;
+  readonly body: Buffer;
+}
+
+/**
+ * The /metrics body: the snapshot's pre-rendered collected series followed by prom-client's process
+ * and runtime metrics. The joined buffer is cached per format and encoding, and rebuilt only when the
+ * snapshot re-renders or the runtime part is a second old, so a scrape normally sends a cached buffer.
+ * With gzip, the runtime part is a second gzip member: clients decode concatenated members as one.
+ */
+export class MetricsBody {
+  private readonly registries = runtimeRegistries();
+  private readonly cache = new Map<string, CachedBody>();
+
+  constructor(private readonly snapshot: MetricsSnapshot) {}
+
+  async get(format: ExpositionFormat, gzip: boolean, nowMs = Date.now()): Promise<Buffer> {
+    const key = `${format}/${gzip}`;
+    const collected = this.snapshot.body(format, gzip);
+    const cached = this.cache.get(key);
+    if (cached && cached.collected === collected && nowMs - cached.runtimeRenderedAt < RUNTIME_REFRESH_MS) return cached.body;
+    const runtime = Buffer.from(await this.runtimeText(format));
+    const body = Buffer.concat([collected, gzip ? gzipSync(runtime) : runtime]);
+    this.cache.set(key, { collected, runtimeRenderedAt: nowMs, body });
+    return body;
+  }
+
+  private async runtimeText(format: ExpositionFormat): Promise<string> {
+    const text = await this.registries[format].metrics();
+    // prom-client ends OpenMetrics with its own # EOF; the exposition must have exactly one, last.
+    return format === 'openmetrics' ? `${text.replace(/# EOF\n?$/, '')}# EOF\n` : text;
+  }
+}
+
+function runtimeRegistries(): Record<ExpositionFormat, { metrics(): Promise<string> }> {
+  const text = new Registry();
+  const openmetrics = new Registry<typeof Registry.OPENMETRICS_CONTENT_TYPE>();
+  openmetrics.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  collectDefaultMetrics({ register: text });
+  collectDefaultMetrics({ register: openmetrics });
+  return { text, openmetrics };
+}
