@@ -1,9 +1,13 @@
+import { createChainProgressCollector } from './chain-progress.js';
 import type { CollectorFactory } from './collector.js';
+import { createFeeConfigCollector } from './fee-config.js';
 import { createHealthCollector } from './health.js';
+import { createL1ValidatorsCollector } from './l1-validators.js';
 import { createNodeInfoCollector } from './node-info.js';
 import { createPeersCollector } from './peers.js';
 import { createUptimeCollector } from './uptime.js';
 import { createUpgradesCollector } from './upgrades.js';
+import { createValidatorsCollector } from './validators.js';
 
 /**
  * Every node collector by name: the name is the config key under `targets[].collectors` and the
@@ -15,6 +19,10 @@ export const collectorRegistry: ReadonlyMap<string, CollectorFactory> = new Map<
   ['peers', { defaultEnabled: true, create: createPeersCollector }],
   ['uptime', { defaultEnabled: true, create: createUptimeCollector }],
   ['upgrades', { defaultEnabled: true, create: createUpgradesCollector }],
+  ['validators', { defaultEnabled: true, create: createValidatorsCollector }],
+  ['l1_validators', { defaultEnabled: true, create: createL1ValidatorsCollector }],
+  ['fee_config', { defaultEnabled: true, create: createFeeConfigCollector }],
+  ['chain_progress', { defaultEnabled: true, create: createChainProgressCollector }],
 ]);
 
 export const collectorNames: readonly string[] = [...collectorRegistry.keys()];

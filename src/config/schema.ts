@@ -18,6 +18,8 @@ const subnetSchema = z
     subnet_id: cb58Id,
     blockchain_id: cb58Id.optional(),
     rpc_url: httpUrl.optional(),
+    /** Node ids watched on this subnet; default: the target's validators.node_ids. */
+    node_ids: z.array(z.union([z.literal('self'), nodeId])).optional(),
   })
   .strict();
 

@@ -129,7 +129,7 @@ export function primaryValidator(index: number, now: number): SimValidator {
   // A few validators end within the next day, as on mainnet.
   const endTime = index % 40 === 7 ? now + ((index % 23) + 1) * 1800 : startTime + durationDays * DAY;
   const weightNavax = (2000 + ((index * 7919) % 500_000)) * AVAX;
-  const delegatorCount = index % 6;
+  const delegatorCount = (index + 3) % 6;
   return {
     nodeId,
     txId: fakeCb58(50_000 + index, 50),

@@ -1,0 +1,63 @@
+import { UpstreamError } from '../errors.js';
+import type { NodeClient } from './avalanchego.js';
+import type { HttpResponse } from './http.js';
+import { parseJsonBody, snippet, statusOutcome } from './response-body.js';
+
+/** geth's "method not found": the method is absent on this chain (coreth lacks eth_feeConfig) or disabled. */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * The Ethereum-style JSON-RPC of /ext/bc/<id>/rpc (coreth, subnet-evm). It differs from the node's
+ * gorilla dialect: params are an array, a missing method is a real -32601 code with no `data`, and
+ * the message says "the method X does not exist/is not available". Requests are counted under the
+ * target through the NodeClient, whatever host the RPC URL names.
+ */
+export class EvmRpcClient {
+  private nextId = 1;
+
+  constructor(private readonly node: NodeClient) {}
+
+  /** The RPC URL of a chain on the target node: `<target url>/ext/bc/<chain>/rpc`. */
+  defaultUrl(chain: string): string {
+    return this.node.url(`/ext/bc/${chain}/rpc`);
+  }
+
+  call<T = unknown>(url: string, method: string, params: readonly unknown[] = [], signal?: AbortSignal): Promise<T> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
+    return this.node.recorded(method, async () => parseEvmResponse(await this.node.postJson(url, method, body, signal), this.node.target, method) as T);
+  }
+}
+
+export function parseEvmResponse(response: HttpResponse, upstream: string, method: string): unknown {
+  // An unknown chain id or a disabled RPC has no route on the node.
+  if (response.status === 404) {
+    throw new UpstreamError(upstream, method, 'unavailable', `HTTP 404: no such chain RPC (${snippet(response.text)})`, { status: 404 });
+  }
+  const body = parseJsonBody(response, upstream, method) as { result?: unknown; error?: { code?: unknown; message?: unknown } } | null;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new UpstreamError(upstream, method, 'bad_body', `JSON-RPC response is not an object: ${snippet(response.text)}`);
+  }
+  if (body.error !== undefined && body.error !== null) {
+    const code = typeof body.error.code === 'number' ? body.error.code : undefined;
+    const outcome = code === METHOD_NOT_FOUND ? 'unavailable' : 'rpc_error';
+    throw new UpstreamError(upstream, method, outcome, `EVM JSON-RPC error ${code ?? '?'}: ${String(body.error.message ?? 'unknown error')}`, {
+      status: response.status,
+      rpcCode: code,
+    });
+  }
+  if (response.status !== 200) {
+    throw new UpstreamError(upstream, method, statusOutcome(response.status, 'bad_body'), `HTTP ${response.status}: ${snippet(response.text)}`, {
+      status: response.status,
+    });
+  }
+  if (!('result' in body)) throw new UpstreamError(upstream, method, 'bad_body', 'JSON-RPC response has neither result nor error');
+  return body.result;
+}
+
+/** eth_blockNumber and friends answer hex quantities ("0x3b1d5a0"). */
+export function hexQuantity(value: unknown, upstream: string, method: string): number {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]+$/.test(value)) {
+    throw new UpstreamError(upstream, method, 'bad_body', `expected a hex quantity, got ${snippet(JSON.stringify(value) ?? String(value))}`);
+  }
+  return Number.parseInt(value.slice(2), 16);
+}

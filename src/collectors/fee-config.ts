@@ -1,0 +1,132 @@
+import { EvmRpcClient } from '../clients/evm-rpc.js';
+import { FieldReader } from '../clients/parse.js';
+import { UpstreamError } from '../errors.js';
+import { feeConfigMetrics } from '../metrics/catalogue/validators.js';
+import { SampleSet, type CollectContext, type Collector } from './collector.js';
+
+/** eth_feeConfig fields and the metric each becomes. */
+const FEE_FIELDS: ReadonlyArray<[string, string]> = [
+  ['gasLimit', 'avaxmon_evm_fee_gas_limit'],
+  ['targetBlockRate', 'avaxmon_evm_fee_target_block_rate_seconds'],
+  ['minBaseFee', 'avaxmon_evm_fee_min_base_fee_wei'],
+  ['targetGas', 'avaxmon_evm_fee_target_gas'],
+  ['baseFeeChangeDenominator', 'avaxmon_evm_fee_base_fee_change_denominator'],
+  ['minBlockGasCost', 'avaxmon_evm_fee_min_block_gas_cost'],
+  ['maxBlockGasCost', 'avaxmon_evm_fee_max_block_gas_cost'],
+  ['blockGasCostStep', 'avaxmon_evm_fee_block_gas_cost_step'],
+];
+
+/** subnet-evm's stateful precompiles; reported 0 when not configured or not active. */
+const KNOWN_PRECOMPILES = [
+  'contractDeployerAllowListConfig',
+  'contractNativeMinterConfig',
+  'txAllowListConfig',
+  'feeManagerConfig',
+  'rewardManagerConfig',
+  'warpConfig',
+];
+
+export interface EvmChain {
+  readonly label: string;
+  readonly url: string;
+}
+
+/** The C-Chain and every configured L1 chain, at its rpc_url or the target's /ext/bc/<id>/rpc. */
+export function evmChains(ctx: CollectContext, client: EvmRpcClient): EvmChain[] {
+  const chains = [{ label: 'C', url: client.defaultUrl('C') }];
+  for (const subnet of ctx.target.subnets) {
+    if (subnet.blockchain_id) chains.push({ label: subnet.name, url: subnet.rpc_url ?? client.defaultUrl(subnet.blockchain_id) });
+  }
+  return chains;
+}
+
+/**
+ * Fee config, chain config and active rules of the EVM chains. coreth (the C-Chain) has no
+ * eth_feeConfig: a method the chain does not have (-32601) is reported as unavailable, once in the
+ * log, and skipped; any other error fails the run.
+ */
+export function createFeeConfigCollector(): Collector {
+  return {
+    name: 'fee_config',
+    metrics: feeConfigMetrics,
+    async collect(ctx) {
+      const out = new SampleSet({ target: ctx.target.name });
+      const client = new EvmRpcClient(ctx.node);
+      await Promise.all(evmChains(ctx, client).map((chain) => collectChain(ctx, out, client, chain)));
+      return out.observation();
+    },
+  };
+}
+
+async function collectChain(ctx: CollectContext, out: SampleSet, client: EvmRpcClient, chain: EvmChain): Promise<void> {
+  const call = (method: string) => optionalEvmCall(ctx, out, client, chain, method);
+  const [feeConfig, chainConfig, activeRules] = await Promise.all([call('eth_feeConfig'), call('eth_getChainConfig'), call('eth_getActiveRulesAt')]);
+  const labels = { chain: chain.label };
+  if (feeConfig !== undefined) exportFeeConfig(ctx, out, labels, feeConfig);
+  if (chainConfig !== undefined) exportChainConfig(ctx, out, labels, chainConfig);
+  if (activeRules !== undefined) exportActiveRules(ctx, out, labels, activeRules);
+}
+
+async function optionalEvmCall(ctx: CollectContext, out: SampleSet, client: EvmRpcClient, chain: EvmChain, method: string): Promise<unknown> {
+  const key = `${chain.label}:${method}`;
+  try {
+    const result = await client.call(chain.url, method, [], ctx.signal);
+    ctx.facts.unavailableMethods.delete(key);
+    out.add('avaxmon_evm_method_available', { chain: chain.label, method }, 1);
+    return result;
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
+    if (!ctx.facts.unavailableMethods.has(key)) {
+      ctx.facts.unavailableMethods.add(key);
+      ctx.log.info({ chain: chain.label, method, err: error }, 'EVM method does not exist on this chain; skipping it');
+    }
+    out.add('avaxmon_evm_method_available', { chain: chain.label, method }, 0);
+    return undefined;
+  }
+}
+
+function exportFeeConfig(ctx: CollectContext, out: SampleSet, labels: Record<string, string>, reply: unknown): void {
+  const read = new FieldReader(ctx.target.name, 'eth_feeConfig');
+  const result = read.object(reply, 'result');
+  const config = read.object(result.feeConfig, 'feeConfig');
+  // Fields are omitempty: a zero or unset field is absent.
+  for (const [field, metric] of FEE_FIELDS) out.add(metric, labels, read.number(config[field] ?? 0, `feeConfig.${field}`));
+  out.add('avaxmon_evm_fee_config_last_changed_block', labels, read.number(result.lastChangedAt ?? 0, 'lastChangedAt'));
+}
+
+function exportChainConfig(ctx: CollectContext, out: SampleSet, labels: Record<string, string>, reply: unknown): void {
+  const read = new FieldReader(ctx.target.name, 'eth_getChainConfig');
+  const config = read.object(reply, 'result');
+  out.add('avaxmon_evm_chain_id', labels, read.number(config.chainId, 'chainId'));
+  const configured = new Set(Object.keys(config).filter((key) => isPrecompileKey(key, config[key])));
+  const upgrades = config.upgrades === undefined ? {} : read.object(config.upgrades, 'upgrades');
+  for (const upgrade of upgrades.precompileUpgrades === undefined ? [] : read.array(upgrades.precompileUpgrades, 'upgrades.precompileUpgrades')) {
+    for (const key of Object.keys(read.object(upgrade, 'upgrades.precompileUpgrades[]'))) configured.add(key);
+  }
+  for (const precompile of new Set([...KNOWN_PRECOMPILES, ...configured])) {
+    out.add('avaxmon_evm_precompile_configured', { ...labels, precompile }, configured.has(precompile));
+  }
+}
+
+/** Genesis precompile configs sit at the top level of the chain config, next to feeConfig. */
+function isPrecompileKey(key: string, value: unknown): boolean {
+  return key !== 'feeConfig' && /^[a-z][A-Za-z]*Config$/.test(key) && value !== null && typeof value === 'object';
+}
+
+function exportActiveRules(ctx: CollectContext, out: SampleSet, labels: Record<string, string>, reply: unknown): void {
+  const read = new FieldReader(ctx.target.name, 'eth_getActiveRulesAt');
+  const result = read.object(reply, 'result');
+  for (const group of ['ethRules', 'avalancheRules']) {
+    const rules = result[group] === undefined ? {} : read.object(result[group], group);
+    // Rules are Go structs without json tags: boolean Is* fields, plus ChainID (not a rule).
+    for (const [rule, active] of Object.entries(rules)) if (typeof active === 'boolean') out.add('avaxmon_evm_rule_active', { ...labels, rule }, active);
+  }
+  const active = result.precompiles === undefined || result.precompiles === null ? {} : read.object(result.precompiles, 'precompiles');
+  for (const precompile of new Set([...KNOWN_PRECOMPILES, ...Object.keys(active)])) {
+    const entry = active[precompile];
+    out.add('avaxmon_evm_precompile_active', { ...labels, precompile }, entry !== undefined);
+    if (entry === undefined) continue;
+    const timestamp = read.object(entry, `precompiles.${precompile}`).timestamp;
+    if (timestamp !== undefined) out.add('avaxmon_evm_precompile_activation_timestamp_seconds', { ...labels, precompile }, read.number(timestamp, `precompiles.${precompile}.timestamp`));
+  }
+}

@@ -1,0 +1,53 @@
+import { FieldReader } from '../clients/parse.js';
+import type { SubnetConfig } from '../config/schema.js';
+import { subnetValidatorMetrics } from '../metrics/catalogue/validators.js';
+import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { resolveNodeIds } from './validators/watched-nodes.js';
+
+const METHOD = 'validators.getCurrentValidators';
+
+/**
+ * subnet-evm's validators API on each configured L1 chain (/ext/bc/<blockchain_id>/validators):
+ * this node's own uptime tracking of the L1's validators. Unlike the P-Chain, the numbers here are
+ * plain JSON numbers and uptimePercentage is a float 0..100. Without L1 chains configured the
+ * collector exports nothing.
+ */
+export function createL1ValidatorsCollector(): Collector {
+  return {
+    name: 'l1_validators',
+    metrics: subnetValidatorMetrics,
+    async collect(ctx) {
+      const out = new SampleSet({ target: ctx.target.name });
+      const chains = ctx.target.subnets.filter((subnet) => subnet.blockchain_id !== undefined);
+      await Promise.all(chains.map((subnet) => collectChain(ctx, out, subnet)));
+      return out.observation();
+    },
+  };
+}
+
+async function collectChain(ctx: CollectContext, out: SampleSet, subnet: SubnetConfig): Promise<void> {
+  const nodeIds = await resolveNodeIds(ctx, subnet.node_ids ?? ctx.target.validators.node_ids);
+  if (nodeIds.length === 0) return;
+  const read = new FieldReader(ctx.target.name, METHOD);
+  const reply = read.object(await ctx.node.call(`/ext/bc/${subnet.blockchain_id}/validators`, METHOD, { nodeIDs: nodeIds }, ctx.signal), 'result');
+  const listed = new Map<string, Record<string, unknown>>();
+  read.array(reply.validators, 'validators').forEach((item, index) => {
+    const entry = read.object(item, `validators[${index}]`);
+    listed.set(read.string(entry.nodeID, `validators[${index}].nodeID`), entry);
+  });
+  for (const nodeId of nodeIds) {
+    const labels = { subnet: subnet.name, node_id: nodeId };
+    const entry = listed.get(nodeId);
+    if (!entry) {
+      out.add('avaxmon_subnet_validator_active', labels, 0);
+      continue;
+    }
+    out.add('avaxmon_subnet_validator_active', labels, read.boolean(entry.isActive, 'isActive'));
+    out.add('avaxmon_subnet_validator_is_l1', labels, read.boolean(entry.isL1Validator, 'isL1Validator'));
+    out.add('avaxmon_subnet_validator_connected', labels, read.boolean(entry.isConnected, 'isConnected'));
+    out.add('avaxmon_subnet_validator_uptime_seconds', labels, read.number(entry.uptimeSeconds, 'uptimeSeconds'));
+    out.add('avaxmon_subnet_validator_uptime_ratio', labels, read.percentRatio(entry.uptimePercentage, 'uptimePercentage'));
+    out.add('avaxmon_subnet_validator_weight', labels, read.number(entry.weight, 'weight'));
+    out.add('avaxmon_subnet_validator_start_timestamp_seconds', labels, read.number(entry.startTimestamp, 'startTimestamp'));
+  }
+}

@@ -1,0 +1,74 @@
+import { gauge } from '../metric-desc.js';
+
+/** Metrics of the validator and chain collectors: validators, l1_validators, fee_config, chain_progress. */
+const perValidator = ['target', 'subnet', 'node_id'];
+const network = ['target', 'subnet'];
+const evm = ['target', 'chain'];
+
+export const validatorMetrics = [
+  gauge('avaxmon_validator_active', 'Whether a watched node is in the current validator set of the subnet (an L1 validator also needs a balance); 0, never absent, when it is not.', perValidator),
+  gauge('avaxmon_validator_uptime_ratio', "The node's view of a primary network validator's uptime since its start (platform.getCurrentValidators).", perValidator),
+  gauge('avaxmon_validator_connected', 'Whether the node is connected to a primary network validator.', perValidator),
+  gauge('avaxmon_validator_weight', 'Weight of a validator: its own stake in AVAX on the primary network, the subnet weight elsewhere.', perValidator),
+  gauge('avaxmon_validator_start_timestamp_seconds', 'Unix time the validator started validating.', perValidator),
+  gauge('avaxmon_validator_end_timestamp_seconds', 'Unix time the staking period ends (absent for L1 validators, which have no end).', perValidator),
+  gauge('avaxmon_validator_potential_reward_avax', 'Reward, in AVAX, the validator earns at the end of its staking period if its uptime meets the requirement.', perValidator),
+  gauge('avaxmon_validator_delegation_fee_ratio', "Share of delegators' rewards the validator keeps.", perValidator),
+  gauge('avaxmon_validator_delegator_count', 'Number of delegations to the validator.', perValidator),
+  gauge('avaxmon_validator_delegator_weight_avax', 'Stake, in AVAX, delegated to the validator.', perValidator),
+  gauge('avaxmon_validator_downtime_budget_seconds', 'Further downtime the validator can take before its uptime over the whole staking period falls below the reward requirement; negative means this period\'s reward is lost.', perValidator),
+  gauge('avaxmon_l1_validator_active', 'Whether an L1 validator is active (listed with a balance above 0).', perValidator),
+  gauge('avaxmon_l1_validator_balance_avax', "Remaining P-Chain balance of an L1 validator, in AVAX, from which the continuous fee is paid.", perValidator),
+  gauge('avaxmon_l1_validator_weight', 'Weight of an L1 validator.', perValidator),
+  gauge('avaxmon_l1_validator_info', 'Validation id of an L1 validator; constant 1.', ['target', 'subnet', 'node_id', 'validation_id']),
+  gauge('avaxmon_l1_validator_balance_runway_seconds', 'Seconds until the L1 validator balance runs out at the current fee price (balance / price).', perValidator),
+  gauge('avaxmon_l1_validator_fee_price_avax_per_second', 'Continuous fee each active L1 validator pays, in AVAX per second (platform.getValidatorFeeState price).', ['target']),
+  gauge('avaxmon_network_validators', 'Number of validators in the whole set of the subnet (network_wide mode).', network),
+  gauge('avaxmon_network_validator_weight_avax', 'Total stake of the set in AVAX, delegations included (network_wide mode).', network),
+  gauge('avaxmon_network_validator_connected_weight_avax', 'Stake in AVAX, delegations included, of validators the node is connected to (network_wide mode).', network),
+  gauge('avaxmon_network_validator_connected_ratio', 'Stake-weighted share of the set the node is connected to (network_wide mode).', network),
+  gauge('avaxmon_network_validator_uptime_min_ratio', 'Lowest validator uptime in the set as the node sees it (network_wide mode).', network),
+  gauge('avaxmon_network_validator_uptime_p10_ratio', '10th percentile of validator uptime in the set (network_wide mode).', network),
+  gauge('avaxmon_network_validator_uptime_median_ratio', 'Median validator uptime in the set (network_wide mode).', network),
+  gauge('avaxmon_network_validator_uptime_p90_ratio', '90th percentile of validator uptime in the set (network_wide mode).', network),
+  gauge('avaxmon_network_validators_below_uptime_requirement', 'Validators whose uptime is below the reward requirement (network_wide mode).', network),
+  gauge('avaxmon_network_validators_ending_within_24h', 'Validators whose staking period ends within the next 24 hours (network_wide mode).', network),
+] as const;
+
+export const subnetValidatorMetrics = [
+  gauge('avaxmon_subnet_validator_active', "Whether the L1 chain's validators API reports a watched node active; 0 when the node is not listed.", perValidator),
+  gauge('avaxmon_subnet_validator_is_l1', 'Whether the validator is an L1 (ACP-77) validator rather than a legacy subnet validator.', perValidator),
+  gauge('avaxmon_subnet_validator_connected', 'Whether the node is connected to the validator on this L1.', perValidator),
+  gauge('avaxmon_subnet_validator_uptime_seconds', "Seconds the validator has been up on this L1, as this node's tracker counts it.", perValidator),
+  gauge('avaxmon_subnet_validator_uptime_ratio', "The validator's uptime on this L1 since its start, as this node's tracker sees it.", perValidator),
+  gauge('avaxmon_subnet_validator_weight', 'Weight of the validator on this L1 (validators API).', perValidator),
+  gauge('avaxmon_subnet_validator_start_timestamp_seconds', 'Unix time the validator started validating the L1.', perValidator),
+] as const;
+
+export const feeConfigMetrics = [
+  gauge('avaxmon_evm_fee_gas_limit', 'Block gas limit of the fee config (eth_feeConfig gasLimit).', evm),
+  gauge('avaxmon_evm_fee_target_block_rate_seconds', 'Target seconds between blocks (eth_feeConfig targetBlockRate).', evm),
+  gauge('avaxmon_evm_fee_min_base_fee_wei', 'Minimum base fee in wei (eth_feeConfig minBaseFee).', evm),
+  gauge('avaxmon_evm_fee_target_gas', 'Target gas per 10-second window (eth_feeConfig targetGas).', evm),
+  gauge('avaxmon_evm_fee_base_fee_change_denominator', 'Base fee change denominator (eth_feeConfig baseFeeChangeDenominator).', evm),
+  gauge('avaxmon_evm_fee_min_block_gas_cost', 'Minimum block gas cost (eth_feeConfig minBlockGasCost).', evm),
+  gauge('avaxmon_evm_fee_max_block_gas_cost', 'Maximum block gas cost (eth_feeConfig maxBlockGasCost).', evm),
+  gauge('avaxmon_evm_fee_block_gas_cost_step', 'Block gas cost step (eth_feeConfig blockGasCostStep).', evm),
+  gauge('avaxmon_evm_fee_config_last_changed_block', 'Block at which the fee config last changed through the FeeManager precompile; 0 if never.', evm),
+  gauge('avaxmon_evm_chain_id', 'EVM chain id (eth_getChainConfig chainId).', evm),
+  gauge('avaxmon_evm_precompile_configured', 'Whether a precompile is configured in the chain config, at genesis or as an upgrade.', ['target', 'chain', 'precompile']),
+  gauge('avaxmon_evm_precompile_active', 'Whether a precompile is active at the head block (eth_getActiveRulesAt).', ['target', 'chain', 'precompile']),
+  gauge('avaxmon_evm_precompile_activation_timestamp_seconds', 'Unix time an active precompile activated.', ['target', 'chain', 'precompile']),
+  gauge('avaxmon_evm_rule_active', 'Whether a fork rule (IsLondon, IsDurango, ...) is active at the head block (eth_getActiveRulesAt).', ['target', 'chain', 'rule']),
+  gauge('avaxmon_evm_method_available', 'Whether an EVM RPC method answers on this chain (0: the method does not exist there, -32601).', ['target', 'chain', 'method']),
+] as const;
+
+export const chainProgressMetrics = [
+  gauge('avaxmon_chain_height', 'Last accepted height of a chain (platform.getHeight, avm.getHeight, eth_blockNumber).', ['target', 'chain']),
+  gauge('avaxmon_chain_last_progress_timestamp_seconds', 'Unix time avaxmon last saw the chain height change (first sighting counts); a stalled chain falls behind now.', ['target', 'chain']),
+  gauge('avaxmon_blockchain_status', 'Status of a blockchain as the node reports it (platform.getBlockchainStatus), as a 0/1 state set.', ['target', 'chain', 'status']),
+  gauge('avaxmon_current_supply_avax', 'Current AVAX supply (platform.getCurrentSupply), an upper bound on the circulating supply.', ['target']),
+  gauge('avaxmon_chain_tx_fee_avax', 'Static transaction fees of the X-Chain in AVAX (avm.getTxFee): fee="tx" or "create_asset".', ['target', 'chain', 'fee']),
+] as const;
+
+export const validatorsCatalogue = [...validatorMetrics, ...subnetValidatorMetrics, ...feeConfigMetrics, ...chainProgressMetrics];

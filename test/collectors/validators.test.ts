@@ -1,0 +1,188 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createValidatorsCollector } from '../../src/collectors/validators.js';
+import { chainWorld, l1Balance, primaryValidator, SIM_L1 } from '../../src/simulator/chain-world.js';
+import { SIM_NODE_ID } from '../../src/simulator/state.js';
+import { requestCount, series, SIM_SUBNETS_YAML, startHarness, value, type Harness } from './chain-harness.js';
+
+const DAY = 86_400;
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function postP(url: string, params: unknown): Promise<Array<Record<string, unknown>>> {
+  const response = await fetch(`${url}/ext/bc/P`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getCurrentValidators', params }),
+  });
+  return ((await response.json()) as { result: { validators: Array<Record<string, unknown>> } }).result.validators;
+}
+
+describe('validators collector', () => {
+  it('exports a watched primary validator from string-encoded fields, resolving self via info.getNodeID', async () => {
+    harness = await startHarness('validators: { node_ids: [self] }');
+    const me = chainWorld(harness.sim.state).validators[0];
+    // Run at exactly 30 days into the 90-day period, so the budget is the hand-worked one below.
+    const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
+    const labels = { target: 'node-a', subnet: 'primary', node_id: SIM_NODE_ID };
+    expect(requestCount(harness.self, 'info.getNodeID')).toBe(1);
+    expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', labels)).toBeCloseTo(0.999812, 9);
+    expect(value(samples, 'avaxmon_validator_connected', labels)).toBe(1);
+    expect(value(samples, 'avaxmon_validator_weight', labels)).toBe(me.weightNavax / 1e9);
+    expect(value(samples, 'avaxmon_validator_start_timestamp_seconds', labels)).toBe(me.startTime);
+    expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', labels)).toBe(me.startTime + 90 * DAY);
+    expect(value(samples, 'avaxmon_validator_potential_reward_avax', labels)).toBeCloseTo(me.potentialRewardNavax / 1e9, 9);
+    expect(value(samples, 'avaxmon_validator_delegation_fee_ratio', labels)).toBeCloseTo(0.02, 9);
+    expect(value(samples, 'avaxmon_validator_delegator_count', labels)).toBe(3);
+    expect(value(samples, 'avaxmon_validator_delegator_weight_avax', labels)).toBe(3 * 25);
+    // (1 − 0.8)·90 d − (1 − 0.999812)·30 d = 1,555,200 s − 487.296 s = 1,554,712.704 s
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', labels)).toBeCloseTo(1_554_712.704, 3);
+    // Sidecar mode never summarises the whole network.
+    expect(series(samples, 'avaxmon_network_validators')).toEqual([]);
+  });
+
+  it('reads delegator counts whether or not the node lists delegators (only for exactly one nodeID)', async () => {
+    harness = await startHarness(`validators: { node_ids: [self, ${primaryValidator(1, 0).nodeId}] }`);
+    const other = chainWorld(harness.sim.state).validators[1];
+    // The quirk itself: `delegators` appears for one nodeID, not for two.
+    expect((await postP(harness.sim.url, { nodeIDs: [SIM_NODE_ID] }))[0].delegators).toHaveLength(3);
+    const both = await postP(harness.sim.url, { nodeIDs: [SIM_NODE_ID, other.nodeId] });
+    expect(both.map((entry) => entry.delegators)).toEqual([undefined, undefined]);
+    const samples = await harness.run(createValidatorsCollector());
+    expect(value(samples, 'avaxmon_validator_delegator_count', { node_id: SIM_NODE_ID })).toBe(3);
+    expect(value(samples, 'avaxmon_validator_delegator_count', { node_id: other.nodeId })).toBe(other.delegatorCount);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { node_id: other.nodeId })).toBeCloseTo(other.uptimePercent / 100, 6);
+  });
+
+  it('follows uptime below 80%, a disconnect, and a validator leaving and rejoining the set', async () => {
+    harness = await startHarness('validators: { node_ids: [self] }');
+    const me = chainWorld(harness.sim.state).validators[0];
+    const at30Days = (me.startTime + 30 * DAY) * 1000;
+    const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
+    harness.sim.apply({ validator_uptime: 30, validator_disconnect: 'self' });
+    let samples = await harness.run(createValidatorsCollector(), at30Days);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', labels)).toBeCloseTo(0.3, 9);
+    expect(value(samples, 'avaxmon_validator_connected', labels)).toBe(0);
+    // (1 − 0.8)·90 d − (1 − 0.3)·30 d = 1,555,200 − 1,814,400 = −259,200 s: the reward is lost.
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', labels)).toBeCloseTo(-259_200, 3);
+
+    harness.sim.apply({ validator_leave: 'self' });
+    samples = await harness.run(createValidatorsCollector(), at30Days);
+    expect(value(samples, 'avaxmon_validator_active', labels)).toBe(0);
+    expect(samples.filter((sample) => sample.name !== 'avaxmon_validator_active')).toEqual([]);
+
+    harness.sim.apply({ validator_rejoin: 'self' });
+    samples = await harness.run(createValidatorsCollector(), at30Days);
+    expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
+  });
+
+  it('uses the configured reward uptime requirement in the downtime budget', async () => {
+    harness = await startHarness('validators: { node_ids: [self], reward_uptime_requirement: 0.9 }');
+    const me = chainWorld(harness.sim.state).validators[0];
+    const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
+    // (1 − 0.9)·90 d − (1 − 0.999812)·30 d = 777,600 − 487.296 = 777,112.704 s
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { node_id: SIM_NODE_ID })).toBeCloseTo(777_112.704, 3);
+  });
+
+  it('exports permissioned subnet stakers and L1 validators with balance and runway', async () => {
+    harness = await startHarness(`validators: { node_ids: [self] }\n${SIM_SUBNETS_YAML}`);
+    const world = chainWorld(harness.sim.state);
+    const nowMs = Date.now();
+    const samples = await harness.run(createValidatorsCollector(), nowMs);
+    const permissioned = { subnet: 'permissioned', node_id: SIM_NODE_ID };
+    expect(value(samples, 'avaxmon_validator_active', permissioned)).toBe(1);
+    expect(value(samples, 'avaxmon_validator_weight', permissioned)).toBe(20);
+    expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', permissioned)).toBe(world.subnets[0].stakers[0].endTime);
+    // Permissioned subnet validators have no uptime, connected or reward fields.
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', permissioned)).toBeUndefined();
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', permissioned)).toBeUndefined();
+
+    const l1 = { subnet: SIM_L1.name, node_id: SIM_NODE_ID };
+    const mine = world.subnets[1].l1Validators[0];
+    expect(value(samples, 'avaxmon_l1_validator_active', l1)).toBe(1);
+    expect(value(samples, 'avaxmon_validator_active', l1)).toBe(1);
+    expect(value(samples, 'avaxmon_l1_validator_weight', l1)).toBe(20);
+    // L1 validators have no end time.
+    expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', l1)).toBeUndefined();
+    expect(value(samples, 'avaxmon_l1_validator_info', { ...l1, validation_id: mine.validationId })).toBe(1);
+    const balance = value(samples, 'avaxmon_l1_validator_balance_avax', l1)!;
+    // 15 AVAX deposited, draining at 512 nAVAX/s since the world was made (well under a minute ago).
+    expect(balance).toBeLessThanOrEqual(15);
+    expect(balance).toBeGreaterThan(15 - (512 * 60) / 1e9);
+    expect(value(samples, 'avaxmon_l1_validator_balance_runway_seconds', l1)).toBeCloseTo((balance * 1e9) / 512, 3);
+    expect(value(samples, 'avaxmon_l1_validator_fee_price_avax_per_second', { target: 'node-a' })).toBe(512e-9);
+  });
+
+  it('reports a low L1 balance, an inactive L1 validator and a watched node outside a subnet', async () => {
+    const inactiveNode = primaryValidator(4, 0).nodeId;
+    harness = await startHarness(`validators: { node_ids: [self, ${inactiveNode}] }\n${SIM_SUBNETS_YAML}`);
+    harness.sim.apply({ l1_balance: 0.5 });
+    const samples = await harness.run(createValidatorsCollector());
+    const mine = { subnet: SIM_L1.name, node_id: SIM_NODE_ID };
+    const balance = value(samples, 'avaxmon_l1_validator_balance_avax', mine)!;
+    expect(balance).toBeCloseTo(0.5, 4);
+    // 0.5 AVAX at 512 nAVAX/s: 500,000,000 / 512 = 976,562.5 s, about 11.3 days.
+    expect(value(samples, 'avaxmon_l1_validator_balance_runway_seconds', mine)).toBeCloseTo(976_562.5, -2);
+    const inactive = { subnet: SIM_L1.name, node_id: inactiveNode };
+    expect(value(samples, 'avaxmon_l1_validator_active', inactive)).toBe(0);
+    expect(value(samples, 'avaxmon_validator_active', inactive)).toBe(0);
+    expect(value(samples, 'avaxmon_l1_validator_balance_avax', inactive)).toBe(0);
+    expect(value(samples, 'avaxmon_l1_validator_balance_runway_seconds', inactive)).toBe(0);
+    // The same node validates the primary network and the permissioned subnet too.
+    expect(value(samples, 'avaxmon_validator_active', { subnet: 'primary', node_id: inactiveNode })).toBe(1);
+  });
+
+  it('drains L1 balances at the fee price over time', async () => {
+    harness = await startHarness(`validators: { node_ids: [self] }\n${SIM_SUBNETS_YAML}`);
+    const world = chainWorld(harness.sim.state);
+    const mine = world.subnets[1].l1Validators[0];
+    const start = Date.now();
+    harness.sim.apply({ l1_fee_price: 1_000_000_000 }); // 1 AVAX per second
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const samples = await harness.run(createValidatorsCollector());
+    const drained = 15 - value(samples, 'avaxmon_l1_validator_balance_avax', { subnet: SIM_L1.name, node_id: SIM_NODE_ID })!;
+    expect(drained).toBeGreaterThanOrEqual(1);
+    expect(drained).toBeLessThanOrEqual((Date.now() - start) / 1000 + 0.01);
+    expect(l1Balance(world, mine, Date.now())).toBeLessThan(14 * 1e9);
+  });
+
+  it('never sends an empty nodeIDs list, which would pull the whole set', async () => {
+    harness = await startHarness(`validators: { node_ids: [] }\n${SIM_SUBNETS_YAML}`);
+    const samples = await harness.run(createValidatorsCollector());
+    expect(samples).toEqual([]);
+    expect(requestCount(harness.self, 'platform.getCurrentValidators')).toBe(0);
+  });
+
+  it('summarises 2,000 validators network-wide with one request, and per-validator series only for watched nodes', async () => {
+    harness = await startHarness('validators: { node_ids: [self], network_wide: true }', { validators: 2000 });
+    const world = chainWorld(harness.sim.state);
+    const nowMs = Date.now();
+    const samples = await harness.run(createValidatorsCollector(), nowMs);
+    expect(requestCount(harness.self, 'platform.getCurrentValidators')).toBe(1);
+    const labels = { target: 'node-a', subnet: 'primary' };
+    expect(value(samples, 'avaxmon_network_validators', labels)).toBe(2000);
+    const weights = world.validators.map((v) => (v.weightNavax + v.delegatorWeightNavax) / 1e9);
+    const total = weights.reduce((sum, weight) => sum + weight, 0);
+    const connected = world.validators.reduce((sum, v, index) => sum + (v.connected ? weights[index] : 0), 0);
+    expect(value(samples, 'avaxmon_network_validator_weight_avax', labels)).toBeCloseTo(total, 3);
+    expect(value(samples, 'avaxmon_network_validator_connected_weight_avax', labels)).toBeCloseTo(connected, 3);
+    expect(value(samples, 'avaxmon_network_validator_connected_ratio', labels)).toBeCloseTo(connected / total, 9);
+    expect(value(samples, 'avaxmon_network_validator_connected_ratio', labels)).toBeLessThan(1);
+    const uptimes = world.validators.map((v) => v.uptimePercent / 100).sort((a, b) => a - b);
+    expect(value(samples, 'avaxmon_network_validator_uptime_min_ratio', labels)).toBeCloseTo(uptimes[0], 6);
+    expect(value(samples, 'avaxmon_network_validator_uptime_median_ratio', labels)).toBeCloseTo(uptimes[999], 6);
+    expect(value(samples, 'avaxmon_network_validator_uptime_p10_ratio', labels)).toBeCloseTo(uptimes[199], 6);
+    expect(value(samples, 'avaxmon_network_validator_uptime_p90_ratio', labels)).toBeCloseTo(uptimes[1799], 6);
+    expect(value(samples, 'avaxmon_network_validators_below_uptime_requirement', labels)).toBe(uptimes.filter((u) => u < 0.8).length);
+    const now = nowMs / 1000;
+    const ending = world.validators.filter((v) => v.endTime > now && v.endTime - now <= DAY).length;
+    expect(ending).toBeGreaterThanOrEqual(50);
+    expect(value(samples, 'avaxmon_network_validators_ending_within_24h', labels)).toBe(ending);
+    // Per-validator series exist for the watched node only.
+    expect(new Set(samples.filter((s) => s.labels.node_id !== undefined).map((s) => s.labels.node_id))).toEqual(new Set([SIM_NODE_ID]));
+    expect(value(samples, 'avaxmon_validator_delegator_count', { node_id: SIM_NODE_ID })).toBe(3);
+  });
+});
