@@ -16,10 +16,14 @@ export interface AlertRecord {
   notified: Record<string, number>;
   /** Reminders sent so far; numbers the reminders' idempotency keys. */
   reminders: number;
-  /** Times of the notifications (firing or resolved) within the flap window. */
-  transitions: number[];
   /** The condition no longer holds, but the resolve waits for the flap cap to allow it. */
   resolveHeld?: boolean;
+}
+
+/** What survives a restart: the open alerts, and each alert's recent notification times for the flap cap. */
+export interface EngineState {
+  readonly alerts: readonly AlertRecord[];
+  readonly transitions: Readonly<Record<string, readonly number[]>>;
 }
 
 /** What a receiver renders: one alert in Alertmanager's vocabulary. */

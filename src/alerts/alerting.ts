@@ -33,7 +33,7 @@ export class Alerting {
         enqueue: (notifications) => {
           if (this.outbox.enqueue(notifications).length > 0) this.delivery.kick();
         },
-        save: (alerts) => store.save(alerts),
+        save: (state) => store.save(state),
       },
       store.load(),
     );

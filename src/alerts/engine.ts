@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AlertsConfig, ReceiverConfig } from '../config/alerts-schema.js';
 import type { Sample } from '../metrics/metric-desc.js';
-import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus } from './alert.js';
+import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus, type EngineState } from './alert.js';
 import type { NewNotification } from './outbox.js';
 import { routes } from './routing.js';
 import { runbookUrl, type Candidate } from './rule.js';
@@ -16,7 +16,7 @@ export interface EngineDeps {
   /** Durably queues notifications; returns once they are on disk. */
   readonly enqueue: (notifications: readonly NewNotification[]) => void;
   /** Persists the alert state after a change; called after the notifications are queued. */
-  readonly save: (alerts: readonly AlertRecord[]) => void;
+  readonly save: (state: EngineState) => void;
 }
 
 /**
@@ -26,13 +26,16 @@ export interface EngineDeps {
 export class AlertEngine {
   private readonly alerts = new Map<string, AlertRecord>();
   private readonly memories = new Map<string, Map<string, unknown>>();
+  /** Notification times per fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
+  private readonly transitions = new Map<string, number[]>();
 
   constructor(
     private config: AlertsConfig,
     private readonly deps: EngineDeps,
-    restored: readonly AlertRecord[] = [],
+    restored: EngineState = { alerts: [], transitions: {} },
   ) {
-    for (const alert of restored) this.alerts.set(alert.fingerprint, alert);
+    for (const alert of restored.alerts) this.alerts.set(alert.fingerprint, alert);
+    for (const [fingerprint, times] of Object.entries(restored.transitions)) this.transitions.set(fingerprint, [...times]);
   }
 
   /** A reload swaps rules and receivers but keeps every alert's state. */
@@ -69,7 +72,7 @@ export class AlertEngine {
       outgoing.push(...this.close(alert, nowMs));
     }
     if (outgoing.length > 0) this.deps.enqueue(outgoing);
-    this.deps.save(this.active());
+    this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
   }
 
   private *candidates(index: SampleIndex, nowMs: number): Generator<{ rule: string; labels: Record<string, string>; candidate: Candidate }> {
@@ -93,7 +96,7 @@ export class AlertEngine {
   }
 
   private open(fingerprint: string, rule: string, labels: Record<string, string>, nowMs: number): AlertRecord {
-    const alert: AlertRecord = { fingerprint, rule, labels, annotations: {}, state: 'pending', activeSinceMs: nowMs, notified: {}, reminders: 0, transitions: [] };
+    const alert: AlertRecord = { fingerprint, rule, labels, annotations: {}, state: 'pending', activeSinceMs: nowMs, notified: {}, reminders: 0 };
     this.alerts.set(fingerprint, alert);
     return alert;
   }
@@ -104,7 +107,7 @@ export class AlertEngine {
     if (!notifiedBefore) {
       const receivers = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
       if (receivers.length === 0 || !this.flapAllows(alert, nowMs)) return [];
-      alert.transitions.push(nowMs);
+      this.transitions.get(alert.fingerprint)!.push(nowMs);
       this.deps.log.info({ alert: alert.labels, receivers: receivers.map((receiver) => receiver.name) }, 'Alert firing');
       return receivers.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
     }
@@ -128,14 +131,25 @@ export class AlertEngine {
       return [];
     }
     this.alerts.delete(alert.fingerprint);
+    this.transitions.get(alert.fingerprint)!.push(nowMs);
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
     const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
     return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs));
   }
 
   private flapAllows(alert: AlertRecord, nowMs: number): boolean {
-    alert.transitions = alert.transitions.filter((at) => nowMs - at < this.config.flapWindowMs);
-    return alert.transitions.length < this.config.flapMaxTransitions;
+    const recent = (this.transitions.get(alert.fingerprint) ?? []).filter((at) => nowMs - at < this.config.flapWindowMs);
+    this.transitions.set(alert.fingerprint, recent);
+    return recent.length < this.config.flapMaxTransitions;
+  }
+
+  private recentTransitions(nowMs: number): Record<string, number[]> {
+    for (const [fingerprint, times] of this.transitions) {
+      const recent = times.filter((at) => nowMs - at < this.config.flapWindowMs);
+      if (recent.length === 0) this.transitions.delete(fingerprint);
+      else this.transitions.set(fingerprint, recent);
+    }
+    return Object.fromEntries(this.transitions);
   }
 
   private repeatInterval(receiver: ReceiverConfig): number {

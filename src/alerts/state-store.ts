@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AlertRecord } from './alert.js';
+import type { EngineState } from './alert.js';
 import { writeFileDurably } from './durable-file.js';
 
 const STATE_VERSION = 1;
+const EMPTY: EngineState = { alerts: [], transitions: {} };
 
 /** The engine's alert state in `<state_dir>/alerts.json`, so a restart neither re-announces nor forgets. */
 export class AlertStateStore {
@@ -16,28 +17,28 @@ export class AlertStateStore {
     this.file = join(stateDir, 'alerts.json');
   }
 
-  load(): AlertRecord[] {
+  load(): EngineState {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY;
       throw error;
     }
     try {
-      const state = JSON.parse(text) as { version: number; alerts: AlertRecord[] };
+      const state = JSON.parse(text) as EngineState & { version: number };
       if (state.version !== STATE_VERSION) throw new Error(`unknown state version ${state.version}`);
       this.lastWritten = text;
-      return state.alerts;
+      return { alerts: state.alerts, transitions: state.transitions ?? {} };
     } catch (error) {
       this.log.error({ file: this.file, err: error }, 'Alert state unreadable; starting with no alerts');
-      return [];
+      return EMPTY;
     }
   }
 
   /** Writes only when something changed: most evaluations change nothing. */
-  save(alerts: readonly AlertRecord[]): void {
-    const text = JSON.stringify({ version: STATE_VERSION, alerts });
+  save(state: EngineState): void {
+    const text = JSON.stringify({ version: STATE_VERSION, ...state });
     if (text === this.lastWritten) return;
     writeFileDurably(this.file, text);
     this.lastWritten = text;

@@ -1,0 +1,237 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Alerting } from '../../src/alerts/alerting.js';
+import { parseConfig } from '../../src/config/load.js';
+import type { AlertsConfig } from '../../src/config/alerts-schema.js';
+import type { Sample } from '../../src/metrics/metric-desc.js';
+import { startRecorder, statuses, type Recorder } from './recorder.js';
+
+const log = pino({ level: 'silent' });
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function alertsConfig(yaml: string): AlertsConfig {
+  return parseConfig(yaml).alerts!;
+}
+
+async function setup(rules: string, extra = ''): Promise<{ alerting: Alerting; hook: Recorder; stateDir: string }> {
+  const hook = await startRecorder();
+  const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alerts-'));
+  const config = alertsConfig(`alerts:
+  state_dir: ${stateDir}
+  retry: { initial_backoff: 50ms, max_backoff: 200ms }
+  rules:
+${rules}
+  receivers:
+    - { name: hook, type: webhook, url: ${hook.url}/hook }
+${extra}`);
+  const alerting = new Alerting(config, log);
+  cleanups.push(async () => {
+    await alerting.stop(0);
+    await hook.close();
+  });
+  return { alerting, hook, stateDir };
+}
+
+const target = (name: string, up = 1): Sample => ({ name: 'avaxmon_target_up', labels: { target: name }, value: up });
+const healthy = (value: number, name = 'validator-1'): Sample[] => [
+  target(name),
+  { name: 'avaxmon_node_healthy', labels: { target: name }, value },
+  { name: 'avaxmon_health_check_passing', labels: { target: name, check: 'network' }, value },
+];
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const sec = (seconds: number) => T0 + seconds * 1000;
+
+describe('alert engine lifecycle', () => {
+  it('goes pending, fires after `for`, resolves, with one notification each', async () => {
+    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 1m }\n    AvalancheHealthCheckFailing: { enabled: false }');
+    alerting.evaluate(healthy(0), sec(0));
+    expect(alerting.activeAlerts()[0].state).toBe('pending');
+    alerting.evaluate(healthy(0), sec(30));
+    alerting.evaluate(healthy(0), sec(60));
+    expect(alerting.activeAlerts()[0].state).toBe('firing');
+    alerting.evaluate(healthy(0), sec(75));
+    alerting.evaluate(healthy(1), sec(90));
+    expect(alerting.activeAlerts()).toHaveLength(0);
+    await hook.waitFor(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    const [firing, resolved] = hook.requests.map((request) => request.json as { alerts: Array<Record<string, unknown>> });
+    expect(firing.alerts[0].startsAt).toBe(new Date(sec(0)).toISOString());
+    expect(resolved.alerts[0].endsAt).toBe(new Date(sec(90)).toISOString());
+    expect((firing.alerts[0].annotations as Record<string, string>).description).toContain('failing checks: network');
+    expect(hook.requests[0].headers['idempotency-key']).not.toBe(hook.requests[1].headers['idempotency-key']);
+  });
+
+  it('never notifies a condition that flips back within `for`', async () => {
+    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 1m }\n    AvalancheHealthCheckFailing: { for: 1m }');
+    for (let second = 0; second < 600; second += 20) alerting.evaluate(healthy(second % 40 === 0 ? 0 : 1), sec(second));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(hook.requests).toHaveLength(0);
+    expect(alerting.activeAlerts()).toHaveLength(0);
+  });
+
+  it('caps the transitions of a flapping alert and still sends the held resolve', async () => {
+    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }', '  flap_window: 1h\n  flap_max_transitions: 2');
+    for (let minute = 0; minute < 10; minute++) alerting.evaluate(healthy(minute % 2 === 0 ? 0 : 1), sec(minute * 60));
+    await hook.waitFor(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    alerting.evaluate(healthy(0), sec(3700));
+    alerting.evaluate(healthy(1), sec(3760));
+    await hook.waitFor(4);
+    expect(statuses(hook.requests).slice(2)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+  });
+
+  it('re-sends a firing alert every repeat_interval', async () => {
+    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }', '  repeat_interval: 1h');
+    alerting.evaluate(healthy(0), sec(0));
+    await hook.waitFor(1);
+    alerting.evaluate(healthy(0), sec(1800));
+    alerting.evaluate(healthy(0), sec(3600));
+    await hook.waitFor(2);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'firing:AvalancheNodeUnhealthy']);
+    expect(hook.requests[1].headers['idempotency-key']).toMatch(/-firing-1$/);
+  });
+
+  it('inhibits the other alerts of an unreachable target and pages once', async () => {
+    const { alerting, hook } = await setup('    AvaxmonTargetDown: { for: 0s }\n    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }');
+    alerting.evaluate(healthy(0), sec(0));
+    await hook.waitFor(1);
+    // The node dies: its health series vanish with the failed collection, the target is down.
+    alerting.evaluate([target('validator-1', 0)], sec(60));
+    alerting.evaluate([target('validator-1', 0)], sec(120));
+    await hook.waitFor(2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'firing:AvaxmonTargetDown']);
+    // It comes back healthy: both resolve.
+    alerting.evaluate(healthy(1), sec(180));
+    await hook.waitFor(4);
+    expect(statuses(hook.requests).slice(2).sort()).toEqual(['resolved:AvalancheNodeUnhealthy', 'resolved:AvaxmonTargetDown']);
+  });
+
+  it('routes by severity and label matchers, and honours send_resolved', async () => {
+    const chat = await startRecorder();
+    cleanups.push(() => chat.close());
+    const { alerting, hook } = await setup(
+      '    AvalancheNodeUnhealthy: { for: 0s }\n    AvalanchePeersLow: { for: 0s, threshold: 20 }\n    AvalancheHealthCheckFailing: { enabled: false }',
+    );
+    alerting.reconfigure(
+      alertsConfig(`alerts:
+  state_dir: ${alerting.config.stateDir}
+  rules:
+    AvalancheNodeUnhealthy: { for: 0s }
+    AvalanchePeersLow: { for: 0s }
+    AvalancheHealthCheckFailing: { enabled: false }
+  receivers:
+    - { name: hook, type: webhook, url: ${hook.url}/hook, severity: [critical], match: { target: validator-1 } }
+    - { name: chat, type: webhook, url: ${chat.url}/chat, severity: [warning], send_resolved: false }`),
+    );
+    const samples = [...healthy(0), ...healthy(0, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 3 }];
+    alerting.evaluate(samples, sec(0));
+    alerting.evaluate([...healthy(1), ...healthy(1, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 30 }], sec(60));
+    await hook.waitFor(2);
+    await chat.waitFor(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    expect((hook.requests[0].json as { commonLabels: Record<string, string> }).commonLabels.target).toBe('validator-1');
+    expect(statuses(chat.requests)).toEqual(['firing:AvalanchePeersLow']);
+  });
+});
+
+describe('rules over hand-built samples', () => {
+  it('uptime dropping fires on a fall of more than 5 points within the window', async () => {
+    const { alerting, hook } = await setup('    AvalancheUptimeLow: { enabled: false }');
+    const uptime = (value: number) => [target('v'), { name: 'avaxmon_node_uptime_weighted_average_ratio', labels: { target: 'v', subnet: 'primary' }, value }];
+    alerting.evaluate(uptime(0.99), sec(0));
+    alerting.evaluate(uptime(0.96), sec(600));
+    expect(alerting.activeAlerts()).toHaveLength(0);
+    alerting.evaluate(uptime(0.93), sec(1200));
+    await hook.waitFor(1);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheUptimeDropping']);
+  });
+
+  it('stake expiring escalates info → warning → critical as the end nears', async () => {
+    const { alerting } = await setup('    AvalancheStakeExpiring: {}');
+    const end = sec(10 * 86_400);
+    const samples = [target('v'), { name: 'avaxmon_validator_end_timestamp_seconds', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x' }, value: end / 1000 }];
+    const severityAt = (ms: number) => {
+      alerting.evaluate(samples, ms);
+      return alerting.activeAlerts().map((alert) => alert.labels.severity);
+    };
+    expect(severityAt(sec(0))).toEqual([]);
+    expect(severityAt(end - 5 * 86_400_000)).toEqual(['info']);
+    expect(severityAt(end - 12 * 3_600_000)).toEqual(['warning']);
+    expect(severityAt(end - 1_800_000)).toEqual(['critical']);
+    expect(severityAt(end + 1000)).toEqual([]);
+  });
+
+  it('reward at risk and L1 balance low pick warning or critical by threshold', async () => {
+    const { alerting } = await setup('    AvalancheRewardAtRisk: { for: 0s }\n    AvalancheL1ValidatorBalanceLow: { for: 0s }');
+    const labels = { target: 'v', subnet: 'primary', node_id: 'NodeID-x' };
+    alerting.evaluate(
+      [
+        target('v'),
+        { name: 'avaxmon_validator_downtime_budget_seconds', labels, value: 3600 },
+        { name: 'avaxmon_l1_validator_balance_runway_seconds', labels: { ...labels, subnet: 'l1' }, value: 3 * 86_400 },
+      ],
+      sec(0),
+    );
+    const bySeverity = alerting.activeAlerts().map((alert) => `${alert.rule}:${alert.labels.severity}`).sort();
+    expect(bySeverity).toEqual(['AvalancheL1ValidatorBalanceLow:critical', 'AvalancheRewardAtRisk:warning']);
+  });
+
+  it('a stalled chain fires, then resolves on the first progress (hand-built samples)', async () => {
+    const { alerting, hook } = await setup('    AvalancheChainStalled: { for: 1m, threshold: 5m }');
+    const chain = (lastProgressMs: number) => [target('v'), { name: 'avaxmon_chain_last_progress_timestamp_seconds', labels: { target: 'v', chain: 'C' }, value: lastProgressMs / 1000 }];
+    alerting.evaluate(chain(sec(0)), sec(200));
+    alerting.evaluate(chain(sec(0)), sec(301));
+    alerting.evaluate(chain(sec(0)), sec(361));
+    await hook.waitFor(1);
+    alerting.evaluate(chain(sec(400)), sec(421));
+    await hook.waitFor(2);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheChainStalled', 'resolved:AvalancheChainStalled']);
+  });
+
+  it('upgrade scheduled and version behind', async () => {
+    const { alerting } = await setup('    AvalancheUpgradeScheduled: {}\n    AvalancheNodeVersionBehind: { for: 0s }');
+    alerting.evaluate(
+      [
+        target('v'),
+        { name: 'avaxmon_network_upgrade_activation_timestamp_seconds', labels: { target: 'v', upgrade: 'heliconTime' }, value: sec(3 * 86_400) / 1000 },
+        { name: 'avaxmon_network_upgrade_scheduled', labels: { target: 'v', upgrade: 'heliconTime' }, value: 1 },
+        { name: 'avaxmon_network_upgrade_activation_timestamp_seconds', labels: { target: 'v', upgrade: 'graniteTime' }, value: sec(-86_400) / 1000 },
+        { name: 'avaxmon_network_upgrade_scheduled', labels: { target: 'v', upgrade: 'graniteTime' }, value: 1 },
+        { name: 'avaxmon_node_peers_newer_version_ratio', labels: { target: 'v' }, value: 0.7 },
+      ],
+      sec(0),
+    );
+    expect(alerting.activeAlerts().map((alert) => `${alert.rule}:${alert.labels.upgrade ?? ''}:${alert.state}`).sort()).toEqual([
+      'AvalancheNodeVersionBehind::firing',
+      'AvalancheUpgradeScheduled:heliconTime:firing',
+    ]);
+  });
+});
+
+describe('restart', () => {
+  it('keeps firing alerts without re-announcing them and sends the due resolve', async () => {
+    const { alerting, hook, stateDir } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }');
+    alerting.evaluate(healthy(0), sec(0));
+    await hook.waitFor(1);
+    await alerting.stop(0);
+    const again = new Alerting(alerting.config, log);
+    cleanups.push(() => again.stop(0));
+    again.evaluate(healthy(0), sec(60));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(hook.requests).toHaveLength(1);
+    again.evaluate(healthy(1), sec(120));
+    await hook.waitFor(2);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    expect(stateDir).toBeTruthy();
+  });
+});
