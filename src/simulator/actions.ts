@@ -1,5 +1,6 @@
 import { parseDuration } from '../duration.js';
 import { chainActions } from './chain-actions.js';
+import { publicApiActions } from './public-api-actions.js';
 import { generatePeers, type FaultKind, type SimState } from './state.js';
 
 /** One scenario action: a name in the YAML mapped to a change of the simulated world. */
@@ -50,6 +51,7 @@ export const actions: Record<string, Action> = {
     state.faults = [];
   },
   ...chainActions,
+  ...publicApiActions,
 };
 
 /** Applies a step such as `{ fail_check: network, set_peers: 8 }`; unknown keys are errors. */
