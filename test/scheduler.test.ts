@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/log.js';
+import { Scheduler } from '../src/scheduler.js';
+import { captureStream } from './helpers/stack.js';
+
+describe('Scheduler', () => {
+  it('never overlaps runs of one job, even when a run outlasts the interval', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    let runs = 0;
+    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), 0);
+    await scheduler.start([
+      {
+        id: 'slow',
+        intervalMs: 1000,
+        async run() {
+          running++;
+          runs++;
+          maxRunning = Math.max(maxRunning, running);
+          await new Promise((resolve) => setTimeout(resolve, 2500));
+          running--;
+        },
+      },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await scheduler.stop();
+    expect(maxRunning).toBe(1);
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(running).toBe(0);
+  });
+
+  it('runs each job on its own interval', async () => {
+    const counts = { fast: 0, slow: 0 };
+    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), 0);
+    await scheduler.start([
+      { id: 'fast', intervalMs: 1000, run: async () => void counts.fast++ },
+      { id: 'slow', intervalMs: 10_000, run: async () => void counts.slow++ },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 3200));
+    await scheduler.stop();
+    expect(counts.fast).toBeGreaterThanOrEqual(3);
+    expect(counts.slow).toBe(1);
+  });
+});
