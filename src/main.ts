@@ -6,6 +6,7 @@ import { ConfigError, formatConfigIssue } from './errors.js';
 import { createLogger } from './log.js';
 import { USAGE, UsageError, parseCli, parseListenAddress, type CliOptions } from './cli/args.js';
 import { runSimulatorCommand } from './simulator/command.js';
+import { sendTestAlert } from './alerts/test-alert.js';
 import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
 
@@ -32,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
     case 'simulate':
       await runSimulatorCommand(options);
       return 0;
+    case 'test-alert':
+      return testAlert(options);
     case 'run':
       return runDaemon(options);
   }
@@ -47,6 +50,20 @@ function checkConfig(file: string): number {
     for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
     return EXIT_USAGE;
   }
+}
+
+async function testAlert(options: CliOptions): Promise<number> {
+  let config;
+  try {
+    config = loadConfigFile(options.configFile);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
+    return EXIT_USAGE;
+  }
+  const result = await sendTestAlert(config, options.values.receiver as string | undefined);
+  (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
+  return result.ok ? 0 : 1;
 }
 
 async function runDaemon(options: CliOptions): Promise<number> {

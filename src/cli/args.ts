@@ -4,7 +4,7 @@ import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
 export const DEFAULT_LISTEN_ADDRESS = ':9683';
 
 export interface CliOptions {
-  readonly command: 'run' | 'check-config' | 'simulate' | 'help' | 'version';
+  readonly command: 'run' | 'check-config' | 'simulate' | 'test-alert' | 'help' | 'version';
   readonly positionals: string[];
   readonly configFile: string;
   readonly listenAddress: string;
@@ -20,6 +20,7 @@ Commands:
   (none)                     run the daemon
   check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
   simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers)
+  test-alert --receiver NAME send a test notification through one configured receiver; exit 0 if delivered
 
 Flags:
   --config.file=FILE         config file to load (default: config.yaml)
@@ -77,7 +78,7 @@ export function parseCli(argv: string[]): CliOptions {
 
 function commandOf(word: string | undefined): CliOptions['command'] {
   if (word === undefined) return 'run';
-  if (word === 'check-config' || word === 'simulate') return word;
+  if (word === 'check-config' || word === 'simulate' || word === 'test-alert') return word;
   throw new UsageError(`unknown command "${word}"`);
 }
 

@@ -1,0 +1,48 @@
+import { HttpClient } from '../clients/http.js';
+import type { Config } from '../config/schema.js';
+import { scrubSecrets } from '../redact.js';
+import { fingerprintOf } from './alert.js';
+import { createReceiver } from './receivers/index.js';
+import { runbookUrl } from './rule.js';
+
+export interface TestAlertResult {
+  readonly ok: boolean;
+  readonly message: string;
+}
+
+/** `avaxmon test-alert --receiver NAME`: one synthetic firing alert straight through one receiver. */
+export async function sendTestAlert(config: Config, receiverName: string | undefined, nowMs = Date.now()): Promise<TestAlertResult> {
+  const receivers = config.alerts?.receivers ?? [];
+  const known = receivers.map((receiver) => receiver.name).join(', ') || 'none configured';
+  const receiverConfig = receivers.find((receiver) => receiver.name === receiverName);
+  if (!receiverConfig) return { ok: false, message: `unknown receiver "${receiverName ?? ''}" (known: ${known})` };
+  const labels = { alertname: 'AvaxmonTestAlert', severity: receiverConfig.severities[0], target: 'avaxmon-test' };
+  const fingerprint = fingerprintOf(labels);
+  const http = new HttpClient({ maxResponseBytes: 1024 * 1024 });
+  try {
+    const result = await createReceiver(receiverConfig).send(
+      {
+        receiver: receiverConfig.name,
+        key: `${fingerprint}-${nowMs}-test`,
+        reminder: false,
+        alert: {
+          fingerprint,
+          status: 'firing',
+          labels,
+          annotations: {
+            summary: 'Test notification from avaxmon',
+            description: `avaxmon test-alert checks the wiring of receiver "${receiverConfig.name}"; no action is needed.`,
+            runbook_url: runbookUrl('AvaxmonTestAlert'),
+          },
+          startsAt: new Date(nowMs).toISOString(),
+          generatorURL: config.alerts?.externalUrl,
+        },
+      },
+      { http, nowMs },
+    );
+    if (result.outcome === 'delivered') return { ok: true, message: `receiver ${receiverConfig.name}: test notification delivered` };
+    return { ok: false, message: scrubSecrets(`receiver ${receiverConfig.name}: ${result.outcome}: ${result.error}`) };
+  } finally {
+    await http.close();
+  }
+}
