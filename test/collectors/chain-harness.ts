@@ -26,9 +26,11 @@ export interface Harness {
 }
 
 /** A simulator and one target's collector context, for running collectors directly. */
-export async function startHarness(targetYaml: string, sim: SimulatorOptions = {}): Promise<Harness> {
+/** `targetYaml` may depend on the simulator's URL (for rpc_url). */
+export async function startHarness(targetYaml: string | ((simUrl: string) => string), sim: SimulatorOptions = {}): Promise<Harness> {
   const simulator = await startSimulator(sim);
-  const config = parseConfig(`targets:\n  - name: node-a\n    url: ${simulator.url}\n${targetYaml.replace(/^/gm, '    ')}\n`);
+  const yaml = typeof targetYaml === 'string' ? targetYaml : targetYaml(simulator.url);
+  const config = parseConfig(`targets:\n  - name: node-a\n    url: ${simulator.url}\n${yaml.replace(/^/gm, '    ')}\n`);
   const target = config.targets[0];
   const http = new HttpClient({ maxResponseBytes: 32 * 1024 * 1024 });
   const self = new SelfMetrics({ version: 'test', revision: 'test' });

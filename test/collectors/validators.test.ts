@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createValidatorsCollector } from '../../src/collectors/validators.js';
 import { chainWorld, l1Balance, primaryValidator, SIM_L1 } from '../../src/simulator/chain-world.js';
 import { SIM_NODE_ID } from '../../src/simulator/state.js';
+import { eventually, scrape, startStack, valueOf } from '../helpers/stack.js';
 import { requestCount, series, SIM_SUBNETS_YAML, startHarness, value, type Harness } from './chain-harness.js';
 
 const DAY = 86_400;
@@ -184,5 +185,24 @@ describe('validators collector', () => {
     // Per-validator series exist for the watched node only.
     expect(new Set(samples.filter((s) => s.labels.node_id !== undefined).map((s) => s.labels.node_id))).toEqual(new Set([SIM_NODE_ID]));
     expect(value(samples, 'avaxmon_validator_delegator_count', { node_id: SIM_NODE_ID })).toBe(3);
+  });
+});
+
+describe('validator and chain collectors in the daemon', () => {
+  it('are enabled by default and reach /metrics, with every run succeeding', async () => {
+    const stack = await startStack({ targetYaml: `validators: { node_ids: [self] }\n${SIM_SUBNETS_YAML}` });
+    try {
+      const samples = await eventually(
+        () => scrape(stack.url),
+        (s) => ['validators', 'l1_validators', 'fee_config', 'chain_progress'].every((c) => valueOf(s, 'avaxmon_collector_success', { collector: c }) === 1),
+      );
+      expect(valueOf(samples, 'avaxmon_validator_active', { subnet: 'primary', node_id: SIM_NODE_ID })).toBe(1);
+      expect(valueOf(samples, 'avaxmon_l1_validator_balance_runway_seconds', { subnet: SIM_L1.name, node_id: SIM_NODE_ID })).toBeGreaterThan(0);
+      expect(valueOf(samples, 'avaxmon_subnet_validator_active', { subnet: SIM_L1.name, node_id: SIM_NODE_ID })).toBe(1);
+      expect(valueOf(samples, 'avaxmon_evm_chain_id', { chain: 'C' })).toBe(43114);
+      expect(valueOf(samples, 'avaxmon_chain_height', { chain: 'P' })).toBeGreaterThan(0);
+    } finally {
+      await stack.close();
+    }
   });
 });

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createChainProgressCollector } from '../../src/collectors/chain-progress.js';
+import { chainHeight, chainWorld, findChain, SIM_L1 } from '../../src/simulator/chain-world.js';
+import { fakeCb58 } from '../../src/simulator/state.js';
+import { series, SIM_SUBNETS_YAML, startHarness, value, type Harness } from './chain-harness.js';
+
+const UNKNOWN_CHAIN = fakeCb58(424_242, 49);
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe('chain_progress collector', () => {
+  it('reads P and X heights (strings), C and L1 heights (hex), statuses, supply and fees', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    const world = chainWorld(harness.sim.state);
+    const nowMs = Date.now();
+    const samples = await harness.run(createChainProgressCollector(), nowMs);
+    for (const [chain, id] of [['P', 'P'], ['X', 'X'], ['C', 'C'], [SIM_L1.name, SIM_L1.blockchainId]]) {
+      const expected = chainHeight(world.chains.get(id)!, nowMs);
+      // The simulator may have moved a block between the request and now.
+      expect(value(samples, 'avaxmon_chain_height', { target: 'node-a', chain })).toBeGreaterThanOrEqual(expected - 1);
+      expect(value(samples, 'avaxmon_chain_height', { chain })).toBeLessThanOrEqual(expected + 1);
+      expect(value(samples, 'avaxmon_chain_last_progress_timestamp_seconds', { chain })).toBe(nowMs / 1000);
+    }
+    expect(value(samples, 'avaxmon_blockchain_status', { chain: SIM_L1.name, status: 'Validating' })).toBe(1);
+    expect(series(samples, 'avaxmon_blockchain_status', { chain: SIM_L1.name }).map((s) => s.labels.status).sort()).toEqual([
+      'Created',
+      'Preferred',
+      'Syncing',
+      'Unknown',
+      'Validating',
+    ]);
+    expect(series(samples, 'avaxmon_blockchain_status', { chain: 'C' }).reduce((sum, s) => sum + s.value, 0)).toBe(1);
+    expect(value(samples, 'avaxmon_current_supply_avax')).toBeCloseTo(460_123_456.789012345, 6);
+    expect(value(samples, 'avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'tx' })).toBe(0.001);
+    expect(value(samples, 'avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'create_asset' })).toBe(0.01);
+  });
+
+  it('keeps the last progress time of a stalled chain and clears it on the first run after it resumes', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    const t0 = Date.now();
+    harness.sim.apply({ chain_stall: SIM_L1.name });
+    let samples = await harness.run(createChainProgressCollector(), t0);
+    const stalledHeight = value(samples, 'avaxmon_chain_height', { chain: SIM_L1.name });
+    // Ten minutes of runs later (collector clock), the height has not moved: progress time stays at t0.
+    samples = await harness.run(createChainProgressCollector(), t0 + 600_000);
+    expect(value(samples, 'avaxmon_chain_height', { chain: SIM_L1.name })).toBe(stalledHeight);
+    expect(value(samples, 'avaxmon_chain_last_progress_timestamp_seconds', { chain: SIM_L1.name })).toBe(t0 / 1000);
+    const stalledFor = (t0 + 600_000) / 1000 - value(samples, 'avaxmon_chain_last_progress_timestamp_seconds', { chain: SIM_L1.name })!;
+    expect(stalledFor).toBeGreaterThan(300); // AvalancheChainStalled's threshold
+
+    harness.sim.apply({ chain_resume: SIM_L1.name });
+    samples = await harness.run(createChainProgressCollector(), t0 + 660_000);
+    expect(value(samples, 'avaxmon_chain_height', { chain: SIM_L1.name })).toBeGreaterThan(stalledHeight!);
+    expect(value(samples, 'avaxmon_chain_last_progress_timestamp_seconds', { chain: SIM_L1.name })).toBe((t0 + 660_000) / 1000);
+  });
+
+  it('maps UnknownChain and other statuses onto the state set', async () => {
+    harness = await startHarness(`chains: ['${UNKNOWN_CHAIN}']\n${SIM_SUBNETS_YAML}`);
+    harness.sim.apply({ blockchain_status: { chain: SIM_L1.name, status: 'Syncing' } });
+    const samples = await harness.run(createChainProgressCollector());
+    expect(value(samples, 'avaxmon_blockchain_status', { chain: SIM_L1.name, status: 'Syncing' })).toBe(1);
+    expect(value(samples, 'avaxmon_blockchain_status', { chain: SIM_L1.name, status: 'Validating' })).toBe(0);
+    expect(value(samples, 'avaxmon_blockchain_status', { chain: UNKNOWN_CHAIN, status: 'Unknown' })).toBe(1);
+    expect(findChain(chainWorld(harness.sim.state), SIM_L1.name)?.status).toBe('Syncing');
+  });
+
+  it('fails the whole run when one chain RPC fails, never exporting half a result', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness.sim.apply({ fault: { match: 'eth_blockNumber', kind: 'http_500' } });
+    await expect(harness.run(createChainProgressCollector())).rejects.toThrow(/eth_blockNumber.*HTTP 500/);
+  });
+});
