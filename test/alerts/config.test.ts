@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import { ConfigError, formatConfigIssue } from '../../src/errors.js';
+import { scrubSecrets } from '../../src/redact.js';
+
+function issues(yaml: string): string[] {
+  try {
+    parseConfig(yaml);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
+    throw error;
+  }
+  return [];
+}
+
+describe('alerts config', () => {
+  it('accepts the issue example and applies rule defaults and overrides', () => {
+    const alerts = parseConfig(`alerts:
+  state_dir: ./data
+  repeat_interval: 4h
+  rules:
+    AvalancheNodeUnhealthy: { for: 1m, severity: critical }
+    AvalanchePeersLow: { threshold: 20 }
+    AvalancheUptimeDropping: { enabled: false }
+    AvalancheChainStalled: { threshold: 10m }
+  receivers:
+    - name: ops-hook
+      type: webhook
+      url: https://hooks.example.com/avaxmon-secret-path
+      severity: [critical, warning]
+      match: { target: validator-1 }
+`).alerts!;
+    expect(alerts.repeatIntervalMs).toBe(4 * 3_600_000);
+    expect(alerts.rules.AvalancheUptimeDropping.enabled).toBe(false);
+    expect(alerts.rules.AvalancheNodeNotBootstrapped).toMatchObject({ enabled: true, forMs: 30 * 60_000 });
+    expect(alerts.rules.AvalanchePeersLow.params.threshold).toBe(20);
+    expect(alerts.rules.AvalancheChainStalled.params.threshold).toBe(600);
+    expect(alerts.rules.AvalancheUptimeLow.params.threshold).toBe(0.8);
+    expect(alerts.receivers[0]).toMatchObject({ name: 'ops-hook', severities: ['critical', 'warning'], match: { target: 'validator-1' }, sendResolved: true });
+    // Webhook URLs are secrets: they never reach logs or the status page.
+    expect(scrubSecrets('posting to https://hooks.example.com/avaxmon-secret-path')).not.toContain('secret-path');
+  });
+
+  it('names every bad path: unknown rule, unknown setting, bad type, missing fields', () => {
+    const found = issues(`alerts:
+  rules:
+    AvalancheNodeDown: { for: 1m }
+    AvalanchePeersLow: { threshold: lots, window: 1h }
+  receivers:
+    - { name: a, type: email, url: https://x.example }
+    - { name: b, type: webhook }
+    - { name: c, type: telegram, bot_token: "123:abc" }
+    - { name: d, type: pagerduty, hmac_secret_file: /nonexistent/hmac }
+`);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^alerts\.receivers\[0\]\.type: /),
+      ]),
+    );
+    const second = issues(`alerts:
+  rules:
+    AvalancheNodeDown: { for: 1m }
+    AvalanchePeersLow: { threshold: lots, window: 1h }
+  receivers:
+    - { name: b, type: webhook }
+    - { name: c, type: telegram, bot_token: "123:abc" }
+    - { name: d, type: pagerduty, routing_key_file: /nonexistent/key }
+    - { name: d, type: slack, url: "https://hooks.slack.com/x" }
+`);
+    expect(second).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^alerts\.rules\.AvalancheNodeDown: unknown rule \(known: AvaxmonTargetDown, /),
+        expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.threshold: must be a number/),
+        expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.window: unknown setting \(AvalanchePeersLow accepts: enabled, for, severity, threshold\)/),
+        'alerts.receivers[0].url: a webhook receiver needs exactly one url or url_file',
+        'alerts.receivers[1].chat_id: a telegram receiver needs chat_id',
+        expect.stringMatching(/^alerts\.receivers\[2\]\.routing_key_file: cannot read secret file/),
+        'alerts.receivers[3].name: duplicate receiver name "d"',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,132 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
+import { startRecorder, type RecordedRequest, type Recorder } from './recorder.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A simulator, a daemon collecting every 1s, and a webhook receiver on loopback. */
+async function alertStack(rules: string, receiverYaml = ''): Promise<{ stack: Stack; hook: Recorder }> {
+  const hook = await startRecorder();
+  const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alert-e2e-'));
+  const stack = await startStack({
+    extraYaml: `alerts:
+  state_dir: ${stateDir}
+  retry: { initial_backoff: 200ms, max_backoff: 500ms }
+  rules:
+${rules.replace(/^/gm, '    ')}
+  receivers:
+    - { name: hook, type: webhook, url: ${hook.url}/hook/secret-path-123 ${receiverYaml} }
+`,
+  });
+  cleanups.push(async () => {
+    await stack.close();
+    await hook.close();
+  });
+  return { stack, hook };
+}
+
+/** "status:alertname" of each webhook request about the given rule (and labels). */
+function notificationsOf(requests: readonly RecordedRequest[], rule: string, labels: Record<string, string> = {}): string[] {
+  return requests
+    .map((request) => request.json as { status: string; alerts: Array<{ labels: Record<string, string> }> })
+    .filter((body) => body.alerts[0].labels.alertname === rule)
+    .filter((body) => Object.entries(labels).every(([key, value]) => body.alerts[0].labels[key] === value))
+    .map((body) => `${body.status}:${body.alerts[0].labels.alertname}`);
+}
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('alerts through the simulator and the daemon', () => {
+  it('health flips and recovers: one firing and one resolved notification', async () => {
+    const { stack, hook } = await alertStack('AvalancheNodeUnhealthy: { for: 2s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }');
+    stack.sim.apply({ fail_check: { check: 'network', error: 'not connected to enough stake' } });
+    await until(() => notificationsOf(hook.requests, 'AvalancheNodeUnhealthy').length === 1);
+    const firing = hook.requests.find((request) => (request.json as { status: string }).status === 'firing')!;
+    expect((firing.json as { alerts: Array<{ annotations: Record<string, string> }> }).alerts[0].annotations.description).toContain('network');
+    const page = await (await fetch(stack.url)).text();
+    expect(page).toContain('AvalancheNodeUnhealthy');
+    expect(page).toContain('hook');
+    expect(page).not.toContain('secret-path-123');
+    const metrics = await scrape(stack.url);
+    expect(valueOf(metrics, 'avaxmon_alerts', { rule: 'AvalancheNodeUnhealthy', state: 'firing' })).toBe(1);
+    expect(valueOf(metrics, 'avaxmon_notifications_total', { receiver: 'hook', outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+    stack.sim.apply({ recover_check: 'network' });
+    await until(() => notificationsOf(hook.requests, 'AvalancheNodeUnhealthy').length === 2);
+    await sleep(1500);
+    expect(notificationsOf(hook.requests, 'AvalancheNodeUnhealthy')).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+  });
+
+  it('a flapping check that flips back within `for` never notifies', async () => {
+    const { stack, hook } = await alertStack('AvalancheNodeUnhealthy: { for: 3s }\nAvalancheHealthCheckFailing: { for: 3s }\nAvalancheSubnetUnhealthy: { for: 3s }');
+    for (let flip = 0; flip < 3; flip++) {
+      stack.sim.apply({ fail_check: 'database' });
+      await sleep(1200);
+      stack.sim.apply({ recover_check: 'database' });
+      await sleep(1500);
+    }
+    await sleep(1000);
+    expect(stack.logs.some((line) => line.includes('Alert firing'))).toBe(false);
+    expect(hook.requests).toHaveLength(0);
+  });
+
+  it('uptime falls below the requirement and peers drop: both alert, then resolve', async () => {
+    const { stack, hook } = await alertStack('AvalancheUptimeLow: { for: 1s }\nAvalanchePeersLow: { for: 1s, threshold: 20 }\nAvalancheUptimeDropping: { enabled: false }');
+    stack.sim.apply({ set_uptime: 70, set_peers: 5 });
+    await until(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').length >= 1 && notificationsOf(hook.requests, 'AvalanchePeersLow').length === 1);
+    const uptime = hook.requests.map((request) => request.json as { alerts: Array<{ labels: Record<string, string>; annotations: Record<string, string> }> })
+      .find((body) => body.alerts[0].labels.alertname === 'AvalancheUptimeLow')!;
+    expect(uptime.alerts[0].annotations.summary).toContain('70.00%');
+    stack.sim.apply({ set_uptime: 99.9, set_peers: 60 });
+    await until(() => notificationsOf(hook.requests, 'AvalanchePeersLow').length === 2);
+    await until(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('resolved')).length === notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('firing')).length);
+  });
+
+  it('a stalled chain fires and resolves when it resumes (chain_progress collector)', async () => {
+    const { stack, hook } = await alertStack('AvalancheChainStalled: { for: 1s, threshold: 2s }');
+    // The simulated X-Chain is slow by nature; the assertions follow the C-Chain only.
+    const chainC = () => notificationsOf(hook.requests, 'AvalancheChainStalled', { chain: 'C', target: 'node-a', severity: 'critical' });
+    stack.sim.apply({ chain_stall: 'C' });
+    await until(() => chainC().length === 1);
+    stack.sim.apply({ chain_resume: 'C' });
+    await until(() => chainC().length === 2);
+    expect(chainC()).toEqual(['firing:AvalancheChainStalled', 'resolved:AvalancheChainStalled']);
+  });
+
+  it('a receiver down for a while gets everything, in order, once it recovers', async () => {
+    const { stack, hook } = await alertStack('AvalancheNodeUnhealthy: { for: 0s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }');
+    let refused = 0;
+    hook.respond = () => {
+      refused += 1;
+      return { status: 503, headers: { 'retry-after': '1' } };
+    };
+    stack.sim.apply({ fail_check: 'router' });
+    await until(() => refused >= 1);
+    const queued = await eventually(
+      () => scrape(stack.url),
+      (samples) => (valueOf(samples, 'avaxmon_notification_queue_depth') ?? 0) >= 1 && valueOf(samples, 'avaxmon_notifications_total', { receiver: 'hook', outcome: 'retried' }) !== undefined,
+    );
+    expect(valueOf(queued, 'avaxmon_notification_oldest_queued_age_seconds')).toBeGreaterThan(0);
+    stack.sim.apply({ recover_check: 'router' });
+    await sleep(2500);
+    expect(hook.requests).toHaveLength(0);
+    hook.respond = () => ({ status: 200 });
+    await until(() => hook.requests.length === 2);
+    expect(notificationsOf(hook.requests, 'AvalancheNodeUnhealthy')).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    const drained = await eventually(() => scrape(stack.url), (samples) => valueOf(samples, 'avaxmon_notification_queue_depth') === 0);
+    expect(valueOf(drained, 'avaxmon_notification_oldest_queued_age_seconds')).toBe(0);
+  });
+});
