@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
 
 /** Each fault: what the simulator does, and the outcome label avaxmon must count. */
-const FAULTS = [
+const FAULTS: ReadonlyArray<{ kind: string; outcome: string; delay?: string }> = [
   { kind: 'slow', delay: '3s', outcome: 'timeout' },
   { kind: 'reset', outcome: 'reset' },
   { kind: 'http_500', outcome: 'http_5xx' },
@@ -11,7 +11,7 @@ const FAULTS = [
   { kind: 'truncated', outcome: 'bad_body' },
   { kind: 'rpc_error', outcome: 'rpc_error' },
   { kind: 'plain_503', outcome: 'http_5xx' },
-] as const;
+];
 
 describe('upstream failures', () => {
   let stack: Stack;
