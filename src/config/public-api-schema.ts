@@ -27,11 +27,13 @@ const metricsChain = z
     `must be a positive decimal EVM chain id such as 43114, or one of ${CHAIN_AGGREGATES.join(', ')}`,
   );
 
-const metricName = z.enum(METRICS_API_METRICS, { error: () => `must be one of ${METRICS_API_METRICS.join(', ')}` });
 const timeInterval = z.enum(TIME_INTERVALS, { error: () => `must be one of ${TIME_INTERVALS.join(', ')}` });
 
-/** A metric by name (using the section's time_interval), or `{ name, time_interval }` to override it. */
-const metricEntry = z.union([metricName, z.object({ name: metricName, time_interval: timeInterval }).strict()]);
+/**
+ * A metric by name (using the section's time_interval), or `{ name, time_interval }` to override
+ * it. Names are checked in checkMetrics, so an unknown name gets a message listing the known ones.
+ */
+const metricEntry = z.union([z.string(), z.object({ name: z.string(), time_interval: timeInterval }).strict()]);
 
 const metricsApiSchema = z
   .object({
@@ -48,22 +50,36 @@ const metricsApiSchema = z
     max_retry_wait: durationMs.default(30_000),
   })
   .strict()
-  .superRefine((section, ctx) => {
-    section.metrics.forEach((entry, index) => {
-      const { name, interval } = resolveMetric(entry, section.time_interval);
-      if (!supportedIntervals(name).includes(interval)) {
-        ctx.addIssue({ code: 'custom', path: ['metrics', index], message: `${name} supports only time_interval ${supportedIntervals(name).join(', ')} (got ${interval})` });
-      }
-    });
-    checkInterval(section.interval, ctx);
-  })
+  // `when` runs the check even when other keys are bad, so check-config names every bad metric at once.
+  .superRefine((section, ctx) => checkMetrics(section, ctx), { when: () => true })
+  .superRefine((section, ctx) => checkInterval(section.interval, ctx))
   .transform((section) => ({
     ...section,
     metrics: section.metrics.map((entry) => resolveMetric(entry, section.time_interval)),
   }));
 
+/** Known names, and the API's rule that some metrics exist only per day. Reads a possibly invalid section. */
+function checkMetrics(section: { metrics?: unknown; time_interval?: unknown }, ctx: z.RefinementCtx): void {
+  if (!Array.isArray(section.metrics)) return;
+  const fallback = section.time_interval ?? 'day';
+  section.metrics.forEach((entry: unknown, index) => {
+    const { name, time_interval: interval } = typeof entry === 'string' ? { name: entry, time_interval: fallback } : ((entry ?? {}) as Record<string, unknown>);
+    if (typeof name !== 'string') return;
+    if (!(METRICS_API_METRICS as readonly string[]).includes(name)) {
+      ctx.addIssue({ code: 'custom', path: ['metrics', index], message: `unknown metric "${name}" (known: ${METRICS_API_METRICS.join(', ')})` });
+      return;
+    }
+    const supported = supportedIntervals(name as MetricsApiMetric);
+    if ((TIME_INTERVALS as readonly unknown[]).includes(interval) && !supported.includes(interval as TimeInterval)) {
+      ctx.addIssue({ code: 'custom', path: ['metrics', index], message: `${name} supports only time_interval ${supported.join(', ')} (got ${String(interval)})` });
+    }
+  });
+}
+
 function resolveMetric(entry: z.infer<typeof metricEntry>, fallback: TimeInterval): { name: MetricsApiMetric; interval: TimeInterval } {
-  return typeof entry === 'string' ? { name: entry, interval: fallback } : { name: entry.name, interval: entry.time_interval };
+  return typeof entry === 'string'
+    ? { name: entry as MetricsApiMetric, interval: fallback }
+    : { name: entry.name as MetricsApiMetric, interval: entry.time_interval };
 }
 
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an EVM address: 0x followed by 40 hex digits');
@@ -103,10 +119,15 @@ const dataApiSchema = z
     max_retry_wait: durationMs.default(30_000),
   })
   .strict()
+  .superRefine(
+    (section, ctx) => {
+      if (section.api_key !== undefined && section.api_key_file !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['api_key_file'], message: 'set api_key or api_key_file, not both' });
+      }
+    },
+    { when: () => true },
+  )
   .superRefine((section, ctx) => {
-    if (section.api_key !== undefined && section.api_key_file !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['api_key_file'], message: 'set api_key or api_key_file, not both' });
-    }
     const seen = new Set<string>();
     section.balances.forEach((balance, index) => {
       const key = `${balance.chain_id}/${balance.name}`;
