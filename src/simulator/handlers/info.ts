@@ -1,4 +1,5 @@
 import { PRIMARY_NETWORK_ID } from '../state.js';
+import { chainWorld } from '../chain-world.js';
 import { RpcFailure, type MethodHandler } from './types.js';
 
 /** info.* with the real encodings: uint64 as strings, percentages as 4-decimal strings. */
@@ -20,7 +21,8 @@ export const infoMethods: Record<string, MethodHandler> = {
   'info.isBootstrapped': (params, state) => {
     const chain = String(params.chain ?? '');
     if (!chain) throw new RpcFailure("argument 'chain' not given");
-    const value = state.bootstrapped.get(chain);
+    // The L1 chains of the simulated chain world are bootstrapped unless a scenario says otherwise.
+    const value = state.bootstrapped.get(chain) ?? (chainWorld(state).chains.has(chain) ? true : undefined);
     if (value === undefined) throw new RpcFailure(`there is no chain with alias/ID '${chain}'`);
     return { isBootstrapped: value };
   },
