@@ -1,0 +1,185 @@
+import { bargauge, boolTimeline, dashboard, sel, stat, table, timeseries } from './builder.mjs';
+
+const REWARD_THRESHOLDS = [
+  { color: 'red', value: null },
+  { color: 'green', value: 0.8 },
+];
+const RUNWAY_THRESHOLDS = [
+  { color: 'red', value: null },
+  { color: 'orange', value: 7 * 86400 },
+  { color: 'green', value: 30 * 86400 },
+];
+
+export default dashboard({
+  uid: 'avaxmon-validators',
+  title: 'avaxmon / Validators and L1s',
+  description: "Watched validators' uptime against the reward threshold, connection, stake expiry, L1 balances and runway, fee config, and network-wide aggregates.",
+  panels: [
+    timeseries({
+      title: 'Validator uptime vs reward requirement',
+      description: 'P-Chain uptime of each watched validator (avaxmon_validator_uptime_ratio); the reward requirement is 80%.',
+      unit: 'percentunit',
+      max: 1,
+      thresholds: REWARD_THRESHOLDS,
+      queries: [{ expr: `avaxmon_validator_uptime_ratio${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    timeseries({
+      title: 'Downtime budget',
+      description: 'How much longer each watched validator can be offline before its uptime falls below the reward requirement (avaxmon_validator_downtime_budget_seconds).',
+      unit: 's',
+      thresholds: [
+        { color: 'red', value: null },
+        { color: 'orange', value: 0 },
+        { color: 'green', value: 86400 },
+      ],
+      queries: [{ expr: `avaxmon_validator_downtime_budget_seconds${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    boolTimeline({
+      title: 'Connected',
+      description: 'Whether the P-Chain reports each watched validator as connected (avaxmon_validator_connected).',
+      ok: 'connected',
+      fail: 'disconnected',
+      queries: [{ expr: `avaxmon_validator_connected${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    boolTimeline({
+      title: 'In the validator set',
+      description: 'Whether each watched node id is in the current validator set (avaxmon_validator_active).',
+      ok: 'active',
+      fail: 'not active',
+      queries: [{ expr: `avaxmon_validator_active${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    bargauge({
+      title: 'Stake expiry countdown',
+      description: 'Time left until the staking period of each watched validator ends (avaxmon_validator_end_timestamp_seconds); alerts at 7 days, 1 day and 1 hour.',
+      unit: 'dtdurations',
+      thresholds: [
+        { color: 'red', value: null },
+        { color: 'orange', value: 86400 },
+        { color: 'yellow', value: 7 * 86400 },
+        { color: 'green', value: 30 * 86400 },
+      ],
+      queries: [{ expr: `avaxmon_validator_end_timestamp_seconds${sel()} - time()`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    table({
+      title: 'Stake, rewards and delegation',
+      description: 'Potential reward (AVAX) of each watched primary-network validator (avaxmon_validator_potential_reward_avax).',
+      unit: 'suffix: AVAX',
+      rename: { target: 'Target', subnet: 'Subnet', node_id: 'Node id', Value: 'Potential reward' },
+      queries: [{ expr: `avaxmon_validator_potential_reward_avax${sel()}` }],
+    }),
+    stat({
+      title: 'Delegation fee',
+      description: 'Delegation fee of each watched validator (avaxmon_validator_delegation_fee_ratio).',
+      unit: 'percentunit',
+      w: 6,
+      queries: [{ expr: `avaxmon_validator_delegation_fee_ratio${sel()}`, legend: '{{node_id}}' }],
+    }),
+    timeseries({
+      title: 'Delegators',
+      description: 'Number of delegators of each watched validator (avaxmon_validator_delegator_count).',
+      unit: 'short',
+      w: 9,
+      min: 0,
+      queries: [{ expr: `avaxmon_validator_delegator_count${sel()}`, legend: '{{node_id}}' }],
+    }),
+    timeseries({
+      title: 'Stake and delegated stake',
+      description: "Weight of each watched validator (AVAX on the primary network; avaxmon_validator_weight) and the weight delegated to it (avaxmon_validator_delegator_weight_avax).",
+      unit: 'suffix: AVAX',
+      w: 9,
+      queries: [
+        { expr: `avaxmon_validator_weight${sel('subnet="primary"')}`, legend: '{{node_id}} own stake' },
+        { expr: `avaxmon_validator_delegator_weight_avax${sel()}`, legend: '{{node_id}} delegated' },
+      ],
+    }),
+    timeseries({
+      title: 'L1 validator balance',
+      description: 'Remaining balance of each watched L1 validator, paying the continuous fee (avaxmon_l1_validator_balance_avax).',
+      unit: 'suffix: AVAX',
+      queries: [{ expr: `avaxmon_l1_validator_balance_avax${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    timeseries({
+      title: 'L1 validator runway',
+      description: 'How long the balance of each L1 validator lasts at the current fee (avaxmon_l1_validator_balance_runway_seconds); warning under 30 days, critical under 7.',
+      unit: 's',
+      min: 0,
+      thresholds: RUNWAY_THRESHOLDS,
+      queries: [{ expr: `avaxmon_l1_validator_balance_runway_seconds${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    boolTimeline({
+      title: 'L1 validator active',
+      description: 'Whether each watched L1 validator is active; it is deactivated when its balance reaches zero (avaxmon_l1_validator_active).',
+      ok: 'active',
+      fail: 'inactive',
+      queries: [{ expr: `avaxmon_l1_validator_active${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    timeseries({
+      title: 'L1 validator fee',
+      description: 'Continuous fee each L1 validator pays, in AVAX per second (avaxmon_l1_validator_fee_price_avax_per_second).',
+      unit: 'suffix: AVAX/s',
+      queries: [{ expr: `avaxmon_l1_validator_fee_price_avax_per_second${sel()}`, legend: '{{target}}' }],
+    }),
+    table({
+      title: 'EVM fee config',
+      description: 'Fee configuration of each watched EVM chain (eth_feeConfig): gas limit and target gas per target block rate.',
+      unit: 'short',
+      rename: { target: 'Target', chain: 'Chain' },
+      queries: [
+        { expr: `avaxmon_evm_fee_gas_limit${sel()}`, legend: 'gas limit' },
+        { expr: `avaxmon_evm_fee_target_gas${sel()}`, legend: 'target gas' },
+      ],
+    }),
+    timeseries({
+      title: 'EVM minimum base fee',
+      description: 'Minimum base fee of each watched EVM chain, in wei (avaxmon_evm_fee_min_base_fee_wei).',
+      unit: 'suffix: wei',
+      queries: [{ expr: `avaxmon_evm_fee_min_base_fee_wei${sel()}`, legend: '{{target}} {{chain}}' }],
+    }),
+    stat({
+      title: 'Validators (network-wide)',
+      description: 'Validators in each validator set (avaxmon_network_validators) and those below the uptime requirement (avaxmon_network_validators_below_uptime_requirement).',
+      unit: 'short',
+      w: 6,
+      queries: [
+        { expr: `max by (subnet) (avaxmon_network_validators${sel()})`, legend: '{{subnet}}' },
+        { expr: `max by (subnet) (avaxmon_network_validators_below_uptime_requirement${sel()})`, legend: '{{subnet}} below requirement' },
+      ],
+    }),
+    stat({
+      title: 'Stake connected (network-wide)',
+      description: 'Share of the stake of each validator set that is connected (avaxmon_network_validator_connected_ratio).',
+      unit: 'percentunit',
+      w: 6,
+      thresholds: REWARD_THRESHOLDS,
+      queries: [{ expr: `max by (subnet) (avaxmon_network_validator_connected_ratio${sel()})`, legend: '{{subnet}}' }],
+    }),
+    timeseries({
+      title: 'Validator uptime distribution (network-wide)',
+      description: 'Minimum, 10th percentile, median and 90th percentile of the P-Chain uptime of all validators of each set.',
+      unit: 'percentunit',
+      max: 1,
+      queries: [
+        { expr: `max by (subnet) (avaxmon_network_validator_uptime_min_ratio${sel()})`, legend: '{{subnet}} min' },
+        { expr: `max by (subnet) (avaxmon_network_validator_uptime_p10_ratio${sel()})`, legend: '{{subnet}} p10' },
+        { expr: `max by (subnet) (avaxmon_network_validator_uptime_median_ratio${sel()})`, legend: '{{subnet}} median' },
+        { expr: `max by (subnet) (avaxmon_network_validator_uptime_p90_ratio${sel()})`, legend: '{{subnet}} p90' },
+      ],
+    }),
+    timeseries({
+      title: 'Total stake (network-wide)',
+      description: 'Total and connected stake of each validator set, in AVAX (avaxmon_network_validator_weight_avax, avaxmon_network_validator_connected_weight_avax).',
+      unit: 'suffix: AVAX',
+      queries: [
+        { expr: `max by (subnet) (avaxmon_network_validator_weight_avax${sel()})`, legend: '{{subnet}} total' },
+        { expr: `max by (subnet) (avaxmon_network_validator_connected_weight_avax${sel()})`, legend: '{{subnet}} connected' },
+      ],
+    }),
+    timeseries({
+      title: 'Validators ending within 24h (network-wide)',
+      description: 'Validators of each set whose staking period ends within the next 24 hours (avaxmon_network_validators_ending_within_24h).',
+      unit: 'short',
+      min: 0,
+      queries: [{ expr: `max by (subnet) (avaxmon_network_validators_ending_within_24h${sel()})`, legend: '{{subnet}}' }],
+    }),
+  ],
+});
