@@ -33,14 +33,14 @@ describe('Metrics API collector', () => {
     expect(result.success).toBe(true);
     const day = yesterday();
     for (const chain of ['43114', 'total']) {
-      expect(harness.value('avaxmon_chain_tx_count', { chain_id: chain, interval: 'day' })).toBe(simulatedMetricValue(chain, 'txCount', day));
+      expect(harness.value('avaxmon_chain_transactions', { chain_id: chain, interval: 'day' })).toBe(simulatedMetricValue(chain, 'txCount', day));
       expect(harness.value('avaxmon_chain_avg_tps', { chain_id: chain, interval: 'day' })).toBe(simulatedMetricValue(chain, 'avgTps', day));
       expect(harness.value('avaxmon_chain_fees_paid_wei', { chain_id: chain })).toBe(simulatedMetricValue(chain, 'feesPaid', day));
-      expect(harness.value('avaxmon_chain_cumulative_tx_count', { chain_id: chain })).toBe(simulatedMetricValue(chain, 'cumulativeTxCount', day));
+      expect(harness.value('avaxmon_chain_cumulative_transactions', { chain_id: chain })).toBe(simulatedMetricValue(chain, 'cumulativeTxCount', day));
       expect(harness.value('avaxmon_chain_avg_tps_v1', { chain_id: chain })).toBe(simulatedMetricValue(chain, 'avg_tps', day));
       expect(harness.value('avaxmon_chain_metric_timestamp_seconds', { chain_id: chain, metric: 'txCount', interval: 'day' })).toBe(day);
       const lastHour = intervalStart(Date.now() / 1000, 'hour') - 3600;
-      expect(harness.value('avaxmon_chain_tx_count', { chain_id: chain, interval: 'hour' })).toBe(simulatedMetricValue(chain, 'txCount', lastHour));
+      expect(harness.value('avaxmon_chain_transactions', { chain_id: chain, interval: 'hour' })).toBe(simulatedMetricValue(chain, 'txCount', lastHour));
       expect(harness.value('avaxmon_chain_metric_timestamp_seconds', { chain_id: chain, metric: 'txCount', interval: 'hour' })).toBe(lastHour);
     }
     // 2 chains x 9 metrics, each answered by its first page (page_size 3 holds the current and the complete point).
@@ -53,7 +53,7 @@ describe('Metrics API collector', () => {
   it('follows nextPageToken until a complete point is found, and stops there', async () => {
     harness = await startPublicApiHarness(metricsApi('  page_size: 1'));
     expect((await harness.run('metrics_api')).success).toBe(true);
-    expect(harness.value('avaxmon_chain_tx_count', { chain_id: '43114', interval: 'day' })).toBe(simulatedMetricValue('43114', 'txCount', yesterday()));
+    expect(harness.value('avaxmon_chain_transactions', { chain_id: '43114', interval: 'day' })).toBe(simulatedMetricValue('43114', 'txCount', yesterday()));
     const txCount = harness.requests('metrics').filter((request) => request.path === '/v2/chains/43114/metrics/txCount');
     // Day and hour listings: page 1 is the incomplete current interval, page 2 the complete one.
     expect(txCount.map((request) => request.pageToken === undefined)).toEqual([true, false, true, false]);
@@ -72,7 +72,7 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], page_size: 1, r
       [true, 200],
       [false, 200],
     ]);
-    expect(harness.value('avaxmon_chain_tx_count', { chain_id: '43114' })).toBe(simulatedMetricValue('43114', 'txCount', yesterday()));
+    expect(harness.value('avaxmon_chain_transactions', { chain_id: '43114' })).toBe(simulatedMetricValue('43114', 'txCount', yesterday()));
     expect(harness.logs.some((line) => line.includes('Page token expired'))).toBe(true);
   });
 
@@ -114,7 +114,7 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing
     await new Promise((resolve) => setTimeout(resolve, limitedUntil - Date.now() + 50));
     expect((await harness.run('metrics_api')).success).toBe(true);
     expect(harness.requests('metrics').at(-1)!.atMs).toBeGreaterThanOrEqual(limitedUntil);
-    expect(harness.value('avaxmon_chain_tx_count', { chain_id: '43114' })).toBeGreaterThan(0);
+    expect(harness.value('avaxmon_chain_transactions', { chain_id: '43114' })).toBeGreaterThan(0);
   });
 
   it('fails the run on a 503 without retrying, and recovers on the next run', async () => {
