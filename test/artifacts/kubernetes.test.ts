@@ -74,7 +74,7 @@ describe('deploy/kubernetes', () => {
   );
 
   it('the schema validation rejects a broken manifest', () => {
-    const broken = structuredClone(byKind('StatefulSet')[0]) as { spec: { replicas: unknown } };
+    const broken = structuredClone(byKind('StatefulSet')[0]) as unknown as { spec: { replicas: unknown } };
     broken.spec.replicas = 'one';
     expect(() => new StatefulSet(broken as never).validate()).toThrow(/replicas/);
   });
