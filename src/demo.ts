@@ -1,6 +1,7 @@
 import { parseConfig } from './config/load.js';
 import { Daemon } from './daemon.js';
 import { createLogger } from './log.js';
+import { SIM_L1, SIM_SUBNET } from './simulator/chain-world.js';
 import { loadScenario } from './simulator/scenario.js';
 import { startSimulator } from './simulator/server.js';
 
@@ -16,6 +17,16 @@ targets:
   - name: demo-node
     url: ${simulator.url}
     health_tags: ["11111111111111111111111111111111LpoYY"]
+    validators: { node_ids: [self], network_wide: true }
+    subnets:
+      - { name: ${SIM_SUBNET.name}, subnet_id: ${SIM_SUBNET.subnetId} }
+      - { name: ${SIM_L1.name}, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId} }
+metrics_api: { url: ${simulator.url}, interval: 1m, chains: [43114, total], metrics: [txCount, activeAddresses, avgTps] }
+data_api:
+  url: ${simulator.url}
+  interval: 1m
+  delegators: { node_ids: [${simulator.state.nodeId}] }
+  balances: [{ chain_id: "43114", address: "0x1111111111111111111111111111111111111111", name: relayer-hot-wallet }]
 `);
   const daemon = new Daemon({ config, logger: createLogger(process.env.AVAXMON_DEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn') });
   const port = Number(process.env.AVAXMON_DEMO_PORT ?? 9683);

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { AvaxmonError } from './errors.js';
 import { scrubDeep } from './redact.js';
 
 export type LogFormat = 'json' | 'logfmt';
@@ -25,6 +26,7 @@ export function createLogger(level: LogLevel = 'info', format: LogFormat = 'json
         },
       },
       formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: serializeError },
     },
     destination ?? (format === 'logfmt' ? logfmtStream() : pino.destination(1)),
   );
@@ -44,4 +46,11 @@ function logfmtStream(): pino.DestinationStream {
 function logfmtValue(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+}
+
+/** Expected failures (an upstream down, a bad config) need their message and code, not a stack. */
+function serializeError(error: unknown): unknown {
+  if (!(error instanceof AvaxmonError)) return pino.stdSerializers.err(error as Error);
+  const { stack: _stack, ...fields } = pino.stdSerializers.err(error);
+  return fields;
 }

@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { eventually, find, parseExposition, valueOf } from '../helpers/stack.js';
+
+const DEMO = new URL('../../dist/demo.js', import.meta.url).pathname;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('npm run demo', () => {
+  it('prints the /metrics URL, shows every collector within 30s, and its values move', async () => {
+    const port = await freePort();
+    const demo = spawn('node', [DEMO], { env: { ...process.env, AVAXMON_DEMO_PORT: String(port) } });
+    const started = Date.now();
+    let stdout = '';
+    demo.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      await eventually(async () => stdout, (text) => text.includes(`metrics:    http://127.0.0.1:${port}/metrics`), 15_000);
+      const scrape = async () => parseExposition(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+      const first = await eventually(scrape, (s) => find(s, 'avaxmon_collector_success').length >= 11, 30_000);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(find(first, 'avaxmon_collector_success').filter((sample) => sample.value !== 1)).toEqual([]);
+      for (const name of ['avaxmon_node_healthy', 'avaxmon_node_peers', 'avaxmon_node_uptime_weighted_average_ratio', 'avaxmon_network_upgrade_scheduled', 'avaxmon_node_info']) {
+        expect(find(first, name).length, name).toBeGreaterThan(0);
+      }
+      // The scenario fails the network check at 8s and drops the peers to 12 at 16s.
+      await eventually(scrape, (s) => valueOf(s, 'avaxmon_node_healthy') === 0, 20_000);
+      await eventually(scrape, (s) => valueOf(s, 'avaxmon_node_peers') === 12, 20_000);
+    } finally {
+      demo.kill('SIGTERM');
+    }
+  }, 60_000);
+});
