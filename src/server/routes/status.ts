@@ -29,6 +29,7 @@ export function renderStatusPage(daemon: Daemon): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>avaxmon</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem;color:#1d1d1f}h1{margin:0 0 .25rem}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem;min-width:40rem}th,td{border-bottom:1px solid #ddd;padding:.35rem .75rem;text-align:left;font-size:.9rem}

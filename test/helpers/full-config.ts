@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { SIM_L1, SIM_SUBNET } from '../../src/simulator/chain-world.js';
+
+const DELEGATED_NODE = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+const WALLET = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+
+/**
+ * A config that turns on everything the dashboards show, against one simulator, at 1s intervals:
+ * two targets (node-b is the same simulated node under a second name), every node collector, the
+ * watched validator and the network-wide view, a permissioned subnet and an L1, the Metrics API and
+ * the Data API, and the built-in alert engine with a webhook receiver.
+ */
+export function fullConfig(simUrl: string, options: { webhookUrl?: string } = {}): Config {
+  const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-state-'));
+  const target = (name: string) => `
+  - name: ${name}
+    url: ${simUrl}
+    health_tags: ["11111111111111111111111111111111LpoYY"]
+    validators: { node_ids: [self], network_wide: true }
+    subnets:
+      - { name: ${SIM_SUBNET.name}, subnet_id: ${SIM_SUBNET.subnetId} }
+      - { name: ${SIM_L1.name}, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId} }`;
+  return parseConfig(`
+# 2s, not 1s: two targets with network-wide validators time out at 800ms on a loaded CI machine.
+global: { interval: 2s, timeout: 1500ms }
+targets:${target('node-a')}${target('node-b')}
+metrics_api:
+  url: ${simUrl}
+  # Sixteen series with paging take longer than a second, so the public APIs get 5s.
+  interval: 5s
+  timeout: 4s
+  chains: [43114, total]
+  metrics: [txCount, activeAddresses, gasUsed, feesPaid, avgTps, maxTps, cumulativeTxCount, avg_tps]
+  request_spacing: 0s
+data_api:
+  url: ${simUrl}
+  interval: 5s
+  timeout: 4s
+  request_spacing: 0s
+  delegators: { node_ids: [${DELEGATED_NODE}] }
+  balances:
+    - { chain_id: "43114", address: "${WALLET}", name: relayer-hot-wallet }
+alerts:
+  state_dir: ${stateDir}
+  rules:
+    AvalancheNodeUnhealthy: { for: 0s }
+  receivers:
+${options.webhookUrl ? `    - { name: ops-webhook, type: webhook, url: ${options.webhookUrl} }` : '    []'}
+`);
+}
