@@ -3,7 +3,7 @@ import type { SubnetConfig } from '../config/schema.js';
 import { validatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { downtimeBudgetSeconds } from './validators/downtime-budget.js';
-import { networkAggregates, type ValidatorFacts } from './validators/network-aggregates.js';
+import { NetworkAggregator } from './validators/network-aggregates.js';
 import { balanceRunwaySeconds } from './validators/runway.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
 
@@ -50,7 +50,7 @@ async function primaryNetwork(run: Run, watched: readonly string[]): Promise<voi
   const networkWide = ctx.target.validators.network_wide;
   const entries = networkWide ? await currentValidators(run, undefined, undefined) : await currentValidators(run, undefined, watched);
   if (networkWide) exportAggregates(run, entries);
-  const byNode = indexByNode(read, entries);
+  const byNode = indexByNode(read, entries, watched);
   for (const nodeId of watched) {
     const entry = byNode.get(nodeId);
     if (entry) exportPrimaryValidator(run, nodeId, entry);
@@ -60,7 +60,7 @@ async function primaryNetwork(run: Run, watched: readonly string[]): Promise<voi
 
 async function subnetValidators(run: Run, subnet: SubnetConfig, watched: readonly string[]): Promise<void> {
   const nodeIds = subnet.node_ids ? await resolveNodeIds(run.ctx, subnet.node_ids) : watched;
-  const byNode = indexByNode(run.read, await currentValidators(run, subnet.subnet_id, nodeIds));
+  const byNode = indexByNode(run.read, await currentValidators(run, subnet.subnet_id, nodeIds), nodeIds);
   for (const nodeId of nodeIds) {
     const entry = byNode.get(nodeId);
     const labels = { subnet: subnet.name, node_id: nodeId };
@@ -78,14 +78,24 @@ async function currentValidators(run: Run, subnetId: string | undefined, nodeIds
   return run.read.array(reply.validators, 'validators') as Entry[];
 }
 
-/** Keyed by node id; an L1 entry wins over a legacy staker of the same node on a converted subnet. */
-function indexByNode(read: FieldReader, entries: readonly Entry[]): Map<string, Entry> {
+/**
+ * The watched nodes' entries, keyed by node id; an L1 entry wins over a legacy staker of the same
+ * node on a converted subnet. Entries of unwatched nodes (the whole set, network-wide) are skipped.
+ */
+function indexByNode(read: FieldReader, entries: readonly Entry[], watched: readonly string[]): Map<string, Entry> {
+  const wanted = new Set(watched);
   const byNode = new Map<string, Entry>();
   entries.forEach((entry, index) => {
     const nodeId = read.string(read.object(entry, `validators[${index}]`).nodeID, `validators[${index}].nodeID`);
-    if (!byNode.has(nodeId) || isL1Validator(entry)) byNode.set(nodeId, entry);
+    if (wanted.has(nodeId) && (!byNode.has(nodeId) || isL1Validator(entry))) byNode.set(nodeId, entry);
   });
   return byNode;
+}
+
+/** FieldReader.number without its regex, for the 2,000-entry network-wide pass; bad values still fail. */
+function decimal(read: FieldReader, value: unknown, path: string): number {
+  const number = typeof value === 'string' && value !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) ? number : read.number(value, path);
 }
 
 function isL1Validator(entry: Entry): boolean {
@@ -156,13 +166,13 @@ function feePrice(run: Run): Promise<number> {
 
 function exportAggregates(run: Run, entries: readonly Entry[]): void {
   const { read, out } = run;
-  const facts: ValidatorFacts[] = entries.map((item) => read.object(item, 'validators[]')).map((entry) => ({
-    weightAvax: (read.number(entry.weight, 'weight') + read.number(entry.delegatorWeight ?? 0, 'delegatorWeight')) / NAVAX_PER_AVAX,
-    connected: entry.connected === true,
-    uptimeRatio: read.percentRatio(entry.uptime ?? 0, 'uptime'),
-    endSeconds: read.number(entry.endTime, 'endTime'),
-  }));
-  const summary = networkAggregates(facts, run.nowSeconds, run.ctx.target.validators.reward_uptime_requirement);
+  const aggregator = new NetworkAggregator(run.nowSeconds, run.ctx.target.validators.reward_uptime_requirement);
+  for (const item of entries) {
+    const entry = read.object(item, 'validators[]');
+    const weightNavax = decimal(read, entry.weight, 'weight') + decimal(read, entry.delegatorWeight ?? 0, 'delegatorWeight');
+    aggregator.add(weightNavax / NAVAX_PER_AVAX, entry.connected === true, decimal(read, entry.uptime ?? 0, 'uptime') / 100, decimal(read, entry.endTime, 'endTime'));
+  }
+  const summary = aggregator.result();
   const labels = { subnet: 'primary' };
   out.add('avaxmon_network_validators', labels, summary.count);
   out.add('avaxmon_network_validator_weight_avax', labels, summary.weightAvax);

@@ -1,13 +1,5 @@
 import { percentile } from '../../stats.js';
 
-export interface ValidatorFacts {
-  /** Consensus weight in AVAX: own stake plus delegations. */
-  readonly weightAvax: number;
-  readonly connected: boolean;
-  readonly uptimeRatio: number;
-  readonly endSeconds: number;
-}
-
 export interface NetworkAggregates {
   readonly count: number;
   readonly weightAvax: number;
@@ -23,31 +15,48 @@ export interface NetworkAggregates {
 
 const DAY_SECONDS = 86_400;
 
-/** What a central monitor exports about the whole set: counts, sums and percentiles, never per validator. */
-export function networkAggregates(validators: readonly ValidatorFacts[], nowSeconds: number, requirement: number): NetworkAggregates {
-  let weightAvax = 0;
-  let connectedWeightAvax = 0;
-  let belowRequirement = 0;
-  let endingWithin24h = 0;
-  const uptimes = new Float64Array(validators.length);
-  validators.forEach((validator, index) => {
-    weightAvax += validator.weightAvax;
-    if (validator.connected) connectedWeightAvax += validator.weightAvax;
-    if (validator.uptimeRatio < requirement) belowRequirement += 1;
-    if (validator.endSeconds > nowSeconds && validator.endSeconds - nowSeconds <= DAY_SECONDS) endingWithin24h += 1;
-    uptimes[index] = validator.uptimeRatio;
-  });
-  const sorted = Array.from(uptimes.sort());
-  return {
-    count: validators.length,
-    weightAvax,
-    connectedWeightAvax,
-    connectedRatio: weightAvax > 0 ? connectedWeightAvax / weightAvax : 0,
-    uptimeMin: percentile(sorted, 0),
-    uptimeP10: percentile(sorted, 0.1),
-    uptimeMedian: percentile(sorted, 0.5),
-    uptimeP90: percentile(sorted, 0.9),
-    belowRequirement,
-    endingWithin24h,
-  };
+/**
+ * What a central monitor exports about the whole set: counts, sums and percentiles, never one
+ * series per validator. Fed one validator at a time, so 2,000 validators cost no per-validator
+ * objects beyond the parsed response.
+ */
+export class NetworkAggregator {
+  private count = 0;
+  private weightAvax = 0;
+  private connectedWeightAvax = 0;
+  private belowRequirement = 0;
+  private endingWithin24h = 0;
+  private uptimes: number[] = [];
+
+  constructor(
+    private readonly nowSeconds: number,
+    private readonly requirement: number,
+  ) {}
+
+  /** `weightAvax` is the consensus weight: own stake plus delegations. */
+  add(weightAvax: number, connected: boolean, uptimeRatio: number, endSeconds: number): void {
+    this.count += 1;
+    this.weightAvax += weightAvax;
+    if (connected) this.connectedWeightAvax += weightAvax;
+    if (uptimeRatio < this.requirement) this.belowRequirement += 1;
+    if (endSeconds > this.nowSeconds && endSeconds - this.nowSeconds <= DAY_SECONDS) this.endingWithin24h += 1;
+    this.uptimes.push(uptimeRatio);
+  }
+
+  result(): NetworkAggregates {
+    const sorted = Float64Array.from(this.uptimes).sort();
+    const at = (q: number) => percentile(sorted as unknown as number[], q);
+    return {
+      count: this.count,
+      weightAvax: this.weightAvax,
+      connectedWeightAvax: this.connectedWeightAvax,
+      connectedRatio: this.weightAvax > 0 ? this.connectedWeightAvax / this.weightAvax : 0,
+      uptimeMin: at(0),
+      uptimeP10: at(0.1),
+      uptimeMedian: at(0.5),
+      uptimeP90: at(0.9),
+      belowRequirement: this.belowRequirement,
+      endingWithin24h: this.endingWithin24h,
+    };
+  }
 }
