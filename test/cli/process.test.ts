@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/ports.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { eventually, parseExposition, valueOf } from '../helpers/stack.js';
 
@@ -15,14 +15,6 @@ function writeConfig(name: string, text: string): string {
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('check-config', () => {

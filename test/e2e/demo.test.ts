@@ -1,17 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/ports.js';
 import { eventually, find, parseExposition, valueOf } from '../helpers/stack.js';
 
 const DEMO = new URL('../../dist/demo.js', import.meta.url).pathname;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('npm run demo', () => {
   it('prints the /metrics URL, shows every collector within 30s, and its values move', async () => {

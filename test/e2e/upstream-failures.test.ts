@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/ports.js';
 import { eventually, find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
 
 /** Each fault: what the simulator does, and the outcome label avaxmon must count. */
@@ -62,7 +62,7 @@ describe('upstream failures', () => {
 
 describe('an unreachable target', () => {
   it('sets target_up 0, fails every collector, keeps serving, and names target, method and cause in the log', async () => {
-    const stack = await startStack({ targetUrl: `http://127.0.0.1:${await closedPort()}` });
+    const stack = await startStack({ targetUrl: `http://127.0.0.1:${await freePort()}` });
     try {
       const samples = await scrape(stack.url);
       expect(valueOf(samples, 'avaxmon_target_up', { target: 'node-a' })).toBe(0);
@@ -80,11 +80,3 @@ describe('an unreachable target', () => {
     }
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
