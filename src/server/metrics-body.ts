@@ -36,10 +36,22 @@ export class MetricsBody {
   }
 
   private async runtimeText(format: ExpositionFormat): Promise<string> {
-    const text = await this.registries[format].metrics();
+    const text = dropMisnamedGauges(await this.registries[format].metrics());
     // prom-client ends OpenMetrics with its own # EOF; the exposition must have exactly one, last.
     return format === 'openmetrics' ? `${text.replace(/# EOF\n?$/, '')}# EOF\n` : text;
   }
+}
+
+/**
+ * prom-client also exports nodejs_active_{handles,requests,resources} as gauges named *_total, which
+ * breaks the rule that only counters end in _total (promtool flags them). The same values are there
+ * without the suffix, so these duplicates are dropped.
+ */
+function dropMisnamedGauges(text: string): string {
+  return text
+    .split(/(?=^# HELP )/m)
+    .filter((family) => !/^# TYPE \S+_total gauge$/m.test(family))
+    .join('');
 }
 
 function runtimeRegistries(): Record<ExpositionFormat, { metrics(): Promise<string> }> {

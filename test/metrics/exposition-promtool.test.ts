@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool } from '../helpers/tools.js';
 import { startStack, type Stack } from '../helpers/stack.js';
@@ -9,7 +10,12 @@ const PROMTOOL = '/usr/bin/promtool';
 describe('/metrics', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ sim: { peers: 2000 }, targetYaml: 'health_tags: [11111111111111111111111111111111LpoYY]' });
+    // Generous timeouts: this stack serves 2,000 peers, and CI machines are small.
+    stack = await startStack({
+      sim: { peers: 2000 },
+      globalYaml: '{ interval: 5s, timeout: 4s }',
+      targetYaml: 'health_tags: [11111111111111111111111111111111LpoYY]',
+    });
     stack.sim.apply({ fail_check: 'network' });
   });
   afterAll(() => stack.close());
@@ -40,9 +46,10 @@ describe('/metrics', () => {
   });
 
   it('gzips when asked, as concatenated gzip members that decode to the whole exposition', async () => {
-    const response = await fetch(`${stack.url}/metrics`, { headers: { 'accept-encoding': 'gzip' }, decompress: false } as RequestInit);
-    expect(response.headers.get('content-encoding')).toBe('gzip');
-    const raw = Buffer.from(await response.arrayBuffer());
+    // undici's request (unlike fetch) leaves the body as sent.
+    const response = await request(`${stack.url}/metrics`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(response.headers['content-encoding']).toBe('gzip');
+    const raw = Buffer.from(await response.body.arrayBuffer());
     const text = gunzipSync(raw).toString();
     expect(text).toContain('avaxmon_node_peers{target="node-a"} 2000');
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
