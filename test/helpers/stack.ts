@@ -17,7 +17,7 @@ export async function startStack(options: { sim?: SimulatorOptions; targetUrl?: 
   const sim = await startSimulator(options.sim);
   const config = parseConfig(
     `
-global: ${options.globalYaml ?? '{ interval: 1s, timeout: 500ms }'}
+global: ${options.globalYaml ?? '{ interval: 1s, timeout: 800ms }'}
 targets:
   - name: node-a
     url: ${options.targetUrl ?? sim.url}
