@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { requireTool } from '../helpers/tools.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
+const doc = readFileSync(join(ROOT, 'docs/deploy-systemd.md'), 'utf8');
+/** The unit file shown in docs/deploy-systemd.md, with this machine's node binary. */
+const unit = /```ini\n([\s\S]*?)```/.exec(doc)![1].replaceAll('/usr/bin/node', process.execPath);
+const directory = mkdtempSync(join(tmpdir(), 'avaxmon-unit-'));
+const unitFile = join(directory, 'avaxmon.service');
+writeFileSync(unitFile, unit);
+
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe('the systemd unit in docs/deploy-systemd.md', () => {
+  it('runs the same command as the image, with reload and stop signals', () => {
+    expect(unit).toMatch(/^ExecStart=\S+ \/opt\/avaxmon\/dist\/main\.js --config\.file=\/etc\/avaxmon\/config\.yaml /m);
+    expect(unit).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
+    expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
+    expect(unit).toMatch(/^StateDirectory=avaxmon$/m);
+  });
+
+  it('passes systemd-analyze verify', () => {
+    if (!requireTool(SYSTEMD_ANALYZE, 'systemd')) return;
+    const result = spawnSync(SYSTEMD_ANALYZE, ['verify', unitFile], { encoding: 'utf8' });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+  });
+
+  it('is hardened: systemd-analyze security rates its exposure below 2 of 10', () => {
+    if (!requireTool(SYSTEMD_ANALYZE, 'systemd')) return;
+    const result = spawnSync(SYSTEMD_ANALYZE, ['security', '--offline=yes', unitFile], { encoding: 'utf8' });
+    const exposure = /Overall exposure level for avaxmon\.service: ([\d.]+)/.exec(result.stdout);
+    expect(exposure, result.stdout + result.stderr).not.toBeNull();
+    expect(Number(exposure![1])).toBeLessThan(2);
+  });
+});
