@@ -115,8 +115,8 @@ describe('deploy/kubernetes', () => {
     const secrets = mkdtempSync(join(tmpdir(), 'avaxmon-k8s-'));
     try {
       writeFileSync(join(secrets, 'slack-webhook-url'), 'https://hooks.slack.com/services/T0/B0/secret\n');
-      expect(text).toContain('/etc/avaxmon/secrets/slack-webhook-url');
-      const config = parseConfig(text.replaceAll('/etc/avaxmon/secrets', secrets), { env: { POD_NAME: 'avalanchego-0' } });
+      expect(text).toContain('/run/secrets/avaxmon/slack-webhook-url');
+      const config = parseConfig(text.replaceAll('/run/secrets/avaxmon', secrets), { env: { POD_NAME: 'avalanchego-0' } });
       expect(config.targets.map((target) => [target.name, target.url])).toEqual([['avalanchego-0', 'http://127.0.0.1:9650']]);
       expect(container('avaxmon').env?.map((variable) => variable.name)).toContain('POD_NAME');
       expect(text).toMatch(/state_dir: \/var\/lib\/avaxmon/);
