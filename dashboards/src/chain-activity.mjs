@@ -7,13 +7,13 @@ export default dashboard({
   uid: 'avaxmon-chain-activity',
   title: 'avaxmon / Chain activity',
   description: "The Metrics API's series per chain, the Data API's balances and delegations, and the chain fees and supply the nodes report.",
-  extraVariables: [{ name: 'chain_id', label: 'Chain id', query: 'label_values(avaxmon_chain_tx_count{job=~"$job"}, chain_id)' }],
+  extraVariables: [{ name: 'chain_id', label: 'Chain id', query: 'label_values(avaxmon_chain_transactions{job=~"$job"}, chain_id)' }],
   panels: [
     timeseries({
       title: 'Transactions',
-      description: 'Transactions per interval on each chain, from the Metrics API (avaxmon_chain_tx_count).',
+      description: 'Transactions per interval on each chain, from the Metrics API (avaxmon_chain_transactions).',
       unit: 'short',
-      queries: [{ expr: `avaxmon_chain_tx_count${chain()}`, legend: '{{chain_id}} per {{interval}}' }],
+      queries: [{ expr: `avaxmon_chain_transactions${chain()}`, legend: '{{chain_id}} per {{interval}}' }],
     }),
     timeseries({
       title: 'Transactions per second',
@@ -72,7 +72,7 @@ export default dashboard({
       description: 'Cumulative transactions, addresses, contracts and deployers of each chain since genesis (Metrics API).',
       unit: 'short',
       queries: [
-        { expr: `avaxmon_chain_cumulative_tx_count${chain()}`, legend: '{{chain_id}} transactions' },
+        { expr: `avaxmon_chain_cumulative_transactions${chain()}`, legend: '{{chain_id}} transactions' },
         { expr: `avaxmon_chain_cumulative_addresses${chain()}`, legend: '{{chain_id}} addresses' },
         { expr: `avaxmon_chain_cumulative_contracts${chain()}`, legend: '{{chain_id}} contracts' },
         { expr: `avaxmon_chain_cumulative_deployers${chain()}`, legend: '{{chain_id}} deployers' },
