@@ -12,7 +12,11 @@ import { captureStream, eventually } from '../helpers/stack.js';
 import { requireTool } from '../helpers/tools.js';
 
 const haveChromium = requireTool(CHROMIUM, 'chromium');
-const SCREENSHOT = 'docs/status-page.png';
+/**
+ * The README's screenshot is refreshed with `UPDATE_SCREENSHOTS=1 npx vitest run test/e2e/status-page.test.ts`;
+ * other runs write it to a scratch file, so a test run leaves the work tree clean.
+ */
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/status-page.png' : join(tmpdir(), `avaxmon-status-page-${process.pid}.png`);
 
 /** Flags for a quiet, self-contained headless Chromium that reaches nothing but loopback. */
 const CHROMIUM_ARGS = [
@@ -68,6 +72,7 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
+    if (SCREENSHOT !== 'docs/status-page.png') rmSync(SCREENSHOT, { force: true });
     await daemon?.app.close();
     await daemon?.stop();
     await receiver?.close();

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { METRICS_API_METRICS } from '../../src/clients/metrics-api.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { SIM_L1, SIM_SUBNET } from '../../src/simulator/chain-world.js';
@@ -30,11 +31,11 @@ global: { interval: 2s, timeout: 1500ms }
 targets:${target('node-a')}${target('node-b')}
 metrics_api:
   url: ${simUrl}
-  # Sixteen series with paging take longer than a second, so the public APIs get 5s.
+  # Every metric of two chains, with paging, takes longer than a second, so the public APIs get 5s.
   interval: 5s
   timeout: 4s
   chains: [43114, total]
-  metrics: [txCount, activeAddresses, gasUsed, feesPaid, avgTps, maxTps, cumulativeTxCount, avg_tps]
+  metrics: [${METRICS_API_METRICS.join(', ')}]
   request_spacing: 0s
 data_api:
   url: ${simUrl}
