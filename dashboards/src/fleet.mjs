@@ -22,12 +22,15 @@ export default dashboard({
       queries: [{ expr: `sum(avaxmon_node_healthy${sel()})`, legend: 'healthy' }, { expr: `count(avaxmon_node_healthy${sel()})`, legend: 'targets' }],
     }),
     stat({
-      title: 'Firing alerts by severity',
-      description: "Alerts firing in avaxmon's built-in engine (avaxmon_alerts), by severity.",
+      title: 'Alerts',
+      description: "Alerts firing and pending in avaxmon's built-in engine (avaxmon_alerts); the avaxmon dashboard breaks them down by rule.",
       unit: 'short',
       w: 8,
       h: 4,
-      queries: [{ expr: `sum by (severity) (avaxmon_alerts${jobSel('state="firing"')})`, legend: '{{severity}}' }],
+      queries: [
+        { expr: `sum(avaxmon_alerts${jobSel('state="firing"')}) or vector(0)`, legend: 'firing' },
+        { expr: `sum(avaxmon_alerts${jobSel('state="pending"')}) or vector(0)`, legend: 'pending' },
+      ],
     }),
     stat({
       title: 'Collectors failing',

@@ -19,7 +19,7 @@ export default dashboard({
       description: 'Contiguous failures of each health check, 0 while it passes (avaxmon_health_check_contiguous_failures).',
       unit: 'short',
       min: 0,
-      queries: [{ expr: `avaxmon_health_check_contiguous_failures${sel()} > 0`, legend: '{{target}} {{check}}' }],
+      queries: [{ expr: `avaxmon_health_check_contiguous_failures${sel()}`, legend: '{{target}} {{check}}' }],
     }),
     boolTimeline({
       title: 'Subnet health (health tags)',

@@ -49,7 +49,7 @@ export default dashboard({
       max: 1,
       queries: [
         {
-          expr: `sum by (method) (rate(avaxmon_rpc_requests_total${sel('outcome!="success"')}[$__rate_interval])) / sum by (method) (rate(avaxmon_rpc_requests_total${sel()}[$__rate_interval]))`,
+          expr: `1 - sum by (method) (rate(avaxmon_rpc_requests_total${sel('outcome="success"')}[$__rate_interval])) / sum by (method) (rate(avaxmon_rpc_requests_total${sel()}[$__rate_interval]))`,
           legend: '{{method}}',
         },
       ],

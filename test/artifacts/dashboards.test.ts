@@ -1,9 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { catalogue } from '../../src/metrics/catalogue/index.js';
+import { requireTool } from '../helpers/tools.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const DASHBOARDS = join(ROOT, 'dashboards');
@@ -161,6 +164,28 @@ describe('dashboards', () => {
         expect(catalogue.has(name), `${name} is not in src/metrics/catalogue`).toBe(true);
       }
     });
+  });
+});
+
+/** A panel query with Grafana's variables filled in as a user would see them. */
+function withVariables(expr: string): string {
+  return expr.replaceAll('$__rate_interval', '1m').replace(/\$(job|target|chain_id)\b/g, '.*');
+}
+
+describe('dashboard queries', () => {
+  it('are valid PromQL once the variables are filled in (promtool check rules)', () => {
+    if (!requireTool('/usr/bin/promtool', 'prometheus')) return;
+    const rules = dashboards.flatMap(([, dashboard]) => panelQueriesOf(dashboard)).map((expr, index) => ({ record: `dashboard:query_${index}`, expr: withVariables(expr) }));
+    const directory = mkdtempSync(join(tmpdir(), 'avaxmon-dashboards-'));
+    try {
+      const file = join(directory, 'queries.yaml');
+      writeFileSync(file, JSON.stringify({ groups: [{ name: 'dashboard-queries', rules }] }));
+      const result = spawnSync('/usr/bin/promtool', ['check', 'rules', file], { encoding: 'utf8' });
+      expect(result.status, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toContain(`SUCCESS: ${rules.length} rules found`);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
 
