@@ -135,7 +135,7 @@ export class Daemon {
   /** Self-metrics change with every run, so they are re-rendered with each run's slice. */
   private publishSelf(): void {
     this.snapshot.setSlice(SELF_SLICE, this.self.samples());
-    this.alerts.afterRun(this.snapshot);
+    this.alerts.afterRun(this.snapshot, this.ready);
     this.snapshot.render();
   }
 

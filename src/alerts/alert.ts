@@ -16,6 +16,8 @@ export interface AlertRecord {
   notified: Record<string, number>;
   /** Reminders sent so far; numbers the reminders' idempotency keys. */
   reminders: number;
+  /** Since when the rule's data for the target is missing (a failed collection): unknown, so not yet resolved. */
+  unknownSinceMs?: number;
   /** The condition no longer holds, but the resolve waits for the flap cap to allow it. */
   resolveHeld?: boolean;
 }

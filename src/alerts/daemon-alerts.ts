@@ -30,10 +30,14 @@ export class DaemonAlerts {
     await removed?.stop(0);
   }
 
-  /** Evaluates the rules over the current samples and publishes the alert self-metrics. */
-  afterRun(snapshot: MetricsSnapshot): void {
+  /**
+   * Evaluates the rules over the current samples and publishes the alert self-metrics. Until the
+   * first collection round is complete, series that are merely not collected yet would look like
+   * resolved conditions, so rules are not evaluated before then.
+   */
+  afterRun(snapshot: MetricsSnapshot, firstRoundComplete: boolean): void {
     if (!this.alerting) return snapshot.setSlice(ALERTS_SLICE, []);
-    this.alerting.evaluate(snapshot.samples());
+    if (firstRoundComplete) this.alerting.evaluate(snapshot.samples());
     snapshot.setSlice(ALERTS_SLICE, this.alerting.samples());
   }
 

@@ -126,7 +126,7 @@ export class Delivery {
   }
 
   private finish(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
-    this.outbox.remove(entry);
+    this.outbox.remove(entry, outcome === 'delivered');
     this.attempts.delete(entry);
     this.record(entry, outcome, error);
     const fields = { receiver: entry.receiver, alert: entry.alert.labels, status: entry.alert.status, key: entry.key };

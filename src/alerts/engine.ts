@@ -8,6 +8,12 @@ import { runbookUrl, type Candidate } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { SampleIndex } from './sample-index.js';
 
+/**
+ * A failed collection removes its series; the condition is then unknown, not cleared. An alert whose
+ * data is missing keeps firing this long before it resolves (e.g. the collector was disabled).
+ */
+const UNKNOWN_HOLD_MS = 5 * 60_000;
+
 /** Receivers of type alertmanager re-send firing alerts this often, so Alertmanager never expires them. */
 const ALERTMANAGER_RESEND_MS = 60_000;
 
@@ -60,6 +66,7 @@ export class AlertEngine {
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
       alert.annotations = annotationsOf(rule, candidate);
       alert.resolveHeld = undefined;
+      alert.unknownSinceMs = undefined;
       if (frozen(alert)) continue;
       if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
         alert.state = 'firing';
@@ -68,7 +75,7 @@ export class AlertEngine {
       if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs));
     }
     for (const alert of [...this.alerts.values()]) {
-      if (seen.has(alert.fingerprint) || frozen(alert)) continue;
+      if (seen.has(alert.fingerprint) || frozen(alert) || this.holdUnknown(alert, index, nowMs)) continue;
       outgoing.push(...this.close(alert, nowMs));
     }
     if (outgoing.length > 0) this.deps.enqueue(outgoing);
@@ -99,6 +106,16 @@ export class AlertEngine {
     const alert: AlertRecord = { fingerprint, rule, labels, annotations: {}, state: 'pending', activeSinceMs: nowMs, notified: {}, reminders: 0 };
     this.alerts.set(fingerprint, alert);
     return alert;
+  }
+
+  /** True while a notified alert's data is missing for its target, up to UNKNOWN_HOLD_MS. */
+  private holdUnknown(alert: AlertRecord, index: SampleIndex, nowMs: number): boolean {
+    const sources = ruleRegistry.get(alert.rule)?.sources ?? [];
+    const target = alert.labels.target;
+    const known = sources.some((metric) => index.all(metric).some((sample) => sample.labels.target === target));
+    if (known || Object.keys(alert.notified).length === 0 || !this.config.rules[alert.rule]?.enabled) return false;
+    alert.unknownSinceMs ??= nowMs;
+    return nowMs - alert.unknownSinceMs < UNKNOWN_HOLD_MS;
   }
 
   /** The first firing notification (once the flap cap allows), then reminders per receiver. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AlertPayload } from './alert.js';
@@ -22,27 +22,35 @@ export interface QueuedNotification extends NewNotification {
   readonly createdMs: number;
 }
 
+/** How long the journal of delivered notifications remembers a key. */
+const DELIVERED_MEMORY_MS = 24 * 3_600_000;
+
 /**
  * The durable outbox: one file per queued notification in `<state_dir>/outbox`, written with
  * write + fsync + rename, removed once the notification is done. After kill -9, whatever was queued
- * is still there; a notification queued twice (same receiver and key) is stored once.
+ * is still there; a notification queued twice (same receiver and key) is stored once. A journal of
+ * delivered keys (`delivered.jsonl`) stops a notification re-queued after a crash from going out again.
  */
 export class Outbox {
   private readonly directory: string;
   private readonly queued = new Map<string, QueuedNotification>();
+  private readonly delivered = new Map<string, number>();
+  private readonly journal: string;
   private lastSeq = 0;
 
   constructor(stateDir: string, private readonly log: Logger) {
     this.directory = join(stateDir, 'outbox');
+    this.journal = join(stateDir, 'delivered.jsonl');
     mkdirSync(this.directory, { recursive: true });
     this.load();
+    this.loadJournal();
   }
 
   enqueue(notifications: readonly NewNotification[], nowMs = Date.now()): QueuedNotification[] {
     const added: QueuedNotification[] = [];
     for (const notification of notifications) {
       const id = idOf(notification.receiver, notification.key);
-      if (this.queued.has(id)) continue;
+      if (this.queued.has(id) || this.delivered.has(id)) continue;
       if (notification.reminder && this.hasQueued(notification.receiver, notification.fingerprint)) continue;
       this.lastSeq = Math.max(this.lastSeq + 1, nowMs * 1000);
       const entry: QueuedNotification = { ...notification, seq: this.lastSeq, createdMs: nowMs };
@@ -53,9 +61,16 @@ export class Outbox {
     return added;
   }
 
-  /** Removes a notification that was delivered, rejected or expired. */
-  remove(entry: QueuedNotification): void {
+  /**
+   * Removes a notification that was delivered, rejected or expired. A delivered first notice or
+   * resolve is journaled first; reminders are not, since a repeated reminder is harmless.
+   */
+  remove(entry: QueuedNotification, delivered: boolean, nowMs = Date.now()): void {
     const id = idOf(entry.receiver, entry.key);
+    if (delivered && !entry.reminder) {
+      appendDurably(this.journal, `${JSON.stringify({ id, atMs: nowMs })}\n`);
+      this.delivered.set(id, nowMs);
+    }
     rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
     fsyncDirectory(this.directory);
     this.queued.delete(id);
@@ -100,6 +115,42 @@ export class Outbox {
       }
     }
     if (this.queued.size > 0) this.log.info({ queued: this.queued.size }, 'Outbox restored from disk');
+  }
+
+  /** Reads the delivered keys still worth remembering and compacts the journal to them. */
+  private loadJournal(nowMs = Date.now()): void {
+    let text = '';
+    try {
+      text = readFileSync(this.journal, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    for (const line of text.split('\n')) {
+      try {
+        const { id, atMs } = JSON.parse(line) as { id: string; atMs: number };
+        if (nowMs - atMs < DELIVERED_MEMORY_MS) this.delivered.set(id, atMs);
+      } catch {
+        // A torn last line from a crash mid-append: that delivery is simply not remembered.
+      }
+    }
+    // Delivered, but the crash came before its file was removed.
+    for (const id of this.delivered.keys()) {
+      const entry = this.queued.get(id);
+      if (entry) rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
+      this.queued.delete(id);
+    }
+    const lines = [...this.delivered].map(([id, atMs]) => JSON.stringify({ id, atMs })).join('\n');
+    writeFileDurably(this.journal, lines === '' ? '' : `${lines}\n`);
+  }
+}
+
+function appendDurably(file: string, line: string): void {
+  appendFileSync(file, line);
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

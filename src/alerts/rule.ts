@@ -51,6 +51,8 @@ export interface AlertRule {
   readonly severity: Severity | readonly Severity[];
   readonly params: Readonly<Record<string, ParamSpec>>;
   readonly description: string;
+  /** The metrics the condition reads; with none of them left for a target, its data is unknown, not fine. */
+  readonly sources: readonly string[];
   evaluate(ctx: RuleContext): Candidate[];
 }
 

@@ -25,6 +25,7 @@ export function seriesRule(spec: SeriesRuleSpec): AlertRule {
     severity: spec.severity,
     params: spec.params ?? {},
     description: spec.description,
+    sources: [spec.metric],
     evaluate(ctx) {
       const candidates: Candidate[] = [];
       for (const sample of ctx.samples.all(spec.metric)) {
