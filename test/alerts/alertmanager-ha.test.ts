@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALERTMANAGER, freePort, startRealSystem, type RealSystem } from '../helpers/real-systems.js';
+import { scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
+import { requireTool } from '../helpers/tools.js';
+import { startRecorder, type Recorder } from './recorder.js';
+
+const hasAlertmanager = requireTool(ALERTMANAGER, 'prometheus-alertmanager');
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+interface AmWebhook {
+  status: string;
+  alerts: Array<{ status: string; labels: Record<string, string> }>;
+}
+
+// The second replica runs the built CLI (dist/main.js); `npm test` builds before running vitest.
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+
+function alertsYaml(alertmanagerUrl: string): string {
+  const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-ha-'));
+  return `alerts:
+  state_dir: ${stateDir}
+  rules:
+    AvalancheNodeUnhealthy: { for: 1s }
+    AvalancheHealthCheckFailing: { enabled: false }
+    AvalancheSubnetUnhealthy: { enabled: false }
+    AvalancheChainStalled: { enabled: false }
+  receivers:
+    - { name: am, type: alertmanager, url: ${alertmanagerUrl}, match: { alertname: AvalancheNodeUnhealthy } }
+`;
+}
+
+/** Replica one: a daemon in this process, with the simulated node. */
+async function inProcessReplica(alertmanagerUrl: string): Promise<Stack> {
+  const stack = await startStack({ extraYaml: alertsYaml(alertmanagerUrl) });
+  cleanups.push(() => stack.close());
+  return stack;
+}
+
+/** Replica two: a separate avaxmon process watching the same node with its own state directory. */
+async function processReplica(alertmanagerUrl: string, targetUrl: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'avaxmon-ha-'));
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(configFile, `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: node-a, url: "${targetUrl}" }]\n${alertsYaml(alertmanagerUrl)}`);
+  const port = await freePort();
+  const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: 'ignore' });
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  );
+  return `http://127.0.0.1:${port}`;
+}
+
+async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!hasAlertmanager)('two replicas behind a real Alertmanager', () => {
+  it('the same alert from both replicas becomes one notification, then one resolve', async () => {
+    const hook: Recorder = await startRecorder();
+    cleanups.push(() => hook.close());
+    const alertmanager: RealSystem = await startRealSystem(
+      ALERTMANAGER,
+      {
+        'alertmanager.yml': `route:
+  receiver: hook
+  group_by: [alertname, target]
+  group_wait: 1s
+  group_interval: 1s
+  repeat_interval: 1h
+receivers:
+  - name: hook
+    webhook_configs:
+      - url: ${hook.url}/am
+        send_resolved: true
+`,
+      },
+      (dir, listen) => ['--config.file=alertmanager.yml', `--storage.path=${join(dir, 'data')}`, `--web.listen-address=${listen}`, '--cluster.listen-address='],
+    );
+    cleanups.push(() => alertmanager.stop());
+
+    const first = await inProcessReplica(alertmanager.url);
+    const secondUrl = await processReplica(alertmanager.url, first.sim.url);
+    // Let the second replica finish its first collection round before the node turns unhealthy.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    first.sim.apply({ fail_check: 'network' });
+
+    await until(() => hook.requests.length >= 1);
+    // Both replicas keep re-sending; Alertmanager must still notify once.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const firing = hook.requests.map((request) => request.json as AmWebhook);
+    expect(firing).toHaveLength(1);
+    expect(firing[0].status).toBe('firing');
+    expect(firing[0].alerts).toHaveLength(1);
+    expect(firing[0].alerts[0].labels).toMatchObject({ alertname: 'AvalancheNodeUnhealthy', target: 'node-a', severity: 'critical' });
+
+    const received = await fetch(`${alertmanager.url}/api/v2/alerts`).then((response) => response.json() as Promise<Array<{ labels: Record<string, string> }>>);
+    expect(received.filter((alert) => alert.labels.alertname === 'AvalancheNodeUnhealthy')).toHaveLength(1);
+    // Both replicas did send it: the deduplication is Alertmanager's.
+    for (const url of [first.url, secondUrl]) {
+      expect(valueOf(await scrape(url), 'avaxmon_notifications_total', { receiver: 'am', outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+    }
+
+    first.sim.apply({ recover_check: 'network' });
+    await until(() => hook.requests.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const all = hook.requests.map((request) => request.json as AmWebhook);
+    expect(all.map((body) => body.status)).toEqual(['firing', 'resolved']);
+  });
+});
