@@ -218,6 +218,19 @@ describe('rules over hand-built samples', () => {
   });
 });
 
+describe('reload', () => {
+  it('keeps alert state: a firing alert is not re-announced after a reconfigure', async () => {
+    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }');
+    alerting.evaluate(healthy(0), sec(0));
+    await hook.waitFor(1);
+    alerting.reconfigure({ ...alerting.config, repeatIntervalMs: 2 * 3_600_000 });
+    alerting.evaluate(healthy(0), sec(60));
+    alerting.evaluate(healthy(1), sec(120));
+    await hook.waitFor(2);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+  });
+});
+
 describe('restart', () => {
   it('keeps firing alerts without re-announcing them and sends the due resolve', async () => {
     const { alerting, hook, stateDir } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }');

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecorder, type Recorder } from './recorder.js';
+
+// Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+let hook: Recorder;
+let configFile: string;
+
+beforeAll(async () => {
+  hook = await startRecorder();
+  const dir = mkdtempSync(join(tmpdir(), 'avaxmon-test-alert-'));
+  configFile = join(dir, 'config.yaml');
+  writeFileSync(
+    configFile,
+    `alerts:
+  state_dir: ${join(dir, 'state')}
+  receivers:
+    - { name: ops-hook, type: webhook, url: "${hook.url}/hook/very-secret-token", severity: [warning] }
+`,
+  );
+});
+afterAll(() => hook.close());
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('node', [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('avaxmon test-alert', () => {
+  it('sends one test notification through the named receiver and exits 0', async () => {
+    const result = await run(['test-alert', '--receiver', 'ops-hook', `--config.file=${configFile}`]);
+    expect(result.stdout).toContain('receiver ops-hook: test notification delivered');
+    expect(result.code).toBe(0);
+    expect(hook.requests).toHaveLength(1);
+    expect(hook.requests[0].json).toMatchObject({ status: 'firing', commonLabels: { alertname: 'AvaxmonTestAlert', severity: 'warning' } });
+  });
+
+  it('exits 1 naming the known receivers when the name is wrong, and 1 with the URL redacted when delivery fails', async () => {
+    const unknown = await run(['test-alert', '--receiver', 'nope', `--config.file=${configFile}`]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('unknown receiver "nope" (known: ops-hook)');
+    hook.respond = () => ({ status: 403, body: 'forbidden' });
+    const failed = await run(['test-alert', '--receiver', 'ops-hook', `--config.file=${configFile}`]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('rejected: HTTP 403');
+    expect(failed.stderr).not.toContain('very-secret-token');
+  });
+});
