@@ -131,7 +131,7 @@ function exportStaker(run: Run, labels: Record<string, string>, entry: Entry, we
   if (entry.potentialReward !== undefined) out.add('avaxmon_validator_potential_reward_avax', labels, read.navaxToAvax(entry.potentialReward, 'potentialReward'));
   if (entry.delegationFee !== undefined) out.add('avaxmon_validator_delegation_fee_ratio', labels, read.percentRatio(entry.delegationFee, 'delegationFee'));
   // `delegators` is listed only when exactly one nodeID was asked for; the counts are always there.
-  if (entry.delegatorCount !== undefined) out.add('avaxmon_validator_delegator_count', labels, read.number(entry.delegatorCount, 'delegatorCount'));
+  if (entry.delegatorCount !== undefined) out.add('avaxmon_validator_delegators', labels, read.number(entry.delegatorCount, 'delegatorCount'));
   if (entry.delegatorWeight !== undefined) out.add('avaxmon_validator_delegator_weight_avax', labels, read.navaxToAvax(entry.delegatorWeight, 'delegatorWeight'));
 }
 

@@ -37,7 +37,7 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', labels)).toBe(me.startTime + 90 * DAY);
     expect(value(samples, 'avaxmon_validator_potential_reward_avax', labels)).toBeCloseTo(me.potentialRewardNavax / 1e9, 9);
     expect(value(samples, 'avaxmon_validator_delegation_fee_ratio', labels)).toBeCloseTo(0.02, 9);
-    expect(value(samples, 'avaxmon_validator_delegator_count', labels)).toBe(3);
+    expect(value(samples, 'avaxmon_validator_delegators', labels)).toBe(3);
     expect(value(samples, 'avaxmon_validator_delegator_weight_avax', labels)).toBe(3 * 25);
     // (1 − 0.8)·90 d − (1 − 0.999812)·30 d = 1,555,200 s − 487.296 s = 1,554,712.704 s
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', labels)).toBeCloseTo(1_554_712.704, 3);
@@ -53,8 +53,8 @@ describe('validators collector', () => {
     const both = await postP(harness.sim.url, { nodeIDs: [SIM_NODE_ID, other.nodeId] });
     expect(both.map((entry) => entry.delegators)).toEqual([undefined, undefined]);
     const samples = await harness.run(createValidatorsCollector());
-    expect(value(samples, 'avaxmon_validator_delegator_count', { node_id: SIM_NODE_ID })).toBe(3);
-    expect(value(samples, 'avaxmon_validator_delegator_count', { node_id: other.nodeId })).toBe(other.delegatorCount);
+    expect(value(samples, 'avaxmon_validator_delegators', { node_id: SIM_NODE_ID })).toBe(3);
+    expect(value(samples, 'avaxmon_validator_delegators', { node_id: other.nodeId })).toBe(other.delegatorCount);
     expect(value(samples, 'avaxmon_validator_uptime_ratio', { node_id: other.nodeId })).toBeCloseTo(other.uptimePercent / 100, 6);
   });
 
@@ -184,7 +184,7 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_network_validators_ending_within_24h', labels)).toBe(ending);
     // Per-validator series exist for the watched node only.
     expect(new Set(samples.filter((s) => s.labels.node_id !== undefined).map((s) => s.labels.node_id))).toEqual(new Set([SIM_NODE_ID]));
-    expect(value(samples, 'avaxmon_validator_delegator_count', { node_id: SIM_NODE_ID })).toBe(3);
+    expect(value(samples, 'avaxmon_validator_delegators', { node_id: SIM_NODE_ID })).toBe(3);
   });
 });
 

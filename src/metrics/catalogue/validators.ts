@@ -14,7 +14,7 @@ export const validatorMetrics = [
   gauge('avaxmon_validator_end_timestamp_seconds', 'Unix time the staking period ends (absent for L1 validators, which have no end).', perValidator),
   gauge('avaxmon_validator_potential_reward_avax', 'Reward, in AVAX, the validator earns at the end of its staking period if its uptime meets the requirement.', perValidator),
   gauge('avaxmon_validator_delegation_fee_ratio', "Share of delegators' rewards the validator keeps.", perValidator),
-  gauge('avaxmon_validator_delegator_count', 'Number of delegations to the validator.', perValidator),
+  gauge('avaxmon_validator_delegators', 'Number of delegations to the validator.', perValidator),
   gauge('avaxmon_validator_delegator_weight_avax', 'Stake, in AVAX, delegated to the validator.', perValidator),
   gauge('avaxmon_validator_downtime_budget_seconds', 'Further downtime the validator can take before its uptime over the whole staking period falls below the reward requirement; negative means this period\'s reward is lost.', perValidator),
   gauge('avaxmon_l1_validator_active', 'Whether an L1 validator is active (listed with a balance above 0).', perValidator),
