@@ -76,11 +76,11 @@ export default dashboard({
     }),
     timeseries({
       title: 'Delegators',
-      description: 'Number of delegators of each watched validator (avaxmon_validator_delegator_count).',
+      description: 'Number of delegators of each watched validator (avaxmon_validator_delegators).',
       unit: 'short',
       w: 9,
       min: 0,
-      queries: [{ expr: `avaxmon_validator_delegator_count${sel()}`, legend: '{{node_id}}' }],
+      queries: [{ expr: `avaxmon_validator_delegators${sel()}`, legend: '{{node_id}}' }],
     }),
     timeseries({
       title: 'Stake and delegated stake',
