@@ -3,17 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { ConfigError, formatConfigIssue } from '../../src/errors.js';
-
-function issuesOf(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
-  try {
-    parseConfig(yaml, { env });
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
-    throw error;
-  }
-  return [];
-}
+import { issuesOf } from '../helpers/config-issues.js';
 
 describe('config', () => {
   it('accepts the documented contract and fills defaults', () => {

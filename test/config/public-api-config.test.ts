@@ -4,21 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { ConfigError, formatConfigIssue } from '../../src/errors.js';
+import { issuesOf } from '../helpers/config-issues.js';
 import { scrubSecrets } from '../../src/redact.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-public-api-'));
 const NODE = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
-
-function issuesOf(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
-  try {
-    parseConfig(yaml, { env });
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
-    throw error;
-  }
-  return [];
-}
 
 /** The issue's example, as written. */
 function issueExample(keyFile: string): string {
