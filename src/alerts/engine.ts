@@ -3,6 +3,7 @@ import type { AlertsConfig, ReceiverConfig } from '../config/alerts-schema.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus, type EngineState } from './alert.js';
 import type { NewNotification } from './outbox.js';
+import { ALERTMANAGER_RESEND_MS } from './receivers/alertmanager.js';
 import { routes } from './routing.js';
 import { runbookUrl, type Candidate } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
@@ -13,9 +14,6 @@ import { SampleIndex } from './sample-index.js';
  * data is missing keeps firing this long before it resolves (e.g. the collector was disabled).
  */
 const UNKNOWN_HOLD_MS = 5 * 60_000;
-
-/** Receivers of type alertmanager re-send firing alerts this often, so Alertmanager never expires them. */
-const ALERTMANAGER_RESEND_MS = 60_000;
 
 export interface EngineDeps {
   readonly log: Logger;

@@ -3,7 +3,8 @@ import { postJson, type Receiver, type SendResult } from './receiver.js';
 
 /** A firing alert's endsAt lies this many resends ahead, as Prometheus does, so a dead avaxmon's alerts expire. */
 const ENDS_AT_RESENDS = 4;
-const RESEND_MS = 60_000;
+/** Firing alerts are re-sent to Alertmanager this often unless the receiver sets repeat_interval. */
+export const ALERTMANAGER_RESEND_MS = 60_000;
 
 /**
  * POST /api/v2/alerts to every configured Alertmanager. Delivered when one accepts: the replicas of
@@ -14,7 +15,7 @@ export function createAlertmanagerReceiver(config: ReceiverConfig): Receiver {
     config,
     async send(notification, ctx) {
       const { alert } = notification;
-      const endsAt = alert.endsAt ?? new Date(ctx.nowMs + ENDS_AT_RESENDS * (config.repeatIntervalMs ?? RESEND_MS)).toISOString();
+      const endsAt = alert.endsAt ?? new Date(ctx.nowMs + ENDS_AT_RESENDS * (config.repeatIntervalMs ?? ALERTMANAGER_RESEND_MS)).toISOString();
       const body = JSON.stringify([
         { labels: alert.labels, annotations: alert.annotations, startsAt: alert.startsAt, endsAt, generatorURL: alert.generatorURL ?? '' },
       ]);

@@ -1,0 +1,58 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Alerting } from '../../src/alerts/alerting.js';
+import { backoffMs } from '../../src/alerts/backoff.js';
+import { parseConfig } from '../../src/config/load.js';
+import type { Sample } from '../../src/metrics/metric-desc.js';
+import { startRecorder, statuses, type RecordedRequest } from './recorder.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('backoff', () => {
+  it('doubles up to the cap, with jitter in the upper half', () => {
+    expect(backoffMs(1, 1000, 60_000, () => 0)).toBe(500);
+    expect(backoffMs(1, 1000, 60_000, () => 1)).toBe(1000);
+    expect(backoffMs(4, 1000, 60_000, () => 1)).toBe(8000);
+    expect(backoffMs(20, 1000, 60_000, () => 0.5)).toBe(45_000);
+  });
+});
+
+describe('delivery', () => {
+  it('honours Retry-After and keeps one alert’s notifications in order', async () => {
+    const hook = await startRecorder();
+    const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-delivery-'));
+    const config = parseConfig(`alerts:
+  state_dir: ${stateDir}
+  retry: { initial_backoff: 20ms, max_backoff: 50ms }
+  rules: { AvalancheNodeUnhealthy: { for: 0s }, AvalancheHealthCheckFailing: { enabled: false } }
+  receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]
+`).alerts!;
+    const alerting = new Alerting(config, pino({ level: 'silent' }));
+    cleanups.push(async () => {
+      await alerting.stop(0);
+      await hook.close();
+    });
+    const attempts: RecordedRequest[] = [];
+    hook.respond = (request) => {
+      attempts.push(request);
+      return attempts.length === 1 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 };
+    };
+    const samples = (healthy: number): Sample[] => [
+      { name: 'avaxmon_target_up', labels: { target: 'v' }, value: 1 },
+      { name: 'avaxmon_node_healthy', labels: { target: 'v' }, value: healthy },
+    ];
+    alerting.evaluate(samples(0), Date.now());
+    alerting.evaluate(samples(1), Date.now() + 1000);
+    await hook.waitFor(2, 10_000);
+    // The resolve waited behind its firing notification, which waited for Retry-After.
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    expect(attempts[1].atMs - attempts[0].atMs).toBeGreaterThanOrEqual(1900);
+    expect(attempts[0].headers['idempotency-key']).toBe(attempts[1].headers['idempotency-key']);
+  });
+});
