@@ -110,7 +110,7 @@ export class Outbox {
         this.queued.set(idOf(entry.receiver, entry.key), entry);
         this.lastSeq = Math.max(this.lastSeq, entry.seq);
       } catch (error) {
-        this.log.error({ file: name, err: error }, 'Unreadable outbox entry; moving it aside');
+        this.log.error({ file: name, err: error }, 'Unreadable outbox entry; removing it');
         rmSync(path, { force: true });
       }
     }
