@@ -58,7 +58,9 @@ export class AlertEngine {
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
     const outgoing: NewNotification[] = [];
     const seen = new Set<string>();
-    for (const { rule, labels, candidate } of this.candidates(index, nowMs)) {
+    // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
+    const failedRules = new Set<string>();
+    for (const { rule, labels, candidate } of this.candidates(index, nowMs, failedRules)) {
       const fingerprint = fingerprintOf(labels);
       seen.add(fingerprint);
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
@@ -73,14 +75,18 @@ export class AlertEngine {
       if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs));
     }
     for (const alert of [...this.alerts.values()]) {
-      if (seen.has(alert.fingerprint) || frozen(alert) || this.holdUnknown(alert, index, nowMs)) continue;
+      if (seen.has(alert.fingerprint) || failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs)) continue;
       outgoing.push(...this.close(alert, nowMs));
     }
     if (outgoing.length > 0) this.deps.enqueue(outgoing);
     this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
   }
 
-  private *candidates(index: SampleIndex, nowMs: number): Generator<{ rule: string; labels: Record<string, string>; candidate: Candidate }> {
+  private *candidates(
+    index: SampleIndex,
+    nowMs: number,
+    failedRules: Set<string>,
+  ): Generator<{ rule: string; labels: Record<string, string>; candidate: Candidate }> {
     for (const [name, rule] of ruleRegistry) {
       const settings = this.config.rules[name];
       if (!settings?.enabled) continue;
@@ -91,6 +97,7 @@ export class AlertEngine {
         found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory });
       } catch (error) {
         this.deps.log.error({ rule: name, err: error }, 'Alert rule failed to evaluate');
+        failedRules.add(name);
         continue;
       }
       for (const candidate of found) {
