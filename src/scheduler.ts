@@ -29,7 +29,7 @@ export class Scheduler {
       const intervalSeconds = Math.max(1, Math.round(job.intervalMs / 1000));
       const startAt = new Date(Date.now() + jitterMs(job.id, job.intervalMs * this.jitterRatio));
       this.crons.push(
-        new Cron('* * * * * *', { interval: intervalSeconds, protect: true, startAt, name: job.id }, () => this.trigger(job)),
+        new Cron('* * * * * *', { interval: intervalSeconds, protect: true, startAt }, () => this.trigger(job)),
       );
     }
     await Promise.all(jobs.map((job) => this.trigger(job)));
