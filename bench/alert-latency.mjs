@@ -4,24 +4,16 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../dist/simulator/server.js';
 import { parseDuration } from '../dist/duration.js';
+import { freePort } from './ports.mjs';
 
 const FLIPS = Number(process.env.FLIPS ?? 30);
 const INTERVAL = process.env.INTERVAL ?? '1s';
 const intervalMs = parseDuration(INTERVAL);
 const main = new URL('../dist/main.js', import.meta.url).pathname;
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // The receiver: resolves the waiter of the next notification with its arrival time.
 let waiter;

@@ -2,22 +2,14 @@
 // Usage: npm run -s build && node bench/memory.mjs   (DURATION_S=300, INTERVAL=15s, PEERS=2000)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.mjs';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 300);
 const INTERVAL = process.env.INTERVAL ?? '15s';
 const PEERS = process.env.PEERS ?? '2000';
 const main = new URL('../dist/main.js', import.meta.url).pathname;
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const simPort = await freePort();
 const daemonPort = await freePort();

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { ConfigError, formatConfigIssue } from '../../src/errors.js';
+import { issuesOf } from '../helpers/config-issues.js';
 import { scrubSecrets } from '../../src/redact.js';
 
-function issues(yaml: string): string[] {
-  try {
-    parseConfig(yaml);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map(formatConfigIssue);
-    throw error;
-  }
-  return [];
-}
 
 describe('alerts config', () => {
   it('accepts the issue example and applies rule defaults and overrides', () => {
@@ -42,13 +33,13 @@ describe('alerts config', () => {
   });
 
   it('rejects an unknown receiver type', () => {
-    expect(issues('alerts:\n  receivers:\n    - { name: a, type: email, url: "https://x.example" }\n')).toEqual([
+    expect(issuesOf('alerts:\n  receivers:\n    - { name: a, type: email, url: "https://x.example" }\n')).toEqual([
       expect.stringMatching(/^alerts\.receivers\[0\]\.type: /),
     ]);
   });
 
   it('names every bad path: unknown rule, unknown setting, bad value, missing fields, duplicates', () => {
-    const found = issues(`alerts:
+    const found = issuesOf(`alerts:
   rules:
     AvalancheNodeDown: { for: 1m }
     AvalanchePeersLow: { threshold: lots, window: 1h }
