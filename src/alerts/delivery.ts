@@ -71,7 +71,7 @@ export class Delivery {
         this.kick();
       }));
     }
-    if (nextDueMs < Infinity) this.timer = setTimeout(() => this.kick(), nextDueMs - nowMs).unref();
+    if (nextDueMs < Infinity) this.timer = setTimeout(() => this.kick(), Math.max(0, nextDueMs - nowMs)).unref();
   }
 
   /** Waits until the outbox is empty or `timeoutMs` passed; what is left stays on disk for the next start. */
