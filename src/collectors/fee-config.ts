@@ -1,8 +1,8 @@
 import { EvmRpcClient } from '../clients/evm-rpc.js';
 import { FieldReader } from '../clients/parse.js';
-import { UpstreamError } from '../errors.js';
 import { feeConfigMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { callOptional, type OptionalMethod } from './optional-method.js';
 
 /** eth_feeConfig fields and the metric each becomes. */
 const FEE_FIELDS: ReadonlyArray<[string, string]> = [
@@ -40,6 +40,11 @@ export function evmChains(ctx: CollectContext, client: EvmRpcClient): EvmChain[]
   return chains;
 }
 
+/** An EVM method of one chain, reported as avaxmon_evm_method_available{chain, method}. */
+function evmMethod(chain: string, method: string): OptionalMethod {
+  return { key: `${chain}:${method}`, gauge: 'avaxmon_evm_method_available', labels: { chain, method } };
+}
+
 /**
  * Fee config, chain config and active rules of the EVM chains. coreth (the C-Chain) has no
  * eth_feeConfig: a method the chain does not have (-32601) is reported as unavailable, once in the
@@ -59,30 +64,13 @@ export function createFeeConfigCollector(): Collector {
 }
 
 async function collectChain(ctx: CollectContext, out: SampleSet, client: EvmRpcClient, chain: EvmChain): Promise<void> {
-  const call = (method: string) => optionalEvmCall(ctx, out, client, chain, method);
+  const call = (method: string) =>
+    callOptional(ctx, out, evmMethod(chain.label, method), () => client.call(chain.url, method, [], ctx.signal));
   const [feeConfig, chainConfig, activeRules] = await Promise.all([call('eth_feeConfig'), call('eth_getChainConfig'), call('eth_getActiveRulesAt')]);
   const labels = { chain: chain.label };
   if (feeConfig !== undefined) exportFeeConfig(ctx, out, labels, feeConfig);
   if (chainConfig !== undefined) exportChainConfig(ctx, out, labels, chainConfig);
   if (activeRules !== undefined) exportActiveRules(ctx, out, labels, activeRules);
-}
-
-async function optionalEvmCall(ctx: CollectContext, out: SampleSet, client: EvmRpcClient, chain: EvmChain, method: string): Promise<unknown> {
-  const key = `${chain.label}:${method}`;
-  try {
-    const result = await client.call(chain.url, method, [], ctx.signal);
-    ctx.facts.unavailableMethods.delete(key);
-    out.add('avaxmon_evm_method_available', { chain: chain.label, method }, 1);
-    return result;
-  } catch (error) {
-    if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
-    if (!ctx.facts.unavailableMethods.has(key)) {
-      ctx.facts.unavailableMethods.add(key);
-      ctx.log.info({ chain: chain.label, method, err: error }, 'EVM method does not exist on this chain; skipping it');
-    }
-    out.add('avaxmon_evm_method_available', { chain: chain.label, method }, 0);
-    return undefined;
-  }
 }
 
 function exportFeeConfig(ctx: CollectContext, out: SampleSet, labels: Record<string, string>, reply: unknown): void {

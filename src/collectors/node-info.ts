@@ -1,7 +1,7 @@
 import { FieldReader } from '../clients/parse.js';
 import { nodeInfoMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
-import { callOptional } from './optional-method.js';
+import { callOptional, nodeMethod } from './optional-method.js';
 
 const PRIMARY_CHAINS = ['P', 'X', 'C'];
 
@@ -17,8 +17,8 @@ export function createNodeInfoCollector(): Collector {
         ctx.node.call('/ext/info', 'info.getNodeVersion', {}, ctx.signal),
         ctx.node.call('/ext/info', 'info.getNetworkID', {}, ctx.signal),
         ctx.node.call('/ext/info', 'info.getNetworkName', {}, ctx.signal),
-        callOptional(ctx, out, '/ext/info', 'info.getNodeID'),
-        callOptional(ctx, out, '/ext/info', 'info.getVMs'),
+        optionalInfo(ctx, out, 'info.getNodeID'),
+        optionalInfo(ctx, out, 'info.getVMs'),
         bootstrapStates(ctx),
       ]);
       const v = read('info.getNodeVersion').object(version, 'result');
@@ -40,6 +40,10 @@ export function createNodeInfoCollector(): Collector {
       return out.observation();
     },
   };
+}
+
+function optionalInfo(ctx: CollectContext, out: SampleSet, method: string): Promise<unknown> {
+  return callOptional(ctx, out, nodeMethod(method), () => ctx.node.call('/ext/info', method, {}, ctx.signal));
 }
 
 /** The primary chains, the configured L1 chains (labelled by subnet name) and any extra chains. */

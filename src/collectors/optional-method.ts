@@ -1,31 +1,39 @@
 import { UpstreamError } from '../errors.js';
-import type { CollectContext } from './collector.js';
-import type { SampleSet } from './collector.js';
+import type { CollectContext, SampleSet } from './collector.js';
+
+/** A method that may be missing on a node or chain, and the 0/1 gauge that says whether it answers. */
+export interface OptionalMethod {
+  /** Unique among the target's optional methods, e.g. `info.getVMs` or `C:eth_feeConfig`. */
+  readonly key: string;
+  readonly gauge: string;
+  /** The gauge's labels; also logged, so they name the method and chain. */
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** A node-specific API method, reported as avaxmon_node_api_available{method}. */
+export function nodeMethod(method: string): OptionalMethod {
+  return { key: method, gauge: 'avaxmon_node_api_available', labels: { method } };
+}
 
 /**
- * Calls a node-specific method that operators may disable (info.getNodeID, info.getVMs, ...).
- * A refusal is reported once in the log and as avaxmon_node_api_available 0, not as a failure
- * on every run.
+ * Runs a call to a method that operators may disable or a chain may lack (info.getNodeID, eth_feeConfig,
+ * an L1's validators API, ...). A refusal ("unavailable": 404, -32601, "can't find method") is logged
+ * once and reported as the gauge at 0, not as a failure on every run; any other error still fails
+ * the run.
  */
-export async function callOptional<T>(
-  ctx: CollectContext,
-  out: SampleSet,
-  path: string,
-  method: string,
-  params: unknown = {},
-): Promise<T | undefined> {
+export async function callOptional<T>(ctx: CollectContext, out: SampleSet, method: OptionalMethod, call: () => Promise<T>): Promise<T | undefined> {
   try {
-    const result = await ctx.node.call<T>(path, method, params, ctx.signal);
-    if (ctx.facts.unavailableMethods.delete(method)) ctx.log.info({ method }, 'Node method is available again');
-    out.add('avaxmon_node_api_available', { method }, 1);
+    const result = await call();
+    if (ctx.facts.unavailableMethods.delete(method.key)) ctx.log.info(method.labels, 'Node method is available again');
+    out.add(method.gauge, method.labels, 1);
     return result;
   } catch (error) {
     if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
-    if (!ctx.facts.unavailableMethods.has(method)) {
-      ctx.facts.unavailableMethods.add(method);
-      ctx.log.warn({ method, err: error }, 'Node method is unavailable; reporting it once and skipping it');
+    if (!ctx.facts.unavailableMethods.has(method.key)) {
+      ctx.facts.unavailableMethods.add(method.key);
+      ctx.log.warn({ ...method.labels, err: error }, 'Node method is unavailable; reporting it once and skipping it');
     }
-    out.add('avaxmon_node_api_available', { method }, 0);
+    out.add(method.gauge, method.labels, 0);
     return undefined;
   }
 }

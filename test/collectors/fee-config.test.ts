@@ -60,7 +60,7 @@ describe('fee_config collector', () => {
     expect(value(samples, 'avaxmon_evm_chain_id', c)).toBe(43114);
     expect(series(samples, 'avaxmon_evm_fee_gas_limit')).toEqual([]);
     expect(requestCount(harness.self, 'eth_feeConfig', 'unavailable')).toBe(2);
-    expect(harness.logs.filter((line) => line.includes('EVM method does not exist') && line.includes('eth_feeConfig'))).toHaveLength(1);
+    expect(harness.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('eth_feeConfig'))).toHaveLength(1);
   });
 
   it('follows a fee config change through the FeeManager (new values, lastChangedAt = block)', async () => {
