@@ -1,8 +1,8 @@
 import { EvmRpcClient, hexQuantity } from '../clients/evm-rpc.js';
 import { FieldReader } from '../clients/parse.js';
 import { chainProgressMetrics } from '../metrics/catalogue/validators.js';
+import { evmChains, watchedChains } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
-import { evmChains } from './fee-config.js';
 
 /** States of platform.getBlockchainStatus, exported as a 0/1 state set; UnknownChain becomes Unknown. */
 const STATUSES = ['Validating', 'Created', 'Preferred', 'Syncing', 'Unknown'] as const;
@@ -56,7 +56,7 @@ async function chainHeights(ctx: CollectContext): Promise<Map<string, number>> {
     const read = new FieldReader(ctx.target.name, method);
     return read.number(read.object(await ctx.node.call(path, method, {}, ctx.signal), 'result').height, 'height');
   };
-  const evm = evmChains(ctx, client).map(async ({ label, url }): Promise<[string, number]> => [
+  const evm = evmChains(ctx.target, client).map(async ({ label, url }): Promise<[string, number]> => [
     label,
     hexQuantity(await client.call(url, 'eth_blockNumber', [], ctx.signal), ctx.target.name, 'eth_blockNumber'),
   ]);
@@ -69,11 +69,9 @@ async function chainHeights(ctx: CollectContext): Promise<Map<string, number>> {
   );
 }
 
-/** The X- and C-Chain, each configured L1 chain (labelled by subnet name) and any extra chains. */
+/** Every watched chain but the P-Chain, which the P-Chain does not list among its blockchains. */
 async function blockchainStatuses(ctx: CollectContext): Promise<Map<string, string>> {
-  const chains: Array<{ label: string; id: string }> = [{ label: 'X', id: 'X' }, { label: 'C', id: 'C' }];
-  for (const subnet of ctx.target.subnets) if (subnet.blockchain_id) chains.push({ label: subnet.name, id: subnet.blockchain_id });
-  for (const chain of ctx.target.chains) chains.push({ label: chain, id: chain });
+  const chains = watchedChains(ctx.target).filter((chain) => chain.id !== 'P');
   const read = new FieldReader(ctx.target.name, 'platform.getBlockchainStatus');
   const replies = await Promise.all(
     chains.map(async ({ label, id }): Promise<[string, string]> => {

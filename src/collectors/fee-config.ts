@@ -1,6 +1,7 @@
 import { EvmRpcClient } from '../clients/evm-rpc.js';
 import { FieldReader } from '../clients/parse.js';
 import { feeConfigMetrics } from '../metrics/catalogue/validators.js';
+import { evmChains, type EvmChain } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { callOptional, type OptionalMethod } from './optional-method.js';
 
@@ -26,20 +27,6 @@ const KNOWN_PRECOMPILES = [
   'warpConfig',
 ];
 
-export interface EvmChain {
-  readonly label: string;
-  readonly url: string;
-}
-
-/** The C-Chain and every configured L1 chain, at its rpc_url or the target's /ext/bc/<id>/rpc. */
-export function evmChains(ctx: CollectContext, client: EvmRpcClient): EvmChain[] {
-  const chains = [{ label: 'C', url: client.defaultUrl('C') }];
-  for (const subnet of ctx.target.subnets) {
-    if (subnet.blockchain_id) chains.push({ label: subnet.name, url: subnet.rpc_url ?? client.defaultUrl(subnet.blockchain_id) });
-  }
-  return chains;
-}
-
 /** An EVM method of one chain, reported as avaxmon_evm_method_available{chain, method}. */
 function evmMethod(chain: string, method: string): OptionalMethod {
   return { key: `${chain}:${method}`, gauge: 'avaxmon_evm_method_available', labels: { chain, method } };
@@ -57,7 +44,7 @@ export function createFeeConfigCollector(): Collector {
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const client = new EvmRpcClient(ctx.node);
-      await Promise.all(evmChains(ctx, client).map((chain) => collectChain(ctx, out, client, chain)));
+      await Promise.all(evmChains(ctx.target, client).map((chain) => collectChain(ctx, out, client, chain)));
       return out.observation();
     },
   };

@@ -1,9 +1,8 @@
 import { FieldReader } from '../clients/parse.js';
 import { nodeInfoMetrics } from '../metrics/catalogue/node.js';
+import { watchedChains } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { callOptional, nodeMethod } from './optional-method.js';
-
-const PRIMARY_CHAINS = ['P', 'X', 'C'];
 
 /** Node identity (version, id, network), installed VMs and bootstrap state per chain. */
 export function createNodeInfoCollector(): Collector {
@@ -46,19 +45,9 @@ function optionalInfo(ctx: CollectContext, out: SampleSet, method: string): Prom
   return callOptional(ctx, out, nodeMethod(method), () => ctx.node.call('/ext/info', method, {}, ctx.signal));
 }
 
-/** The primary chains, the configured L1 chains (labelled by subnet name) and any extra chains. */
-export function watchedChains(ctx: CollectContext): Array<{ label: string; id: string }> {
-  const chains = PRIMARY_CHAINS.map((alias) => ({ label: alias, id: alias }));
-  for (const subnet of ctx.target.subnets) {
-    if (subnet.blockchain_id) chains.push({ label: subnet.name, id: subnet.blockchain_id });
-  }
-  for (const chain of ctx.target.chains) chains.push({ label: chain, id: chain });
-  return chains;
-}
-
 async function bootstrapStates(ctx: CollectContext): Promise<Array<[string, boolean]>> {
   return Promise.all(
-    watchedChains(ctx).map(async ({ label, id }): Promise<[string, boolean]> => {
+    watchedChains(ctx.target).map(async ({ label, id }): Promise<[string, boolean]> => {
       const reply = await ctx.node.call('/ext/info', 'info.isBootstrapped', { chain: id }, ctx.signal);
       const read = new FieldReader(ctx.target.name, 'info.isBootstrapped');
       return [label, read.boolean(read.object(reply, 'result').isBootstrapped, 'isBootstrapped')];
