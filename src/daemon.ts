@@ -11,6 +11,7 @@ import { allMetrics } from './metrics/catalogue/index.js';
 import { MetricsSnapshot } from './metrics/snapshot.js';
 import { SelfMetrics } from './metrics/self-metrics.js';
 import { scrubSecrets } from './redact.js';
+import { stateDirIssues } from './config/state-dir.js';
 import { Scheduler, type Job } from './scheduler.js';
 import { buildApp, type WebOptions } from './server/app.js';
 import { TargetRuntimes } from './targets.js';
@@ -32,6 +33,8 @@ export interface CollectorState {
 }
 
 const SELF_SLICE = '~self';
+const STOP_GRACE_MS = 5_000;
+const RELOAD_GRACE_MS = 5_000;
 
 /**
  * Wires config, clients, scheduler, metrics and the HTTP app. It never listens itself: main.ts
@@ -50,7 +53,10 @@ export class Daemon {
   private readonly alerts: DaemonAlerts;
   private scheduler?: Scheduler;
   private ready = false;
+  private opened = false;
   private configValue: Config;
+  /** Reloads run one at a time: two overlapping ones would each start a scheduler. */
+  private reloadChain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DaemonOptions) {
     this.configValue = options.config;
@@ -59,8 +65,19 @@ export class Daemon {
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
     this.alerts = new DaemonAlerts(options.logger);
-    void this.alerts.configure(options.config.alerts);
     this.statusSections.push(() => this.alerts.statusSection());
+  }
+
+  /**
+   * Opens what the schema cannot check (the alert state directory). main.ts calls it before
+   * listening, so a bad state_dir is a start-up error (exit 2), not a crash at the first alert.
+   */
+  async open(): Promise<void> {
+    if (this.opened) return;
+    const issues = stateDirIssues(this.configValue.alerts?.stateDir);
+    if (issues.length > 0) throw new ConfigError(issues);
+    await this.alerts.configure(this.configValue.alerts);
+    this.opened = true;
   }
 
   get config(): Config {
@@ -77,16 +94,27 @@ export class Daemon {
 
   /** Starts collection; resolves after the first round, when /-/ready turns ready. */
   async start(): Promise<void> {
+    await this.open();
     await this.schedule(this.configValue);
     this.ready = true;
     this.log.info({ targets: this.configValue.targets.length }, 'First collection round complete');
   }
 
   async reload(): Promise<{ ok: boolean; errors: string[] }> {
+    const reload = this.reloadChain.then(() => this.reloadOnce());
+    this.reloadChain = reload.catch(() => undefined);
+    return reload;
+  }
+
+  private async reloadOnce(): Promise<{ ok: boolean; errors: string[] }> {
     if (!this.options.configFile) return { ok: false, errors: ['no config file to reload from'] };
     let config: Config;
     try {
       config = loadConfigFile(this.options.configFile);
+      const issues = stateDirIssues(config.alerts?.stateDir);
+      if (issues.length > 0) throw new ConfigError(issues);
+      // Everything that can fail happens before the running collection is touched.
+      await this.alerts.configure(config.alerts);
     } catch (error) {
       const errors = error instanceof ConfigError ? error.issues.map(formatConfigIssue) : [String(error)];
       for (const message of errors) this.log.error({ issue: message }, 'Config reload failed; keeping the running config');
@@ -94,18 +122,22 @@ export class Daemon {
       this.publishSelf();
       return { ok: false, errors };
     }
-    await this.scheduler?.stop();
+    await this.scheduler?.stop({ graceMs: RELOAD_GRACE_MS });
     this.configValue = config;
-    await this.alerts.configure(config.alerts);
+    this.http.setMaxResponseBytes(config.global.max_response_bytes);
     this.self.recordReload(true, Date.now() / 1000);
     void this.schedule(config);
     this.log.info({ targets: config.targets.length }, 'Config reloaded');
     return { ok: true, errors: [] };
   }
 
-  /** Finishes in-flight collection, then closes the HTTP clients. */
+  /**
+   * Gives in-flight collection a short grace, then cancels what is left (a Metrics API run may take
+   * minutes; `docker stop` waits 10 s), drains the alert outbox briefly, and closes the HTTP clients.
+   */
   async stop(): Promise<void> {
-    await this.scheduler?.stop();
+    await this.reloadChain;
+    await this.scheduler?.stop({ graceMs: STOP_GRACE_MS });
     await this.alerts.stop();
     await this.http.close();
   }
@@ -146,7 +178,7 @@ export class Daemon {
       this.collectorStates.delete(key);
       this.snapshot.setSlice(key, []);
     }
-    this.self.retainTargets(new Set(runs.map((run) => run.target)));
+    this.self.retain(new Set(runs.map((run) => run.target)), keep);
     this.publishSelf();
   }
 }

@@ -9,10 +9,3 @@ export function parseDuration(text: string): number | undefined {
   for (const [, amount, unit] of text.matchAll(PART)) total += Number(amount) * UNIT_MS[unit];
   return total;
 }
-
-export function formatDuration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  if (ms % 1000 === 0) return `${ms / 1000}s`;
-  return `${ms}ms`;
-}

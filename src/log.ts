@@ -1,14 +1,15 @@
 import { pino, type Logger } from 'pino';
 import { AvaxmonError } from './errors.js';
-import { scrubDeep } from './redact.js';
+import { scrubSecrets } from './redact.js';
 
 export type LogFormat = 'json' | 'logfmt';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * The root logger. Every argument passes through the secret scrubber, and known secret-bearing
- * fields are redacted by path as well, so a secret needs two mistakes to leak.
+ * The root logger. Every serialized line passes through the secret scrubber, and known
+ * secret-bearing fields are redacted by path as well, so a secret needs two mistakes to leak.
+ * Scrubbing the finished line (not the arguments) keeps errors' types, stacks and fields intact.
  */
 export function createLogger(level: LogLevel = 'info', format: LogFormat = 'json', destination?: pino.DestinationStream): Logger {
   return pino(
@@ -20,16 +21,19 @@ export function createLogger(level: LogLevel = 'info', format: LogFormat = 'json
         paths: ['headers.*', '*.headers.*', 'api_key', '*.api_key', 'token', '*.token'],
         censor: '<redacted>',
       },
-      hooks: {
-        logMethod(args, method) {
-          method.apply(this, args.map(scrubDeep) as Parameters<typeof method>);
-        },
-      },
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serializeError },
     },
-    destination ?? (format === 'logfmt' ? logfmtStream() : pino.destination(1)),
+    scrubbing(destination ?? (format === 'logfmt' ? logfmtStream() : pino.destination(1))),
   );
+}
+
+function scrubbing(destination: pino.DestinationStream): pino.DestinationStream {
+  const flushable = destination as pino.DestinationStream & { flushSync?: () => void };
+  return {
+    write: (line: string) => destination.write(scrubSecrets(line)),
+    ...(flushable.flushSync ? { flushSync: () => flushable.flushSync!() } : {}),
+  } as pino.DestinationStream;
 }
 
 /** A minimal logfmt writer for operators who read logs in a terminal. */

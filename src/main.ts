@@ -40,15 +40,20 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Prints one line per bad config path to stderr; the caller exits 2. */
+function reportConfigError(error: unknown): number {
+  if (!(error instanceof ConfigError)) throw error;
+  for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
+  return EXIT_USAGE;
+}
+
 function checkConfig(file: string): number {
   try {
     const config = loadConfigFile(file);
     process.stdout.write(`${file}: OK (${config.targets.length} target(s))\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
-    return EXIT_USAGE;
+    return reportConfigError(error);
   }
 }
 
@@ -57,9 +62,7 @@ async function testAlert(options: CliOptions): Promise<number> {
   try {
     config = loadConfigFile(options.configFile);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
-    return EXIT_USAGE;
+    return reportConfigError(error);
   }
   const result = await sendTestAlert(config, options.values.receiver as string | undefined);
   (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
@@ -74,6 +77,7 @@ async function runDaemon(options: CliOptions): Promise<number> {
     const config = loadConfigFile(options.configFile);
     const web = options.webConfigFile ? loadWebConfig(options.webConfigFile) : {};
     daemon = new Daemon({ config, logger, configFile: options.configFile, web });
+    await daemon.open();
     await daemon.app.listen({ host, port });
     logger.info(
       { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
@@ -81,9 +85,8 @@ async function runDaemon(options: CliOptions): Promise<number> {
     );
   } catch (error) {
     if (error instanceof ConfigError) {
-      for (const issue of error.issues) logger.error({ issue: formatConfigIssue(issue) }, 'Invalid config');
-      for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
-      return EXIT_USAGE;
+      logger.error({ issues: error.issues.map(formatConfigIssue) }, 'Invalid config');
+      return reportConfigError(error);
     }
     if (error instanceof UsageError) {
       process.stderr.write(`avaxmon: ${error.message}\n`);

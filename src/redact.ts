@@ -11,21 +11,15 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= MIN_SECRET_LENGTH) secrets.add(value);
 }
 
+/** Replaces every secret in a text, also in its JSON-escaped form (as it appears in a log line). */
 export function scrubSecrets(text: string): string {
   let result = text;
-  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-  return result;
-}
-
-export function scrubDeep<T>(value: T): T {
-  if (secrets.size === 0) return value;
-  if (typeof value === 'string') return scrubSecrets(value) as T;
-  if (Array.isArray(value)) return value.map(scrubDeep) as T;
-  if (value instanceof Error) return scrubError(value) as T;
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubDeep(item)])) as T;
+  for (const secret of secrets) {
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1)]) {
+      if (result.includes(form)) result = result.split(form).join(REDACTED);
+    }
   }
-  return value;
+  return result;
 }
 
 /** Strips user:password from a URL before it is shown anywhere. */
@@ -38,10 +32,4 @@ export function displayUrl(url: string): string {
   } catch {
     return REDACTED;
   }
-}
-
-function scrubError(error: Error): Record<string, unknown> {
-  const code = (error as { code?: unknown }).code;
-  const cause = error.cause instanceof Error ? scrubError(error.cause) : undefined;
-  return { type: error.name, message: scrubSecrets(error.message), code, cause };
 }

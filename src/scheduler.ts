@@ -1,6 +1,8 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 
+const FIRST_RUN_SPREAD_MS = 5_000;
+
 /** A unit of scheduled work: one collector on one target, or one public-API collector. */
 export interface Job {
   readonly id: string;
@@ -9,30 +11,37 @@ export interface Job {
 }
 
 /**
- * Runs each job once at start (so /-/ready can follow the first round), then on a croner schedule
- * whose start is spread by a per-job jitter, so a hundred targets do not fire in the same second.
- * Runs of one job never overlap: croner's `protect` plus our own in-flight check cover the first run.
+ * Runs each job once at start (so /-/ready can follow the first round), then on a croner schedule.
+ * A per-job jitter spreads jobs apart, so a hundred targets do not fire in the same second. Runs of
+ * one job never overlap: croner's `protect` plus our own in-flight check.
  */
 export class Scheduler {
   private readonly crons: Cron[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly controller = new AbortController();
+  private stopped = false;
 
   constructor(
     private readonly log: Logger,
     private readonly jitterRatio: number,
   ) {}
 
-  /** Starts every job; resolves when each has completed its first run. */
+  /**
+   * Starts every job; resolves when each has completed its first run. Each job gets a stable offset
+   * (at most FIRST_RUN_SPREAD_MS, so readiness does not wait a whole interval): its first run happens
+   * then, and its croner schedule starts one interval later.
+   */
   async start(jobs: readonly Job[]): Promise<void> {
-    for (const job of jobs) {
-      const intervalSeconds = Math.max(1, Math.round(job.intervalMs / 1000));
-      const startAt = new Date(Date.now() + jitterMs(job.id, job.intervalMs * this.jitterRatio));
-      this.crons.push(
-        new Cron('* * * * * *', { interval: intervalSeconds, protect: true, startAt }, () => this.trigger(job)),
-      );
-    }
-    await Promise.all(jobs.map((job) => this.trigger(job)));
+    await Promise.all(jobs.map((job) => this.startJob(job)));
+  }
+
+  private async startJob(job: Job): Promise<void> {
+    const offsetMs = jitterMs(job.id, Math.min(job.intervalMs * this.jitterRatio, FIRST_RUN_SPREAD_MS));
+    const intervalSeconds = Math.max(1, Math.round(job.intervalMs / 1000));
+    const startAt = new Date(Date.now() + offsetMs + job.intervalMs);
+    this.crons.push(new Cron('* * * * * *', { interval: intervalSeconds, protect: true, startAt }, () => this.trigger(job)));
+    await new Promise((resolve) => setTimeout(resolve, offsetMs));
+    if (!this.stopped) await this.trigger(job);
   }
 
   /** Runs a job now unless it is already running; resolves when that run ends. */
@@ -50,12 +59,18 @@ export class Scheduler {
     return run;
   }
 
-  /** Stops scheduling and waits for in-flight runs; `abort` cancels them instead of waiting. */
-  async stop(options: { abort?: boolean } = {}): Promise<void> {
+  /** Stops scheduling; in-flight runs get `graceMs` to finish, then are cancelled and awaited. */
+  async stop(options: { graceMs?: number } = {}): Promise<void> {
+    this.stopped = true;
     for (const cron of this.crons) cron.stop();
     this.crons.length = 0;
-    if (options.abort) this.controller.abort();
-    await Promise.all(this.inFlight.values());
+    const inFlight = Promise.all(this.inFlight.values());
+    if (options.graceMs !== undefined) {
+      const grace = new Promise((resolve) => setTimeout(resolve, options.graceMs).unref());
+      await Promise.race([inFlight, grace]);
+      this.controller.abort();
+    }
+    await inFlight;
   }
 }
 
@@ -63,5 +78,6 @@ export class Scheduler {
 export function jitterMs(id: string, spreadMs: number): number {
   let hash = 2166136261;
   for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 16777619);
-  return spreadMs <= 0 ? 0 : (hash >>> 0) % Math.floor(spreadMs);
+  const whole = Math.floor(spreadMs);
+  return whole <= 0 ? 0 : (hash >>> 0) % whole;
 }

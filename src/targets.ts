@@ -67,7 +67,3 @@ export class TargetRuntimes {
 export function enabledCollectors(target: TargetConfig): string[] {
   return [...collectorRegistry].filter(([name, factory]) => target.collectors[name]?.enabled ?? factory.defaultEnabled).map(([name]) => name);
 }
-
-export function collectorInterval(target: TargetConfig, collector: string, config: Config): number {
-  return target.collectors[collector]?.interval ?? config.global.interval;
-}

@@ -42,3 +42,22 @@ describe('Scheduler', () => {
     expect(counts.slow).toBe(1);
   });
 });
+
+describe('Scheduler jitter', () => {
+  it('spreads the first runs of 100 targets over seconds, not one tick', async () => {
+    const startedAt = Date.now();
+    const firstRuns: number[] = [];
+    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), 1);
+    await scheduler.start(
+      Array.from({ length: 100 }, (_, index) => ({
+        id: `validator-${index}/health`,
+        intervalMs: 15_000,
+        run: async () => void firstRuns.push(Date.now() - startedAt),
+      })),
+    );
+    await scheduler.stop();
+    expect(firstRuns).toHaveLength(100);
+    expect(Math.max(...firstRuns) - Math.min(...firstRuns)).toBeGreaterThan(3000);
+    expect(new Set(firstRuns.map((ms) => Math.floor(ms / 250))).size).toBeGreaterThan(12);
+  });
+});

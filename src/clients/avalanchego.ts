@@ -5,7 +5,7 @@ import { parseJsonBody } from './response-body.js';
 
 export interface RequestRecorder {
   recordRequest(target: string, method: string, outcome: Outcome): void;
-  recordReachability(target: string, reachable: boolean): void;
+  recordReachability(target: string, reachable: boolean, graceMs: number): void;
 }
 
 export interface NodeClientOptions {
@@ -79,12 +79,12 @@ export class NodeClient {
     try {
       const result = await request();
       this.recorder.recordRequest(this.target, method, 'success');
-      this.recorder.recordReachability(this.target, true);
+      this.recorder.recordReachability(this.target, true, this.options.timeoutMs);
       return result;
     } catch (error) {
       const outcome = error instanceof UpstreamError ? error.outcome : 'network_error';
       this.recorder.recordRequest(this.target, method, outcome);
-      this.recorder.recordReachability(this.target, !TRANSPORT_FAILURES.has(outcome));
+      this.recorder.recordReachability(this.target, !TRANSPORT_FAILURES.has(outcome), this.options.timeoutMs);
       throw error;
     }
   }

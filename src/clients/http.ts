@@ -33,7 +33,16 @@ export interface HttpClientOptions {
 export class HttpClient {
   private readonly pools = new Map<string, Pool>();
 
-  constructor(private readonly options: HttpClientOptions) {}
+  private maxResponseBytes: number;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.maxResponseBytes = options.maxResponseBytes;
+  }
+
+  /** A reload may change the cap; pools and their connections stay. */
+  setMaxResponseBytes(bytes: number): void {
+    this.maxResponseBytes = bytes;
+  }
 
   async request(request: HttpRequest): Promise<HttpResponse> {
     const url = new URL(request.url);
@@ -50,7 +59,7 @@ export class HttpClient {
         bodyTimeout: request.timeoutMs,
         signal,
       });
-      const text = await readCapped(response.body, this.options.maxResponseBytes, request);
+      const text = await readCapped(response.body, this.maxResponseBytes, request);
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
@@ -115,5 +124,5 @@ function describe(error: unknown, outcome: Outcome, timeoutMs: number): string {
   if (outcome === 'timeout') return `timed out after ${timeoutMs}ms`;
   const cause = (error as { cause?: { message?: string } }).cause?.message;
   const message = (error as Error).message ?? String(error);
-  return cause ? `${message} (${cause})` : message;
+  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
 }

@@ -66,6 +66,7 @@ export const configSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
+    checkGlobalTiming(config.global, ctx);
     const seen = new Set<string>();
     config.targets.forEach((target, index) => {
       if (seen.has(target.name)) {
@@ -75,6 +76,13 @@ export const configSchema = z
       if (target.collectors) checkIntervals(target, index, config.global.timeout, ctx);
     });
   });
+
+function checkGlobalTiming(global: { interval: number; timeout: number }, ctx: z.RefinementCtx): void {
+  if (global.interval < 1000) ctx.addIssue({ code: 'custom', path: ['global', 'interval'], message: 'must be at least 1s' });
+  if (global.timeout > global.interval) {
+    ctx.addIssue({ code: 'custom', path: ['global', 'timeout'], message: 'must not exceed global.interval' });
+  }
+}
 
 function checkIntervals(target: z.infer<typeof targetSchema>, index: number, timeout: number, ctx: z.RefinementCtx) {
   for (const [name, override] of Object.entries(target.collectors)) {

@@ -1,36 +1,63 @@
 import type { Outcome } from '../errors.js';
+import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
 
 interface CollectorStatus {
+  readonly target: string;
+  readonly collector: string;
   success: boolean;
   durationSeconds: number;
   lastSuccessSeconds?: number;
 }
 
+interface Reachability {
+  lastAnswerMs?: number;
+  lastFailureMs?: number;
+  /** Failures this soon after an answer are one slow method, not a dead node. */
+  graceMs: number;
+}
+
 /** avaxmon's own state as samples: collector status, request outcomes, target reachability, reloads. */
 export class SelfMetrics {
-  private readonly requests = new Map<string, number>();
+  private readonly requests = new LabelledCounter('avaxmon_rpc_requests_total');
   private readonly collectors = new Map<string, CollectorStatus>();
-  private readonly targetUp = new Map<string, boolean>();
+  private readonly reachability = new Map<string, Reachability>();
   private reloadSuccessful = true;
   private lastLoadSeconds = Date.now() / 1000;
 
   constructor(private readonly build: { version: string; revision: string }) {}
 
   recordRequest(target: string, method: string, outcome: Outcome): void {
-    const key = JSON.stringify([target, method, outcome]);
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    this.requests.add({ target, method, outcome });
   }
 
-  /** A node is up while its requests get HTTP answers, even 503s: those come from the node itself. */
-  recordReachability(target: string, reachable: boolean): void {
-    this.targetUp.set(target, reachable);
+  /**
+   * A node is up while its requests get HTTP answers, even 503s: those come from the node itself.
+   * Collectors run concurrently, so one method timing out while others are answered must not mark
+   * the node down: it is down once transport failures continue past `graceMs` after the last answer.
+   */
+  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = Date.now()): void {
+    const state = this.reachability.get(target) ?? { graceMs };
+    state.graceMs = graceMs;
+    if (reachable) state.lastAnswerMs = nowMs;
+    else state.lastFailureMs = nowMs;
+    this.reachability.set(target, state);
+  }
+
+  isTargetUp(target: string): boolean | undefined {
+    const state = this.reachability.get(target);
+    if (!state) return undefined;
+    if (state.lastFailureMs === undefined) return true;
+    if (state.lastAnswerMs === undefined) return false;
+    return state.lastFailureMs - state.lastAnswerMs <= state.graceMs;
   }
 
   recordRun(target: string, collector: string, success: boolean, durationSeconds: number, nowSeconds: number): void {
-    const key = JSON.stringify([target, collector]);
+    const key = `${target}/${collector}`;
     const previous = this.collectors.get(key);
     this.collectors.set(key, {
+      target,
+      collector,
       success,
       durationSeconds,
       lastSuccessSeconds: success ? nowSeconds : previous?.lastSuccessSeconds,
@@ -42,22 +69,15 @@ export class SelfMetrics {
     if (successful) this.lastLoadSeconds = nowSeconds;
   }
 
-  isTargetUp(target: string): boolean | undefined {
-    return this.targetUp.get(target);
-  }
-
   collectorStatus(target: string, collector: string): CollectorStatus | undefined {
-    return this.collectors.get(JSON.stringify([target, collector]));
+    return this.collectors.get(`${target}/${collector}`);
   }
 
-  /** Drops the state of targets no longer configured, so their series vanish after a reload. */
-  retainTargets(targets: ReadonlySet<string>): void {
-    for (const map of [this.requests, this.collectors, this.targetUp] as Map<string, unknown>[]) {
-      for (const key of map.keys()) {
-        const target = key.startsWith('[') ? (JSON.parse(key) as string[])[0] : key;
-        if (!targets.has(target)) map.delete(key);
-      }
-    }
+  /** Drops the state of targets and collectors no longer configured, so their series vanish after a reload. */
+  retain(targets: ReadonlySet<string>, collectorKeys: ReadonlySet<string>): void {
+    this.requests.retain((labels) => targets.has(labels.target));
+    for (const key of this.reachability.keys()) if (!targets.has(key)) this.reachability.delete(key);
+    for (const key of this.collectors.keys()) if (!collectorKeys.has(key)) this.collectors.delete(key);
   }
 
   samples(): Sample[] {
@@ -70,20 +90,17 @@ export class SelfMetrics {
       { name: 'avaxmon_config_last_reload_successful', labels: {}, value: this.reloadSuccessful ? 1 : 0 },
       { name: 'avaxmon_config_last_reload_success_timestamp_seconds', labels: {}, value: this.lastLoadSeconds },
     ];
-    for (const [target, up] of this.targetUp) samples.push({ name: 'avaxmon_target_up', labels: { target }, value: up ? 1 : 0 });
-    for (const [key, status] of this.collectors) {
-      const [target, collector] = JSON.parse(key) as [string, string];
-      const labels = { target, collector };
+    for (const target of this.reachability.keys()) {
+      samples.push({ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 });
+    }
+    for (const status of this.collectors.values()) {
+      const labels = { target: status.target, collector: status.collector };
       samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
       samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
       if (status.lastSuccessSeconds !== undefined) {
         samples.push({ name: 'avaxmon_collector_last_success_timestamp_seconds', labels, value: status.lastSuccessSeconds });
       }
     }
-    for (const [key, count] of this.requests) {
-      const [target, method, outcome] = JSON.parse(key) as [string, string, string];
-      samples.push({ name: 'avaxmon_rpc_requests_total', labels: { target, method, outcome }, value: count });
-    }
-    return samples;
+    return [...samples, ...this.requests.samples()];
   }
 }

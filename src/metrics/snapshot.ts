@@ -31,11 +31,6 @@ export class MetricsSnapshot {
     this.dirty = true;
   }
 
-  deleteSlicesWithPrefix(prefix: string): void {
-    for (const key of [...this.slices.keys()]) if (key.startsWith(prefix)) this.slices.delete(key);
-    this.dirty = true;
-  }
-
   samples(): Sample[] {
     return [...this.slices.values()].flatMap((slice) => slice.samples);
   }

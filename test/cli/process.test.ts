@@ -120,3 +120,35 @@ describe('the daemon process', () => {
     expect(output.join('')).toContain('Stopped cleanly');
   });
 });
+
+describe('start-up and shutdown bounds', () => {
+  it('exits 2 with the path when alerts.state_dir is unusable, before listening', () => {
+    const plainFile = writeConfig('not-a-dir', 'x');
+    const file = writeConfig('bad-state.yaml', `targets: [{ name: a, url: "http://127.0.0.1:9" }]\nalerts: { state_dir: ${plainFile}/data }\n`);
+    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 10_000 });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/alerts\.state_dir: cannot use .*not-a-dir\/data as a writable directory: ENOTDIR/);
+    expect(result.stdout).not.toContain('avaxmon listening');
+  });
+
+  it('on SIGTERM, cancels a collection still running after the grace period and exits 0 within seconds', async () => {
+    const sim = await startSimulator();
+    // A node that takes a minute to answer info.peers: the run would otherwise hold shutdown for 55 s.
+    sim.apply({ fault: { match: 'info.peers', kind: 'slow', delay: '60s' } });
+    const file = writeConfig('slow.yaml', `global: { interval: 1m, timeout: 55s }\ntargets: [{ name: a, url: "${sim.url}" }]\n`);
+    const port = await freePort();
+    const child = spawn('node', [MAIN, `--config.file=${file}`, `--web.listen-address=127.0.0.1:${port}`]);
+    try {
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/-/healthy`).catch(() => undefined))?.status, (status) => status === 200, 15_000);
+      await new Promise((resolve) => setTimeout(resolve, 6000)); // every first run has started
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const signalledAt = Date.now();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(9000);
+    } finally {
+      child.kill('SIGKILL');
+      await sim.close();
+    }
+  }, 40_000);
+});

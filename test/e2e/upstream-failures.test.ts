@@ -28,6 +28,8 @@ describe('upstream failures', () => {
       (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 0 && (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome }) ?? 0) > 0,
     );
     expect(find(failed, 'avaxmon_node_peers')).toEqual([]);
+    // One method failing while the node answers the others leaves the target up.
+    expect(valueOf(failed, 'avaxmon_target_up')).toBe(1);
     expect(find(failed, 'avaxmon_node_peers_by_version')).toEqual([]);
     // Other collectors of the same target keep working.
     expect(valueOf(failed, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);

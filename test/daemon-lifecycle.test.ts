@@ -1,0 +1,57 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfigFile } from '../src/config/load.js';
+import { Daemon } from '../src/daemon.js';
+import { createLogger } from '../src/log.js';
+import { startSimulator, type Simulator } from '../src/simulator/server.js';
+import { captureStream, parseExposition, valueOf } from './helpers/stack.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'avaxmon-lifecycle-'));
+
+describe('daemon reloads', () => {
+  let sim: Simulator;
+  let daemon: Daemon;
+  afterEach(async () => {
+    await daemon.stop();
+    await sim.close();
+  });
+
+  async function startDaemon(file: string): Promise<void> {
+    sim = await startSimulator();
+    writeFileSync(file, `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "${sim.url}", collectors: { node_info: { enabled: false }, upgrades: { enabled: false } } }]\n`);
+    daemon = new Daemon({ config: loadConfigFile(file), logger: createLogger('error', 'json', captureStream([])), configFile: file });
+    await daemon.start();
+  }
+
+  const peersRequests = () =>
+    valueOf(parseExposition(daemon.snapshot.body('text', false).toString()), 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'success' }) ?? 0;
+
+  it('runs overlapping reloads one at a time, leaving one schedule', async () => {
+    await startDaemon(join(dir, 'overlap.yaml'));
+    const results = await Promise.all([daemon.reload(), daemon.reload(), daemon.reload()]);
+    expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const before = peersRequests();
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    // One schedule polls info.peers about once a second; a leaked second one would double it.
+    expect(peersRequests() - before).toBeLessThanOrEqual(6);
+    expect(peersRequests() - before).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps collecting when a reload fails on an unusable state_dir', async () => {
+    const file = join(dir, 'state.yaml');
+    await startDaemon(file);
+    const notADirectory = join(dir, 'plain-file');
+    writeFileSync(notADirectory, 'x');
+    writeFileSync(file, `targets: [{ name: a, url: "${sim.url}" }]\nalerts: { state_dir: ${notADirectory}/data }\n`);
+    const result = await daemon.reload();
+    expect(result.ok).toBe(false);
+    expect(result.errors[0]).toMatch(/^alerts\.state_dir: cannot use .*plain-file\/data as a writable directory: ENOTDIR$/);
+    const before = peersRequests();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(peersRequests()).toBeGreaterThan(before);
+    expect(valueOf(parseExposition(daemon.snapshot.body('text', false).toString()), 'avaxmon_config_last_reload_successful')).toBe(0);
+  });
+});
