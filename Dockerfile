@@ -20,8 +20,9 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 COPY --from=build /src/dist ./dist
 COPY scenarios ./scenarios
 # The config is mounted at /etc/avaxmon/config.yaml (read-only is fine). The node image's
-# unprivileged "node" user (uid 1000) owns only the state directory.
-RUN mkdir -p /etc/avaxmon /var/lib/avaxmon && chown node:node /var/lib/avaxmon
+# unprivileged "node" user (uid 1000) owns only the state directory. The default alerts.state_dir,
+# ./data, resolves through a link to that volume, so alert state survives a new container.
+RUN mkdir -p /etc/avaxmon /var/lib/avaxmon && chown node:node /var/lib/avaxmon && ln -s /var/lib/avaxmon /app/data
 USER node
 VOLUME ["/var/lib/avaxmon"]
 EXPOSE 9683

@@ -88,6 +88,9 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
     expect(jsonArgs(only(runtime(), 'CMD').at(-1)!)).toEqual(['--config.file=/etc/avaxmon/config.yaml']);
     expect(only(runtime(), 'VOLUME').map((volume) => volume.getArgumentsContent())).toContainEqual(expect.stringContaining('/var/lib/avaxmon'));
     expect(only(runtime(), 'EXPOSE').map((expose) => expose.getArgumentsContent())).toContain('9683');
+    // The default alerts.state_dir (./data, relative to WORKDIR /app) must land on the volume.
+    expect(only(runtime(), 'WORKDIR').at(-1)!.getArgumentsContent()).toBe('/app');
+    expect(runCommands(runtime())).toContain('ln -s /var/lib/avaxmon /app/data');
   });
 
   it('starts node in exec form so SIGTERM reaches the daemon', () => {
