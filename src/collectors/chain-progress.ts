@@ -3,6 +3,7 @@ import { FieldReader } from '../clients/parse.js';
 import { chainProgressMetrics } from '../metrics/catalogue/validators.js';
 import { evmChains, watchedChains } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { callOptional, type OptionalMethod } from './optional-method.js';
 
 /** States of platform.getBlockchainStatus, exported as a 0/1 state set; UnknownChain becomes Unknown. */
 const STATUSES = ['Validating', 'Created', 'Preferred', 'Syncing', 'Unknown'] as const;
@@ -23,7 +24,7 @@ export function createChainProgressCollector(): Collector {
     metrics: chainProgressMetrics,
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
-      const [heights, statuses, supply, txFee] = await Promise.all([chainHeights(ctx), blockchainStatuses(ctx), currentSupply(ctx), xChainTxFee(ctx)]);
+      const [heights, statuses, supply, txFee] = await Promise.all([chainHeights(ctx, out), blockchainStatuses(ctx), currentSupply(ctx), xChainTxFee(ctx)]);
       const nowSeconds = ctx.nowMs / 1000;
       for (const [chain, height] of heights) {
         const progress = recordProgress(ctx.memory, chain, height, nowSeconds);
@@ -50,23 +51,26 @@ export function recordProgress(memory: Map<string, unknown>, chain: string, heig
   return progress;
 }
 
-async function chainHeights(ctx: CollectContext): Promise<Map<string, number>> {
+async function chainHeights(ctx: CollectContext, out: SampleSet): Promise<Map<string, number>> {
   const client = new EvmRpcClient(ctx.node);
   const gorilla = async (path: string, method: string) => {
     const read = new FieldReader(ctx.target.name, method);
     return read.number(read.object(await ctx.node.call(path, method, {}, ctx.signal), 'result').height, 'height');
   };
-  const evm = evmChains(ctx.target, client).map(async ({ label, url }): Promise<[string, number]> => [
-    label,
-    hexQuantity(await client.call(url, 'eth_blockNumber', [], ctx.signal), ctx.target.name, 'eth_blockNumber'),
+  const evm = evmChains(ctx.target, client).map(async ({ label, url }): Promise<[string, number] | undefined> => {
+    const reply = await callOptional(ctx, out, blockNumberOf(label), () => client.call(url, 'eth_blockNumber', [], ctx.signal));
+    return reply === undefined ? undefined : [label, hexQuantity(reply, ctx.target.name, 'eth_blockNumber')];
+  });
+  const heights = await Promise.all([
+    gorilla('/ext/bc/P', 'platform.getHeight').then((height): [string, number] => ['P', height]),
+    gorilla('/ext/bc/X', 'avm.getHeight').then((height): [string, number] => ['X', height]),
+    ...evm,
   ]);
-  return new Map(
-    await Promise.all([
-      gorilla('/ext/bc/P', 'platform.getHeight').then((height): [string, number] => ['P', height]),
-      gorilla('/ext/bc/X', 'avm.getHeight').then((height): [string, number] => ['X', height]),
-      ...evm,
-    ]),
-  );
+  return new Map(heights.filter((entry) => entry !== undefined));
+}
+
+function blockNumberOf(chain: string): OptionalMethod {
+  return { key: `${chain}:eth_blockNumber`, method: 'eth_blockNumber', gauge: 'avaxmon_chain_height_available', labels: { chain } };
 }
 
 /** Every watched chain but the P-Chain, which the P-Chain does not list among its blockchains. */

@@ -29,7 +29,7 @@ const KNOWN_PRECOMPILES = [
 
 /** An EVM method of one chain, reported as avaxmon_evm_method_available{chain, method}. */
 function evmMethod(chain: string, method: string): OptionalMethod {
-  return { key: `${chain}:${method}`, gauge: 'avaxmon_evm_method_available', labels: { chain, method } };
+  return { key: `${chain}:${method}`, method, gauge: 'avaxmon_evm_method_available', labels: { chain, method } };
 }
 
 /**

@@ -2,6 +2,7 @@ import { FieldReader } from '../clients/parse.js';
 import type { SubnetConfig } from '../config/schema.js';
 import { subnetValidatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { callOptional, type OptionalMethod } from './optional-method.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
 
 const METHOD = 'validators.getCurrentValidators';
@@ -25,11 +26,20 @@ export function createL1ValidatorsCollector(): Collector {
   };
 }
 
+/** A wrong blockchain_id, or an L1 this node does not run, has no validators API: one chain, not the run. */
+function validatorsApiOf(subnet: string): OptionalMethod {
+  return { key: `${subnet}:${METHOD}`, method: METHOD, gauge: 'avaxmon_subnet_validators_api_available', labels: { subnet } };
+}
+
 async function collectChain(ctx: CollectContext, out: SampleSet, subnet: SubnetConfig): Promise<void> {
   const nodeIds = await resolveNodeIds(ctx, subnet.node_ids ?? ctx.target.validators.node_ids);
   if (nodeIds.length === 0) return;
   const read = new FieldReader(ctx.target.name, METHOD);
-  const reply = read.object(await ctx.node.call(`/ext/bc/${subnet.blockchain_id}/validators`, METHOD, { nodeIDs: nodeIds }, ctx.signal), 'result');
+  const answer = await callOptional(ctx, out, validatorsApiOf(subnet.name), () =>
+    ctx.node.call(`/ext/bc/${subnet.blockchain_id}/validators`, METHOD, { nodeIDs: nodeIds }, ctx.signal),
+  );
+  if (answer === undefined) return;
+  const reply = read.object(answer, 'result');
   const listed = new Map<string, Record<string, unknown>>();
   read.array(reply.validators, 'validators').forEach((item, index) => {
     const entry = read.object(item, `validators[${index}]`);

@@ -5,14 +5,16 @@ import type { CollectContext, SampleSet } from './collector.js';
 export interface OptionalMethod {
   /** Unique among the target's optional methods, e.g. `info.getVMs` or `C:eth_feeConfig`. */
   readonly key: string;
+  /** The method's name, for the log. */
+  readonly method: string;
   readonly gauge: string;
-  /** The gauge's labels; also logged, so they name the method and chain. */
+  /** The gauge's labels, e.g. the chain; logged with the method. */
   readonly labels: Readonly<Record<string, string>>;
 }
 
 /** A node-specific API method, reported as avaxmon_node_api_available{method}. */
 export function nodeMethod(method: string): OptionalMethod {
-  return { key: method, gauge: 'avaxmon_node_api_available', labels: { method } };
+  return { key: method, method, gauge: 'avaxmon_node_api_available', labels: { method } };
 }
 
 /**
@@ -24,14 +26,14 @@ export function nodeMethod(method: string): OptionalMethod {
 export async function callOptional<T>(ctx: CollectContext, out: SampleSet, method: OptionalMethod, call: () => Promise<T>): Promise<T | undefined> {
   try {
     const result = await call();
-    if (ctx.facts.unavailableMethods.delete(method.key)) ctx.log.info(method.labels, 'Node method is available again');
+    if (ctx.facts.unavailableMethods.delete(method.key)) ctx.log.info({ ...method.labels, method: method.method }, 'Node method is available again');
     out.add(method.gauge, method.labels, 1);
     return result;
   } catch (error) {
     if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
     if (!ctx.facts.unavailableMethods.has(method.key)) {
       ctx.facts.unavailableMethods.add(method.key);
-      ctx.log.warn({ ...method.labels, err: error }, 'Node method is unavailable; reporting it once and skipping it');
+      ctx.log.warn({ ...method.labels, method: method.method, err: error }, 'Node method is unavailable; reporting it once and skipping it');
     }
     out.add(method.gauge, method.labels, 0);
     return undefined;

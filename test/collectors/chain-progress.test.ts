@@ -72,4 +72,18 @@ describe('chain_progress collector', () => {
     harness.sim.apply({ fault: { match: 'eth_blockNumber', kind: 'http_500' } });
     await expect(harness.run(createChainProgressCollector())).rejects.toThrow(/eth_blockNumber.*HTTP 500/);
   });
+
+  it('reports an L1 chain without an EVM RPC as unavailable, once, and still exports the other chains', async () => {
+    harness = await startHarness(`${SIM_SUBNETS_YAML}\n  - { name: ghost, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${UNKNOWN_CHAIN} }`);
+    harness.sim.apply({ fault: { match: `/ext/bc/${UNKNOWN_CHAIN}/rpc`, kind: 'unavailable' } });
+    const collector = createChainProgressCollector();
+    await harness.run(collector);
+    const samples = await harness.run(collector);
+    expect(value(samples, 'avaxmon_chain_height_available', { chain: 'ghost' })).toBe(0);
+    expect(value(samples, 'avaxmon_chain_height_available', { chain: SIM_L1.name })).toBe(1);
+    expect(value(samples, 'avaxmon_chain_height', { chain: 'ghost' })).toBeUndefined();
+    expect(value(samples, 'avaxmon_chain_height', { chain: SIM_L1.name })).toBeGreaterThan(0);
+    expect(value(samples, 'avaxmon_chain_height', { chain: 'P' })).toBeGreaterThan(0);
+    expect(harness.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('"chain":"ghost"'))).toHaveLength(1);
+  });
 });

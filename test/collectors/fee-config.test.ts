@@ -4,6 +4,7 @@ import { parseGorillaResponse } from '../../src/clients/jsonrpc.js';
 import { createFeeConfigCollector } from '../../src/collectors/fee-config.js';
 import { UpstreamError } from '../../src/errors.js';
 import { chainHeight, chainWorld, SIM_L1 } from '../../src/simulator/chain-world.js';
+import { fakeCb58 } from '../../src/simulator/state.js';
 import { requestCount, series, SIM_SUBNETS_YAML, startHarness, value, type Harness } from './chain-harness.js';
 
 let harness: Harness | undefined;
@@ -81,6 +82,18 @@ describe('fee_config collector', () => {
     );
     const samples = await harness.run(createFeeConfigCollector());
     expect(value(samples, 'avaxmon_evm_chain_id', { chain: 'viaurl' })).toBe(432204);
+  });
+
+  it('reports every method of an L1 without an RPC (404) as unavailable and still exports the other chains', async () => {
+    const ghost = fakeCb58(616_161, 49);
+    harness = await startHarness(`${SIM_SUBNETS_YAML}\n  - { name: ghost, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${ghost} }`);
+    harness.sim.apply({ fault: { match: `/ext/bc/${ghost}/rpc`, kind: 'unavailable' } });
+    const samples = await harness.run(createFeeConfigCollector());
+    for (const method of ['eth_feeConfig', 'eth_getChainConfig', 'eth_getActiveRulesAt']) {
+      expect(value(samples, 'avaxmon_evm_method_available', { chain: 'ghost', method })).toBe(0);
+    }
+    expect(value(samples, 'avaxmon_evm_fee_gas_limit', l1)).toBe(8_000_000);
+    expect(series(samples, 'avaxmon_evm_chain_id', { chain: 'ghost' })).toEqual([]);
   });
 
   it('fails the run on any other EVM error', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createL1ValidatorsCollector } from '../../src/collectors/l1-validators.js';
 import { chainWorld, primaryValidator, SIM_L1 } from '../../src/simulator/chain-world.js';
-import { SIM_NODE_ID } from '../../src/simulator/state.js';
+import { fakeCb58, SIM_NODE_ID } from '../../src/simulator/state.js';
 import { requestCount, SIM_SUBNETS_YAML, startHarness, value, type Harness } from './chain-harness.js';
 
 let harness: Harness | undefined;
@@ -59,6 +59,33 @@ subnets:
     const samples = await harness.run(createL1ValidatorsCollector());
     expect(value(samples, 'avaxmon_subnet_validator_active', { node_id: other })).toBe(1);
     expect(value(samples, 'avaxmon_subnet_validator_active', { node_id: SIM_NODE_ID })).toBeUndefined();
+  });
+
+  it('reports an L1 without a validators API as unavailable, once, and still exports the other L1s', async () => {
+    const ghost = fakeCb58(515_151, 49);
+    harness = await startHarness(`validators: { node_ids: [self] }\n${SIM_SUBNETS_YAML}
+  - { name: ghost, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${ghost} }
+  - { name: gone, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${fakeCb58(525_252, 49)} }`);
+    // "gone" answers like a real node without that chain (plain 404); "ghost" with gorilla's "can't find service".
+    harness.sim.apply({ fault: { match: `/ext/bc/${fakeCb58(525_252, 49)}/validators`, kind: 'unavailable' } });
+    const collector = createL1ValidatorsCollector();
+    await harness.run(collector);
+    const samples = await harness.run(collector);
+    expect(value(samples, 'avaxmon_subnet_validator_active', { subnet: SIM_L1.name, node_id: SIM_NODE_ID })).toBe(1);
+    expect(value(samples, 'avaxmon_subnet_validators_api_available', { subnet: SIM_L1.name })).toBe(1);
+    expect(value(samples, 'avaxmon_subnet_validators_api_available', { subnet: 'ghost' })).toBe(0);
+    expect(value(samples, 'avaxmon_subnet_validators_api_available', { subnet: 'gone' })).toBe(0);
+    expect(value(samples, 'avaxmon_subnet_validator_active', { subnet: 'ghost' })).toBeUndefined();
+    expect(requestCount(harness.self, 'validators.getCurrentValidators', 'unavailable')).toBe(4);
+    const logged = harness.logs.filter((line) => line.includes('Node method is unavailable'));
+    expect(logged).toHaveLength(2);
+    expect(logged.join()).toContain('"subnet":"ghost"');
+  });
+
+  it('still fails the run on a real error from one L1', async () => {
+    harness = await startHarness(`validators: { node_ids: [self] }\n${SIM_SUBNETS_YAML}`);
+    harness.sim.apply({ fault: { match: 'validators.getCurrentValidators', kind: 'rpc_error' } });
+    await expect(harness.run(createL1ValidatorsCollector())).rejects.toThrow(/simulated failure/);
   });
 
   it('exports nothing and asks nothing without L1 chains configured', async () => {

@@ -43,6 +43,7 @@ export const subnetValidatorMetrics = [
   gauge('avaxmon_subnet_validator_uptime_ratio', "The validator's uptime on this L1 since its start, as this node's tracker sees it.", perValidator),
   gauge('avaxmon_subnet_validator_weight', 'Weight of the validator on this L1 (validators API).', perValidator),
   gauge('avaxmon_subnet_validator_start_timestamp_seconds', 'Unix time the validator started validating the L1.', perValidator),
+  gauge('avaxmon_subnet_validators_api_available', "Whether the L1 chain's validators API answers (0: the node has no such chain or API).", ['target', 'subnet']),
 ] as const;
 
 export const feeConfigMetrics = [
@@ -68,6 +69,7 @@ export const chainProgressMetrics = [
   gauge('avaxmon_chain_last_progress_timestamp_seconds', 'Unix time avaxmon last saw the chain height change (first sighting counts); a stalled chain falls behind now.', ['target', 'chain']),
   gauge('avaxmon_blockchain_status', 'Status of a blockchain as the node reports it (platform.getBlockchainStatus), as a 0/1 state set.', ['target', 'chain', 'status']),
   gauge('avaxmon_current_supply_avax', 'Current AVAX supply (platform.getCurrentSupply), an upper bound on the circulating supply.', ['target']),
+  gauge('avaxmon_chain_height_available', 'Whether an EVM chain answers eth_blockNumber (0: the node has no such chain RPC, or the chain is not EVM).', ['target', 'chain']),
   gauge('avaxmon_chain_tx_fee_avax', 'Static transaction fees of the X-Chain in AVAX (avm.getTxFee): fee="tx" or "create_asset".', ['target', 'chain', 'fee']),
 ] as const;
 
