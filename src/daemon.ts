@@ -125,6 +125,7 @@ export class Daemon {
     await this.scheduler?.stop({ graceMs: RELOAD_GRACE_MS });
     this.configValue = config;
     this.http.setMaxResponseBytes(config.global.max_response_bytes);
+    await this.http.retainOrigins(configuredOrigins(config));
     this.self.recordReload(true, Date.now() / 1000);
     void this.schedule(config);
     this.log.info({ targets: config.targets.length }, 'Config reloaded');
@@ -181,4 +182,13 @@ export class Daemon {
     this.self.retain(new Set(runs.map((run) => run.target)), keep);
     this.publishSelf();
   }
+}
+
+/** Every origin the config makes requests to: nodes, L1 RPC endpoints and the public APIs. */
+function configuredOrigins(config: Config): Set<string> {
+  const urls = [
+    ...config.targets.flatMap((target) => [target.url, ...target.subnets.flatMap((subnet) => subnet.rpc_url ?? [])]),
+    ...[config.metrics_api?.url, config.data_api?.url].filter((url): url is string => url !== undefined),
+  ];
+  return new Set(urls.map((url) => new URL(url).origin));
 }

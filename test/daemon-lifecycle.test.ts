@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,5 +54,29 @@ describe('daemon reloads', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(peersRequests()).toBeGreaterThan(before);
     expect(valueOf(parseExposition(daemon.snapshot.body('text', false).toString()), 'avaxmon_config_last_reload_successful')).toBe(0);
+  });
+});
+
+describe('daemon reload and connections', () => {
+  it('closes the keep-alive connections to a target the reload removed', async () => {
+    const old = createServer((_, response) => response.writeHead(503).end('busy'));
+    await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
+    const sim = await startSimulator();
+    const file = join(dir, 'origins.yaml');
+    writeFileSync(file, `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "http://127.0.0.1:${(old.address() as { port: number }).port}" }]\n`);
+    const daemon = new Daemon({ config: loadConfigFile(file), logger: createLogger('error', 'json', captureStream([])), configFile: file });
+    const connections = () => new Promise<number>((resolve) => old.getConnections((_, count) => resolve(count)));
+    try {
+      await daemon.start();
+      expect(await connections()).toBeGreaterThan(0);
+      writeFileSync(file, `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "${sim.url}" }]\n`);
+      expect((await daemon.reload()).ok).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await connections()).toBe(0);
+    } finally {
+      await daemon.stop();
+      await sim.close();
+      old.close();
+    }
   });
 });

@@ -70,6 +70,13 @@ export class HttpClient {
     }
   }
 
+  /** Closes the pools of origins a reload removed; their connections would otherwise stay open. */
+  async retainOrigins(origins: ReadonlySet<string>): Promise<void> {
+    const removed = [...this.pools].filter(([origin]) => !origins.has(origin));
+    for (const [origin] of removed) this.pools.delete(origin);
+    await Promise.all(removed.map(([, pool]) => pool.close()));
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
     this.pools.clear();
