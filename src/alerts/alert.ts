@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto';
 
 export type AlertStatus = 'firing' | 'resolved';
 
-/** An alert's persisted state; identity is the fingerprint of its labels (rule, target, own labels). */
+/**
+ * An alert's persisted state. Its identity is rule, target and the rule's own labels: `severity` is a
+ * label too, but a tiered rule changing severity is the same alert, so it is left out of the fingerprint.
+ */
 export interface AlertRecord {
+  /** What receivers know the alert by (PagerDuty dedup_key, webhook fingerprint); fixed for its life. */
   readonly fingerprint: string;
   readonly rule: string;
-  readonly labels: Readonly<Record<string, string>>;
+  /** Updated when a tiered rule changes the alert's severity. */
+  labels: Readonly<Record<string, string>>;
   annotations: Record<string, string>;
   state: 'pending' | 'firing';
   /** When the condition began to hold; sent as startsAt and part of the idempotency keys. */
@@ -14,7 +19,7 @@ export interface AlertRecord {
   firingSinceMs?: number;
   /** Receivers sent the firing notification, with the time of the last send (for reminders). */
   notified: Record<string, number>;
-  /** Reminders sent so far; numbers the reminders' idempotency keys. */
+  /** Firing notifications after the first (reminders, severity changes); numbers their idempotency keys. */
   reminders: number;
   /** Since when the rule's data for the target is missing (a failed collection): unknown, so not yet resolved. */
   unknownSinceMs?: number;
@@ -40,9 +45,9 @@ export interface AlertPayload {
   readonly generatorURL?: string;
 }
 
-/** A stable hash of the label set, independent of key order. */
+/** A stable hash of the alert's identifying labels (all but severity), independent of key order. */
 export function fingerprintOf(labels: Readonly<Record<string, string>>): string {
-  const canonical = JSON.stringify(Object.keys(labels).sort().map((key) => [key, labels[key]]));
+  const canonical = JSON.stringify(Object.keys(labels).filter((key) => key !== 'severity').sort().map((key) => [key, labels[key]]));
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 

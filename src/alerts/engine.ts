@@ -7,7 +7,7 @@ import { ALERTMANAGER_RESEND_MS } from './receivers/alertmanager.js';
 import { routes } from './routing.js';
 import { runbookUrl, type Candidate } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
-import { SampleIndex } from './sample-index.js';
+import { pick, SampleIndex } from './sample-index.js';
 
 /**
  * A failed collection removes its series; the condition is then unknown, not cleared. An alert whose
@@ -28,17 +28,21 @@ export interface EngineDeps {
  * resolved, with reminders, flap capping, inhibition by AvaxmonTargetDown, and routing.
  */
 export class AlertEngine {
+  /** Open alerts by fingerprint, the hash of their identity. */
   private readonly alerts = new Map<string, AlertRecord>();
   private readonly memories = new Map<string, Map<string, unknown>>();
   /** Notification times per fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
-  private readonly transitions = new Map<string, number[]>();
+  private transitions = new Map<string, number[]>();
+  /** The time of the first evaluation since start; alerts older than that were restored from disk. */
+  private startedMs?: number;
 
   constructor(
     private config: AlertsConfig,
     private readonly deps: EngineDeps,
     restored: EngineState = { alerts: [], transitions: {} },
   ) {
-    for (const alert of restored.alerts) this.alerts.set(alert.fingerprint, alert);
+    // Keyed by identity: a record saved while severity was part of the fingerprint keeps its old one for receivers.
+    for (const alert of restored.alerts) this.alerts.set(fingerprintOf(alert.labels), alert);
     for (const [fingerprint, times] of Object.entries(restored.transitions)) this.transitions.set(fingerprint, [...times]);
   }
 
@@ -51,8 +55,25 @@ export class AlertEngine {
     return [...this.alerts.values()];
   }
 
+  /**
+   * Applies one evaluation. The state changes only once its notifications are in the outbox: when
+   * queuing fails, the state is rolled back, so the next evaluation makes the same transitions again
+   * (with the same idempotency keys) and nothing is lost.
+   */
   evaluate(samples: readonly Sample[], nowMs: number): void {
-    const index = new SampleIndex(samples);
+    this.startedMs ??= nowMs;
+    const before = this.checkpoint();
+    try {
+      const outgoing = this.transition(new SampleIndex(samples), nowMs);
+      if (outgoing.length > 0) this.deps.enqueue(outgoing);
+    } catch (error) {
+      this.rollback(before);
+      throw error;
+    }
+    this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
+  }
+
+  private transition(index: SampleIndex, nowMs: number): NewNotification[] {
     const unreachable = new Set(index.all('avaxmon_target_up').filter((sample) => sample.value === 0).map((sample) => sample.labels.target));
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
@@ -67,19 +88,38 @@ export class AlertEngine {
       alert.annotations = annotationsOf(rule, candidate);
       alert.resolveHeld = undefined;
       alert.unknownSinceMs = undefined;
-      if (frozen(alert)) continue;
+      if (frozen(alert)) {
+        outgoing.push(...this.keepAlive(alert, nowMs));
+        continue;
+      }
+      // Same alert, new severity (a tiered rule escalating): no resolve, `for` keeps running.
+      const severityChanged = alert.labels.severity !== labels.severity;
+      alert.labels = labels;
       if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
         alert.state = 'firing';
         alert.firingSinceMs = nowMs;
       }
-      if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs));
+      if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs, severityChanged));
     }
-    for (const alert of [...this.alerts.values()]) {
-      if (seen.has(alert.fingerprint) || failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs)) continue;
-      outgoing.push(...this.close(alert, nowMs));
+    for (const [fingerprint, alert] of [...this.alerts]) {
+      if (seen.has(fingerprint)) continue;
+      if (failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs) || this.relearning(alert, nowMs)) {
+        outgoing.push(...this.keepAlive(alert, nowMs));
+        continue;
+      }
+      outgoing.push(...this.close(fingerprint, alert, nowMs));
     }
-    if (outgoing.length > 0) this.deps.enqueue(outgoing);
-    this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
+    return outgoing;
+  }
+
+  private checkpoint(): { alerts: Array<[string, AlertRecord]>; transitions: Map<string, number[]> } {
+    return structuredClone({ alerts: [...this.alerts], transitions: this.transitions });
+  }
+
+  private rollback(before: ReturnType<AlertEngine['checkpoint']>): void {
+    this.alerts.clear();
+    for (const [fingerprint, alert] of before.alerts) this.alerts.set(fingerprint, alert);
+    this.transitions = before.transitions;
   }
 
   private *candidates(
@@ -113,46 +153,78 @@ export class AlertEngine {
     return alert;
   }
 
-  /** True while a notified alert's data is missing for its target, up to UNKNOWN_HOLD_MS. */
+  /**
+   * True while a notified alert's data is missing, up to UNKNOWN_HOLD_MS. The data is missing when no
+   * source series carries the alert's identity: another series of the same target says nothing about it.
+   */
   private holdUnknown(alert: AlertRecord, index: SampleIndex, nowMs: number): boolean {
     const sources = ruleRegistry.get(alert.rule)?.sources ?? [];
-    const target = alert.labels.target;
-    const known = sources.some((metric) => index.all(metric).some((sample) => sample.labels.target === target));
+    const { alertname: _alertname, severity: _severity, ...identity } = alert.labels;
+    const known = sources.some(({ metric, labels }) => index.all(metric).some((sample) => sameLabels(pick(sample.labels, labels), identity)));
     if (known || Object.keys(alert.notified).length === 0 || !this.config.rules[alert.rule]?.enabled) return false;
     alert.unknownSinceMs ??= nowMs;
     return nowMs - alert.unknownSinceMs < UNKNOWN_HOLD_MS;
   }
 
-  /** The first firing notification (once the flap cap allows), then reminders per receiver. */
-  private notifyFiring(alert: AlertRecord, nowMs: number): NewNotification[] {
-    const notifiedBefore = Object.keys(alert.notified).length > 0;
-    if (!notifiedBefore) {
-      const receivers = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
-      if (receivers.length === 0 || !this.flapAllows(alert, nowMs)) return [];
+  /** True for an alert restored from before the start while its rule is still learning the history it needs. */
+  private relearning(alert: AlertRecord, nowMs: number): boolean {
+    const settings = this.config.rules[alert.rule];
+    const historyMs = ruleRegistry.get(alert.rule)?.historyMs;
+    if (!historyMs || !settings?.enabled || alert.activeSinceMs >= this.startedMs!) return false;
+    return nowMs - this.startedMs! < historyMs(settings.params) + settings.forMs;
+  }
+
+  /**
+   * The first firing notification (once the flap cap allows); after a severity change, a firing
+   * notification with the new severity at once; otherwise reminders per receiver.
+   */
+  private notifyFiring(alert: AlertRecord, nowMs: number, severityChanged: boolean): NewNotification[] {
+    const routed = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
+    if (Object.keys(alert.notified).length === 0) {
+      if (routed.length === 0 || !this.flapAllows(alert, nowMs)) return [];
       this.transitions.get(alert.fingerprint)!.push(nowMs);
-      this.deps.log.info({ alert: alert.labels, receivers: receivers.map((receiver) => receiver.name) }, 'Alert firing');
-      return receivers.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+      this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
     }
+    if (severityChanged && routed.length > 0) {
+      alert.reminders += 1;
+      this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+    }
+    return this.reminders(alert, nowMs, (receiver) => routes(receiver, alert.labels));
+  }
+
+  /**
+   * A firing alert that is frozen (its target is down) or held (its data is unknown) sends no
+   * reminders, except to Alertmanager: there a firing alert that is not re-sent expires at endsAt
+   * and Alertmanager would resolve it on its own.
+   */
+  private keepAlive(alert: AlertRecord, nowMs: number): NewNotification[] {
+    return alert.state === 'firing' ? this.reminders(alert, nowMs, (receiver) => receiver.type === 'alertmanager') : [];
+  }
+
+  private reminders(alert: AlertRecord, nowMs: number, eligible: (receiver: ReceiverConfig) => boolean): NewNotification[] {
     const due = this.config.receivers.filter(
-      (receiver) => alert.notified[receiver.name] !== undefined && nowMs - alert.notified[receiver.name] >= this.repeatInterval(receiver),
+      (receiver) =>
+        eligible(receiver) && alert.notified[receiver.name] !== undefined && nowMs - alert.notified[receiver.name] >= this.repeatInterval(receiver),
     );
     if (due.length === 0) return [];
     alert.reminders += 1;
-    return due.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+    return due.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, true));
   }
 
   /** The condition no longer holds: a pending alert vanishes silently; a notified one resolves. */
-  private close(alert: AlertRecord, nowMs: number): NewNotification[] {
+  private close(fingerprint: string, alert: AlertRecord, nowMs: number): NewNotification[] {
     const notifiedTo = Object.keys(alert.notified);
     if (notifiedTo.length === 0) {
-      this.alerts.delete(alert.fingerprint);
+      this.alerts.delete(fingerprint);
       return [];
     }
     if (!this.flapAllows(alert, nowMs)) {
       alert.resolveHeld = true;
       return [];
     }
-    this.alerts.delete(alert.fingerprint);
+    this.alerts.delete(fingerprint);
     this.transitions.get(alert.fingerprint)!.push(nowMs);
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
     const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
@@ -178,7 +250,7 @@ export class AlertEngine {
     return receiver.repeatIntervalMs ?? (receiver.type === 'alertmanager' ? ALERTMANAGER_RESEND_MS : this.config.repeatIntervalMs);
   }
 
-  private notification(alert: AlertRecord, receiver: ReceiverConfig, status: AlertStatus, nowMs: number): NewNotification {
+  private notification(alert: AlertRecord, receiver: ReceiverConfig, status: AlertStatus, nowMs: number, reminder = false): NewNotification {
     if (status === 'firing') alert.notified[receiver.name] = nowMs;
     const suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved';
     return {
@@ -186,10 +258,15 @@ export class AlertEngine {
       fingerprint: alert.fingerprint,
       // Deterministic, so a notification re-queued after a crash carries the key the receiver saw.
       key: `${alert.fingerprint}-${alert.activeSinceMs}-${suffix}`,
-      reminder: status === 'firing' && alert.reminders > 0,
+      reminder,
       alert: payloadOf(alert, status, nowMs, this.config.externalUrl),
     };
   }
+}
+
+function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 function annotationsOf(rule: string, candidate: Candidate): Record<string, string> {

@@ -51,9 +51,21 @@ export interface AlertRule {
   readonly severity: Severity | readonly Severity[];
   readonly params: Readonly<Record<string, ParamSpec>>;
   readonly description: string;
-  /** The metrics the condition reads; with none of them left for a target, its data is unknown, not fine. */
-  readonly sources: readonly string[];
+  /** The series the condition reads; with none of them left for an alert, its data is unknown, not fine. */
+  readonly sources: readonly RuleSource[];
+  /**
+   * For rules whose condition depends on what was seen before (memory here or in a collector): how
+   * long they must watch after a start before "condition false" means anything. Until then an alert
+   * restored from before the restart is kept, not resolved.
+   */
+  readonly historyMs?: (params: Readonly<Record<string, number>>) => number;
   evaluate(ctx: RuleContext): Candidate[];
+}
+
+/** A metric a rule reads, and its labels that make up the identity of the rule's alerts. */
+export interface RuleSource {
+  readonly metric: string;
+  readonly labels: readonly string[];
 }
 
 export const RUNBOOK_BASE = 'https://github.com/avaxmon/avaxmon/blob/main/docs/runbooks.md#';

@@ -248,3 +248,153 @@ describe('restart', () => {
     expect(stateDir).toBeTruthy();
   });
 });
+
+interface WebhookBody {
+  status: string;
+  alerts: Array<{ labels: Record<string, string>; fingerprint: string }>;
+}
+const webhookAlerts = (hook: Recorder) =>
+  hook.requests.map((request) => {
+    const body = request.json as WebhookBody;
+    return { status: body.status, severity: body.alerts[0].labels.severity, fingerprint: body.alerts[0].fingerprint, key: request.headers['idempotency-key'] };
+  });
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+const delivered = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+describe('identity without severity', () => {
+  it('a tiered rule changing severity notifies the new severity at once, without a resolve or a new `for`', async () => {
+    const { alerting, hook } = await setup('    AvalancheL1ValidatorBalanceLow: { for: 1m }');
+    const runway = (days: number): Sample[] => [
+      target('v'),
+      { name: 'avaxmon_l1_validator_balance_runway_seconds', labels: { target: 'v', subnet: 'l1', node_id: 'NodeID-x' }, value: days * 86_400 },
+    ];
+    alerting.evaluate(runway(20), sec(0));
+    // Escalating while pending keeps `for` running from the first sighting.
+    alerting.evaluate(runway(5), sec(30));
+    alerting.evaluate(runway(5), sec(60));
+    await hook.waitFor(1);
+    alerting.evaluate(runway(20), sec(90));
+    await hook.waitFor(2);
+    alerting.evaluate(runway(4), sec(120));
+    await hook.waitFor(3);
+    alerting.evaluate(runway(40), sec(150));
+    await hook.waitFor(4);
+    await settle();
+    const sent = webhookAlerts(hook);
+    expect(sent.map((alert) => `${alert.status}:${alert.severity}`)).toEqual(['firing:critical', 'firing:warning', 'firing:critical', 'resolved:critical']);
+    expect(new Set(sent.map((alert) => alert.fingerprint)).size).toBe(1);
+    expect(new Set(sent.map((alert) => alert.key)).size).toBe(4);
+    expect((hook.requests[0].json as { alerts: Array<{ startsAt: string }> }).alerts[0].startsAt).toBe(new Date(sec(0)).toISOString());
+  });
+});
+
+describe('restart of a rule that needs history', () => {
+  it('keeps a firing AvalancheChainStalled alert when the collector’s last-progress time restarts at now', async () => {
+    const { alerting, hook } = await setup('    AvalancheChainStalled: { for: 1m, threshold: 5m }');
+    const chain = (lastProgressMs: number): Sample[] => [
+      target('v'),
+      { name: 'avaxmon_chain_last_progress_timestamp_seconds', labels: { target: 'v', chain: 'C' }, value: lastProgressMs / 1000 },
+    ];
+    for (let second = 0; second <= 400; second += 20) alerting.evaluate(chain(sec(0)), sec(second));
+    await hook.waitFor(1);
+    await alerting.stop(0);
+    // The restarted collector first sees the (still stalled) height at the restart: last progress = now.
+    const restartedAt = sec(1000);
+    const again = new Alerting(alerting.config, log);
+    cleanups.push(() => again.stop(0));
+    for (let second = 1000; second <= 1600; second += 20) {
+      again.evaluate(chain(restartedAt), sec(second));
+      expect(again.activeAlerts().map((alert) => alert.state)).toEqual(['firing']);
+    }
+    await settle();
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheChainStalled']);
+    again.evaluate(chain(sec(1610)), sec(1620));
+    await hook.waitFor(2);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheChainStalled', 'resolved:AvalancheChainStalled']);
+  });
+});
+
+describe('frozen and held alerts', () => {
+  const amAlerts = (am: Recorder, alertname: string) =>
+    am.requests.filter((request) => (request.json as Array<{ labels: Record<string, string> }>)[0].labels.alertname === alertname);
+
+  async function withAlertmanager(): Promise<{ alerting: Alerting; hook: Recorder; am: Recorder }> {
+    const am = await startRecorder();
+    cleanups.push(() => am.close());
+    const { alerting, hook } = await setup(
+      '    AvaxmonTargetDown: { for: 0s }\n    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }',
+      `    - { name: am, type: alertmanager, url: ${am.url} }`,
+    );
+    return { alerting, hook, am };
+  }
+
+  it('keeps re-sending an inhibited alert to Alertmanager, but sends chat no reminders', async () => {
+    const { alerting, hook, am } = await withAlertmanager();
+    alerting.evaluate(healthy(0), sec(0));
+    await am.waitFor(1);
+    // Waits between evaluations: a reminder is not queued while the previous one still waits in the outbox.
+    for (let second = 30; second <= 330; second += 30) {
+      alerting.evaluate([target('validator-1', 0)], sec(second));
+      await delivered();
+    }
+    await settle();
+    // One resend a minute (ALERTMANAGER_RESEND_MS), so Alertmanager never sees its endsAt pass.
+    expect(amAlerts(am, 'AvalancheNodeUnhealthy').length).toBeGreaterThanOrEqual(5);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'firing:AvaxmonTargetDown']);
+  });
+
+  it('keeps re-sending an alert held for unknown data to Alertmanager', async () => {
+    const { alerting, hook, am } = await withAlertmanager();
+    alerting.evaluate(healthy(0), sec(0));
+    await am.waitFor(1);
+    for (let second = 30; second <= 270; second += 30) {
+      alerting.evaluate([target('validator-1')], sec(second));
+      await delivered();
+    }
+    await settle();
+    expect(amAlerts(am, 'AvalancheNodeUnhealthy').length).toBeGreaterThanOrEqual(4);
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
+  });
+
+  it('holds per series: a missing validator uptime is unknown even while the node uptime is collected', async () => {
+    const { alerting, hook } = await setup('    AvalancheUptimeLow: { for: 0s }\n    AvalancheUptimeDropping: { enabled: false }');
+    const node: Sample = { name: 'avaxmon_node_uptime_weighted_average_ratio', labels: { target: 'v', subnet: 'primary' }, value: 0.5 };
+    const validator: Sample = { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x' }, value: 0.5 };
+    alerting.evaluate([target('v'), node, validator], sec(0));
+    await hook.waitFor(2);
+    // The validators collector fails; the uptime collector still works.
+    alerting.evaluate([target('v'), node], sec(60));
+    alerting.evaluate([target('v'), node], sec(120));
+    await settle();
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheUptimeLow', 'firing:AvalancheUptimeLow']);
+    alerting.evaluate([target('v'), node], sec(400));
+    await hook.waitFor(3);
+    expect((hook.requests[2].json as WebhookBody).alerts[0].labels.node_id).toBe('NodeID-x');
+  });
+});
+
+describe('outbox write failures', () => {
+  it('loses no notification: the next evaluation makes the same transition again', async () => {
+    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }');
+    const enqueue = alerting.outbox.enqueue.bind(alerting.outbox);
+    let failNext = true;
+    alerting.outbox.enqueue = (notifications, nowMs) => {
+      if (failNext) {
+        failNext = false;
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      }
+      return enqueue(notifications, nowMs);
+    };
+    alerting.evaluate(healthy(0), sec(0));
+    alerting.evaluate(healthy(0), sec(30));
+    await hook.waitFor(1);
+    failNext = true;
+    alerting.evaluate(healthy(1), sec(60));
+    expect(alerting.activeAlerts()).toHaveLength(1);
+    alerting.evaluate(healthy(1), sec(90));
+    await hook.waitFor(2);
+    await settle();
+    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    expect(alerting.activeAlerts()).toHaveLength(0);
+  });
+});

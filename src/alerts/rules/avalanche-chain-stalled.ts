@@ -9,6 +9,8 @@ export const avalancheChainStalled = seriesRule({
   severity: 'critical',
   params: { threshold: { kind: 'duration', default: 300, help: 'fires when the height has not moved for this long' } },
   description: 'The chain height has not moved for `threshold` (now - avaxmon_chain_last_progress_timestamp_seconds > 300).',
+  // The collector's last-progress time restarts at "now" with the daemon, so a stalled chain looks fresh for `threshold`.
+  historyMs: (params) => params.threshold * 1000,
   check: (lastProgress, ctx) => (ctx.nowMs / 1000 - lastProgress > ctx.params.threshold ? 'critical' : undefined),
   summary: (labels) => `Chain ${labels.chain} is stalled on ${labels.target}`,
   detail: (labels, lastProgress, ctx) =>

@@ -5,7 +5,7 @@ export const avalancheNodeUnhealthy: AlertRule = {
   defaultFor: '1m',
   severity: 'critical',
   params: {},
-  sources: ['avaxmon_node_healthy'],
+  sources: [{ metric: 'avaxmon_node_healthy', labels: ['target'] }],
   description: 'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks.',
   evaluate(ctx) {
     return ctx.samples

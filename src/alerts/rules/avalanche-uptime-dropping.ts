@@ -9,7 +9,9 @@ export const avalancheUptimeDropping: AlertRule = {
   name: 'AvalancheUptimeDropping',
   defaultFor: '0m',
   severity: 'warning',
-  sources: ['avaxmon_node_uptime_weighted_average_ratio'],
+  sources: [{ metric: 'avaxmon_node_uptime_weighted_average_ratio', labels: ['target', 'subnet'] }],
+  // The peak lives in this rule's memory, which a restart empties: it takes a window to learn it again.
+  historyMs: (params) => params.window * 1000,
   params: {
     threshold: { kind: 'number', default: 0.05, help: 'fires when uptime fell by more than this ratio (0.05 = 5 points)' },
     window: { kind: 'duration', default: 3600, help: 'the window over which the fall is measured' },

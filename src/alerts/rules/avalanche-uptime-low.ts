@@ -11,7 +11,7 @@ export const avalancheUptimeLow: AlertRule = {
   name: 'AvalancheUptimeLow',
   defaultFor: '5m',
   severity: 'critical',
-  sources: SOURCES.map((source) => source.metric),
+  sources: SOURCES,
   params: { threshold: { kind: 'number', default: 0.8, help: 'the reward uptime requirement, as a ratio' } },
   description:
     'Uptime is below the reward requirement: avaxmon_node_uptime_weighted_average_ratio < 0.8 or avaxmon_validator_uptime_ratio < 0.8.',

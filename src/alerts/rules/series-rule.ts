@@ -11,6 +11,8 @@ export interface SeriesRuleSpec {
   readonly severity: Severity | readonly Severity[];
   readonly params?: Readonly<Record<string, ParamSpec>>;
   readonly description: string;
+  /** See AlertRule.historyMs. */
+  readonly historyMs?: (params: Readonly<Record<string, number>>) => number;
   /** The severity of this series now, or undefined when the condition does not hold. */
   readonly check: (value: number, ctx: RuleContext, sample: Sample) => Severity | undefined;
   readonly summary: (labels: Labels, value: number, ctx: RuleContext) => string;
@@ -25,7 +27,8 @@ export function seriesRule(spec: SeriesRuleSpec): AlertRule {
     severity: spec.severity,
     params: spec.params ?? {},
     description: spec.description,
-    sources: [spec.metric],
+    sources: [{ metric: spec.metric, labels: spec.labels }],
+    historyMs: spec.historyMs,
     evaluate(ctx) {
       const candidates: Candidate[] = [];
       for (const sample of ctx.samples.all(spec.metric)) {
