@@ -34,11 +34,20 @@ export function createNodeInfoCollector(): Collector {
       for (const [vm, vmVersion] of Object.entries(read('info.getNodeVersion').object(v.vmVersions ?? {}, 'vmVersions'))) {
         out.add('avaxmon_node_vm_info', { vm, version: String(vmVersion) }, 1);
       }
-      if (vmsReply !== undefined) read('info.getVMs').object(read('info.getVMs').object(vmsReply, 'result').vms, 'vms');
+      if (vmsReply !== undefined) exportInstalledVms(ctx, out, vmsReply);
       for (const [chain, isBootstrapped] of bootstrapped) out.add('avaxmon_chain_bootstrapped', { chain }, isBootstrapped);
       return out.observation();
     },
   };
+}
+
+/** info.getVMs: each installed VM by id with its aliases (`["evm"]`; a VM may have none or several). */
+function exportInstalledVms(ctx: CollectContext, out: SampleSet, reply: unknown): void {
+  const read = new FieldReader(ctx.target.name, 'info.getVMs');
+  for (const [vmId, aliases] of Object.entries(read.object(read.object(reply, 'result').vms, 'vms'))) {
+    const names = read.array(aliases, `vms.${vmId}`).map((alias, index) => read.string(alias, `vms.${vmId}[${index}]`));
+    out.add('avaxmon_node_installed_vm_info', { vm_id: vmId, aliases: names.join(',') }, 1);
+  }
 }
 
 function optionalInfo(ctx: CollectContext, out: SampleSet, method: string): Promise<unknown> {

@@ -46,6 +46,14 @@ describe('node collectors against the simulator', () => {
     expect(valueOf(samples, 'avaxmon_node_network_id')).toBe(1);
     expect(valueOf(samples, 'avaxmon_chain_bootstrapped', { chain: 'X' })).toBe(1);
     expect(valueOf(samples, 'avaxmon_node_vm_info', { vm: 'avm' })).toBe(1);
+    expect(find(samples, 'avaxmon_node_installed_vm_info').map((sample) => [sample.labels.vm_id, sample.labels.aliases, sample.value])).toEqual(
+      expect.arrayContaining([
+        ['jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq', 'avm', 1],
+        ['mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6', 'evm', 1],
+        ['11111111111111111111111111111111LpoYY', 'platform', 1],
+        ['srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy', 'subnetevm,subnet-evm', 1],
+      ]),
+    );
   });
 
   it('reduces 2,000 peers to counts and statistics, never one series per peer', async () => {

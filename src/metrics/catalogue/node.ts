@@ -16,6 +16,7 @@ export const nodeInfoMetrics = [
   gauge('avaxmon_node_info', 'Identity of the node; constant 1.', ['target', 'node_id', 'version', 'database_version', 'rpc_protocol_version', 'network']),
   gauge('avaxmon_node_network_id', 'Network id of the node (1 mainnet, 5 Fuji).', ['target']),
   gauge('avaxmon_node_vm_info', 'A virtual machine installed on the node and its version; constant 1.', ['target', 'vm', 'version']),
+  gauge('avaxmon_node_installed_vm_info', 'A virtual machine installed on the node (info.getVMs): its id and aliases joined by ","; constant 1.', ['target', 'vm_id', 'aliases']),
   gauge('avaxmon_chain_bootstrapped', 'Whether the node has finished bootstrapping a chain.', ['target', 'chain']),
   gauge('avaxmon_node_api_available', 'Whether a node-specific API method answers (0 when the node disables it).', ['target', 'method']),
 ] as const;

@@ -31,6 +31,8 @@ export const infoMethods: Record<string, MethodHandler> = {
       jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq: ['avm'],
       mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6: ['evm'],
       '11111111111111111111111111111111LpoYY': ['platform'],
+      // subnet-evm, with two aliases from a --vm-aliases-file.
+      srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy: ['subnetevm', 'subnet-evm'],
     },
     fxs: { spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ: 'secp256k1fx' },
   }),
