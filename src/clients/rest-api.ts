@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UpstreamError, type Outcome } from '../errors.js';
 import type { HttpClient, HttpResponse } from './http.js';
+import { retryAfterMs } from './retry-after.js';
 import { parseJsonBody, snippet, statusOutcome } from './response-body.js';
 
 export type PublicApiName = 'metrics_api' | 'data_api';
@@ -52,7 +53,7 @@ const DEFAULT_BACKOFF_MS = 60_000;
 
 /**
  * GETs on one public REST API with the manners a shared public service needs: a request budget per
- * run, spacing between requests, and a backoff after 429 that sends nothing before the Retry-After
+ * run, spacing between requests, and a backoff after 429 (or a 503 with Retry-After) that sends nothing before the Retry-After
  * time, not even from the next run. The client outlives runs so the backoff does too.
  */
 export class RestApiClient {
@@ -85,7 +86,7 @@ export class RestApiClient {
     for (let attempt = 0; ; attempt++) {
       await this.awaitSlot(request);
       const response = await this.send(request);
-      if (response.status !== 429) return this.parse(response, request);
+      if (!asksToBackOff(response)) return this.parse(response, request);
       const waitMs = retryAfterMs(response.headers['retry-after'], Date.now()) ?? DEFAULT_BACKOFF_MS;
       this.blockedUntilMs = Math.max(this.blockedUntilMs, Date.now() + waitMs);
       if (attempt > 0 || waitMs > this.options.maxRetryWaitMs) throw this.error(response, request);
@@ -104,7 +105,7 @@ export class RestApiClient {
         api,
         request.route,
         'unavailable',
-        `rate limited (HTTP 429); sending nothing until ${new Date(this.blockedUntilMs).toISOString()} as Retry-After asked`,
+        `rate limited (HTTP 429 or 503); sending nothing until ${new Date(this.blockedUntilMs).toISOString()} as Retry-After asked`,
       );
     }
     const startAt = Math.max(this.blockedUntilMs, this.nextSlotMs, now);
@@ -141,7 +142,7 @@ export class RestApiClient {
     const status = response.status;
     const auth = (status === 401 || status === 403) && this.options.describeAuthFailure?.(status);
     const detail = auth ? `${auth} (HTTP ${status}: ${message})` : `HTTP ${status}: ${message}`;
-    const retryAfter = status === 429 ? Math.max(0, this.blockedUntilMs - Date.now()) : undefined;
+    const retryAfter = asksToBackOff(response) ? Math.max(0, this.blockedUntilMs - Date.now()) : undefined;
     const outcome = statusOutcome(status, 'bad_body');
     return new RestApiError(this.options.api, request.route, outcome, detail, message, { status, retryAfterMs: retryAfter });
   }
@@ -151,6 +152,11 @@ export class RestApiClient {
     for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     return url.toString();
   }
+}
+
+/** 429, and a 503 that says when to come back (RFC 9110 §15.6.4), ask for a backoff rather than fail. */
+function asksToBackOff(response: HttpResponse): boolean {
+  return response.status === 429 || (response.status === 503 && retryAfterMs(response.headers['retry-after'], Date.now()) !== undefined);
 }
 
 /** `{message, error, statusCode}`, where message is a string or (Metrics API) an array of strings. */
@@ -164,13 +170,4 @@ function errorMessage(text: string): string {
     // Gateways answer with HTML or plain text; show a snippet of it instead.
   }
   return snippet(text) || 'empty body';
-}
-
-/** Retry-After is either delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
-export function retryAfterMs(header: string | string[] | undefined, nowMs: number): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }

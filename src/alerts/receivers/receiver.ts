@@ -1,5 +1,6 @@
 import type { HttpClient } from '../../clients/http.js';
 import type { ReceiverConfig } from '../../config/alerts-schema.js';
+import { retryAfterMs } from '../../clients/retry-after.js';
 import { UpstreamError } from '../../errors.js';
 import type { AlertPayload } from '../alert.js';
 
@@ -49,21 +50,12 @@ export async function postJson(ctx: SendContext, config: ReceiverConfig, post: J
     if (response.status >= 200 && response.status < 300) return { outcome: 'delivered' };
     const error = `HTTP ${response.status}: ${response.text.slice(0, 200)}`;
     const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
-    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], ctx.nowMs) ?? bodyRetryAfter(response.text);
-    return { outcome: retryable ? 'retry' : 'rejected', error, retryAfterMs };
+    const retryAfter = retryAfterMs(response.headers['retry-after'], ctx.nowMs) ?? bodyRetryAfter(response.text);
+    return { outcome: retryable ? 'retry' : 'rejected', error, retryAfterMs: retryAfter };
   } catch (error) {
     if (error instanceof UpstreamError) return { outcome: 'retry', error: error.message };
     throw error;
   }
-}
-
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
 /** Telegram puts its back-off in the body: {"parameters":{"retry_after":N}}. */
