@@ -4,6 +4,8 @@ import { percentile } from '../stats.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { isNewer, parseVersion } from './version-compare.js';
 
+const OTHER_VERSION = 'other';
+
 /** info.peers reduced to counts and a few statistics: never one series per peer. */
 export function createPeersCollector(): Collector {
   return {
@@ -18,7 +20,7 @@ export function createPeersCollector(): Collector {
       const observedUptimes: number[] = [];
       peers.forEach((value, index) => {
         const peer = read.object(value, `peers[${index}]`);
-        const version = read.string(peer.version, `peers[${index}].version`);
+        const version = versionLabel(read.string(peer.version, `peers[${index}].version`));
         byVersion.set(version, (byVersion.get(version) ?? 0) + 1);
         for (const chain of read.array(peer.benched ?? [], `peers[${index}].benched`)) {
           benchedByChain.set(String(chain), (benchedByChain.get(String(chain)) ?? 0) + 1);
@@ -42,6 +44,15 @@ export function createPeersCollector(): Collector {
       return out.observation();
     },
   };
+}
+
+/**
+ * Peers announce their version themselves, so the label is rebuilt from the parsed numbers and
+ * anything unparseable shares one `other` bucket: a misbehaving peer cannot mint label values.
+ */
+function versionLabel(announced: string): string {
+  const parsed = parseVersion(announced);
+  return parsed ? `avalanchego/${parsed.join('.')}` : OTHER_VERSION;
 }
 
 /** The share of peers on a newer release than this node: the signal for "this node is behind". */

@@ -26,6 +26,13 @@ export const actions: Record<string, Action> = {
   set_peers(state, argument) {
     state.peers = generatePeers(Number(argument));
   },
+  /** `{ peer: 0, version: "x/garbage" }`: one peer announces any version string, as a misbehaving peer may. */
+  set_peer_version(state, argument) {
+    const { peer = 0, version } = record(argument);
+    const target = state.peers[Number(peer)];
+    if (!target) throw new Error(`set_peer_version: no peer ${String(peer)}`);
+    target.version = String(version);
+  },
   set_uptime(state, argument) {
     state.uptimePercent = Number(argument);
     state.weightedUptimePercent = Number(argument);
