@@ -23,7 +23,7 @@ export const nodeInfoMetrics = [
 
 export const peersMetrics = [
   gauge('avaxmon_node_peers', 'Number of connected peers.', ['target']),
-  gauge('avaxmon_node_peers_by_version', 'Connected peers by AvalancheGo version.', ['target', 'version']),
+  gauge('avaxmon_node_peers_by_version', 'Connected peers by AvalancheGo version (avalanchego/X.Y.Z; "other" when unparseable).', ['target', 'version']),
   gauge('avaxmon_node_peers_newer_version_ratio', 'Share of connected peers running a newer AvalancheGo version than this node.', ['target']),
   gauge('avaxmon_node_benched_peers', 'Peers benched on a chain by this node.', ['target', 'chain']),
   gauge('avaxmon_node_observed_uptime_min_ratio', "Lowest uptime of this node as observed by its peers.", ['target']),
