@@ -61,10 +61,6 @@ export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
   };
 }
 
-export function runCollector(runtime: CollectorRuntime, deps: CollectorRunDeps, stopSignal: AbortSignal): Promise<RunResult> {
-  return runSlice(nodeSliceRun(runtime), deps, stopSignal);
-}
-
 /**
  * Runs one slice once: deadline, timing, a child logger, and the all-or-nothing rule. A failed
  * run removes the slice's series, so /metrics never shows stale values.

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
 import type { Config, TargetConfig } from '../config/schema.js';
-import { runCollector } from '../collectors/run-collector.js';
+import { nodeSliceRun, runSlice } from '../collectors/run-collector.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { allMetrics } from '../metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../metrics/snapshot.js';
@@ -18,16 +18,19 @@ const MAX_REMEMBERED_TARGETS = 1024;
  * scheduled snapshot, so /metrics and /probe of the same target do not disturb each other.
  */
 export class ProbeRunner {
-  private readonly http: HttpClient;
+  private http: HttpClient;
   private self = this.freshSelf();
   private runtimes: TargetRuntimes;
   private readonly remembered = new Set<string>();
+  /** Clients replaced by a reset, closing once their in-flight probes finish. */
+  private readonly retiring = new Set<Promise<void>>();
 
   constructor(
-    config: Config,
+    private readonly config: Config,
     private readonly log: Logger,
+    private readonly maxRememberedTargets = MAX_REMEMBERED_TARGETS,
   ) {
-    this.http = new HttpClient({ maxResponseBytes: config.global.max_response_bytes });
+    this.http = this.freshHttp();
     this.runtimes = new TargetRuntimes(this.http, this.self);
   }
 
@@ -38,7 +41,7 @@ export class ProbeRunner {
     const started = performance.now();
     const runtimes = this.runtimes.forTarget(target, config, timeoutMs);
     const deps = { snapshot: scratch, self: this.self, log: this.log.child({ probe: true }) };
-    const results = await Promise.all(runtimes.map((runtime) => runCollector(runtime, deps, signal)));
+    const results = await Promise.all(runtimes.map((runtime) => runSlice(nodeSliceRun(runtime), deps, signal)));
     const labels = { target: target.name };
     return [
       ...scratch.samples(),
@@ -48,18 +51,35 @@ export class ProbeRunner {
     ];
   }
 
-  close(): Promise<void> {
-    return this.http.close();
+  async close(): Promise<void> {
+    await Promise.all([this.http.close(), ...this.retiring]);
   }
 
+  /**
+   * Past the limit, memory starts over, and so do the HTTP pools: each probed URL has its own pool,
+   * so URL probes under a broad allowed_targets glob would otherwise open pools without bound.
+   */
   private remember(name: string): void {
     if (this.remembered.has(name)) return;
-    if (this.remembered.size >= MAX_REMEMBERED_TARGETS) {
+    if (this.remembered.size >= this.maxRememberedTargets) {
       this.remembered.clear();
+      this.retire(this.http);
+      this.http = this.freshHttp();
       this.self = this.freshSelf();
       this.runtimes = new TargetRuntimes(this.http, this.self);
     }
     this.remembered.add(name);
+  }
+
+  /** Undici's close lets in-flight requests finish, so probes still running on the old client complete. */
+  private retire(http: HttpClient): void {
+    const closing = http.close().catch((error: unknown) => this.log.warn({ err: error }, 'Closing retired probe HTTP pools failed'));
+    this.retiring.add(closing);
+    void closing.finally(() => this.retiring.delete(closing));
+  }
+
+  private freshHttp(): HttpClient {
+    return new HttpClient({ maxResponseBytes: this.config.global.max_response_bytes });
   }
 
   private freshSelf(): SelfMetrics {

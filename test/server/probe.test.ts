@@ -1,9 +1,11 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon.js';
 import { ConfigError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
+import { ProbeRunner } from '../../src/server/probe-runner.js';
 import { compileTargetPattern, normalizeProbeUrl } from '../../src/server/probe-target-pattern.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { captureStream, find, parseExposition, scrape, valueOf } from '../helpers/stack.js';
@@ -137,6 +139,55 @@ probe:
     expect(allowed.status).toBe(200);
     expect(valueOf(parseExposition(await allowed.text()), 'avaxmon_probe_success')).toBe(0);
     expect(counter.count()).toBeGreaterThan(0);
+  });
+});
+
+/** An HTTP server that answers 404 and counts its open (kept-alive) connections. */
+async function startSocketCounter(): Promise<{ url: string; open: () => number; close: () => Promise<void> }> {
+  let open = 0;
+  const server = createHttpServer((_, response) => void response.writeHead(404).end('404 page not found\n'));
+  // Far beyond the test, so only the client closing a pool can close a connection.
+  server.keepAliveTimeout = 60_000;
+  server.on('connection', (socket) => {
+    open++;
+    socket.once('close', () => open--);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return { url, open: () => open, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition() && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('ProbeRunner pools', () => {
+  it('closes its HTTP pools when it forgets its targets, and on close', async () => {
+    const [first, second] = await Promise.all([startSocketCounter(), startSocketCounter()]);
+    const config = parseConfig(`targets:
+  - { name: first, url: ${first.url} }
+  - { name: second, url: ${second.url} }
+  - { name: again, url: ${second.url} }
+`);
+    const runner = new ProbeRunner(config, createLogger('error', 'json', captureStream([])), 2);
+    try {
+      const probe = (index: number) => runner.probe(config.targets[index], config, 1000, new AbortController().signal);
+      await probe(0);
+      expect(first.open()).toBeGreaterThan(0);
+      await probe(1);
+      expect(first.open()).toBeGreaterThan(0);
+      // A third target passes the limit of two: memory and pools start over, so first's pool closes.
+      await probe(2);
+      await until(() => first.open() === 0);
+      expect(first.open()).toBe(0);
+      expect(second.open()).toBeGreaterThan(0);
+      await runner.close();
+      await until(() => second.open() === 0);
+      expect(second.open()).toBe(0);
+    } finally {
+      await runner.close();
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 });
 
