@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
+import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { Delivery, type LastDelivery } from './delivery.js';
 import { AlertEngine } from './engine.js';
@@ -73,20 +74,9 @@ export class Alerting {
   }
 
   samples(nowMs = Date.now()): Sample[] {
-    const samples: Sample[] = [];
-    const counts = new Map<string, number>();
-    for (const alert of this.engine.active()) {
-      const key = JSON.stringify([alert.rule, alert.labels.severity, alert.state]);
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    for (const [key, value] of counts) {
-      const [rule, severity, state] = JSON.parse(key) as string[];
-      samples.push({ name: 'avaxmon_alerts', labels: { rule, severity, state }, value });
-    }
-    for (const [key, value] of this.delivery.counts) {
-      const [receiver, outcome] = JSON.parse(key) as string[];
-      samples.push({ name: 'avaxmon_notifications_total', labels: { receiver, outcome }, value });
-    }
+    const alerts = new LabelledCounter('avaxmon_alerts');
+    for (const alert of this.engine.active()) alerts.add({ rule: alert.rule, severity: alert.labels.severity, state: alert.state });
+    const samples = [...alerts.samples(), ...this.delivery.notifications.samples()];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
     samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });

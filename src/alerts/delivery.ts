@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { HttpClient } from '../clients/http.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
+import { LabelledCounter } from '../metrics/labelled-counter.js';
 import { scrubSecrets } from '../redact.js';
 import { backoffMs } from './backoff.js';
 import type { Outbox, QueuedNotification } from './outbox.js';
@@ -31,7 +32,7 @@ const MAX_IN_FLIGHT = 16;
  * other alerts are not held up. Failures retry with backoff and jitter, honouring Retry-After.
  */
 export class Delivery {
-  readonly counts = new Map<string, number>();
+  readonly notifications = new LabelledCounter('avaxmon_notifications_total');
   readonly last = new Map<string, LastDelivery>();
   private readonly attempts = new Map<QueuedNotification, Attempts>();
   private readonly inFlight = new Map<QueuedNotification, Promise<void>>();
@@ -135,8 +136,7 @@ export class Delivery {
   }
 
   private record(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
-    const key = JSON.stringify([entry.receiver, outcome]);
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.notifications.add({ receiver: entry.receiver, outcome });
     this.last.set(entry.receiver, { atMs: Date.now(), outcome, alertname: entry.alert.labels.alertname, error: error && scrubSecrets(error) });
   }
 }

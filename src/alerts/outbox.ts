@@ -24,6 +24,8 @@ export interface QueuedNotification extends NewNotification {
 
 /** How long the journal of delivered notifications remembers a key. */
 const DELIVERED_MEMORY_MS = 24 * 3_600_000;
+/** The journal is rewritten once it holds more than twice the live keys (and at least this many lines). */
+const MIN_JOURNAL_LINES_TO_COMPACT = 64;
 
 /**
  * The durable outbox: one file per queued notification in `<state_dir>/outbox`, written with
@@ -36,6 +38,7 @@ export class Outbox {
   private readonly queued = new Map<string, QueuedNotification>();
   private readonly delivered = new Map<string, number>();
   private readonly journal: string;
+  private journalLines = 0;
   private lastSeq = 0;
 
   constructor(stateDir: string, private readonly log: Logger) {
@@ -67,10 +70,7 @@ export class Outbox {
    */
   remove(entry: QueuedNotification, delivered: boolean, nowMs = Date.now()): void {
     const id = idOf(entry.receiver, entry.key);
-    if (delivered && !entry.reminder) {
-      appendDurably(this.journal, `${JSON.stringify({ id, atMs: nowMs })}\n`);
-      this.delivered.set(id, nowMs);
-    }
+    if (delivered && !entry.reminder) this.journalDelivered(id, nowMs);
     rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
     fsyncDirectory(this.directory);
     this.queued.delete(id);
@@ -89,6 +89,26 @@ export class Outbox {
     let oldest: number | undefined;
     for (const entry of this.queued.values()) oldest = oldest === undefined ? entry.createdMs : Math.min(oldest, entry.createdMs);
     return oldest;
+  }
+
+  /** Records a delivered key; forgets keys past DELIVERED_MEMORY_MS, and compacts the journal when it is mostly dead lines. */
+  private journalDelivered(id: string, nowMs: number): void {
+    appendDurably(this.journal, `${JSON.stringify({ id, atMs: nowMs })}\n`);
+    this.journalLines += 1;
+    this.delivered.delete(id);
+    this.delivered.set(id, nowMs);
+    // Insertion order is delivery order, so the expired keys are at the front.
+    for (const [oldId, atMs] of this.delivered) {
+      if (nowMs - atMs < DELIVERED_MEMORY_MS) break;
+      this.delivered.delete(oldId);
+    }
+    if (this.journalLines > 2 * Math.max(this.delivered.size, MIN_JOURNAL_LINES_TO_COMPACT / 2)) this.writeJournal();
+  }
+
+  private writeJournal(): void {
+    const lines = [...this.delivered].map(([id, atMs]) => JSON.stringify({ id, atMs })).join('\n');
+    writeFileDurably(this.journal, lines === '' ? '' : `${lines}\n`);
+    this.journalLines = this.delivered.size;
   }
 
   /** A reminder is pointless while an earlier notification of the alert still waits for the receiver. */
@@ -139,8 +159,7 @@ export class Outbox {
       if (entry) rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
       this.queued.delete(id);
     }
-    const lines = [...this.delivered].map(([id, atMs]) => JSON.stringify({ id, atMs })).join('\n');
-    writeFileDurably(this.journal, lines === '' ? '' : `${lines}\n`);
+    this.writeJournal();
   }
 }
 

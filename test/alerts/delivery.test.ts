@@ -1,10 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Alerting } from '../../src/alerts/alerting.js';
 import { backoffMs } from '../../src/alerts/backoff.js';
+import { Outbox } from '../../src/alerts/outbox.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { startRecorder, statuses, type RecordedRequest } from './recorder.js';
@@ -54,5 +55,32 @@ describe('delivery', () => {
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
     expect(attempts[1].atMs - attempts[0].atMs).toBeGreaterThanOrEqual(1900);
     expect(attempts[0].headers['idempotency-key']).toBe(attempts[1].headers['idempotency-key']);
+  });
+});
+
+describe('delivered-keys journal', () => {
+  it('forgets keys older than 24h and compacts the journal while running, still suppressing recent keys', () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-journal-'));
+    const outbox = new Outbox(stateDir, pino({ level: 'silent' }));
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const notification = (key: string) => ({
+      receiver: 'hook',
+      fingerprint: key,
+      key,
+      reminder: false,
+      alert: { fingerprint: key, status: 'firing' as const, labels: { alertname: 'X' }, annotations: {}, startsAt: new Date(t0).toISOString() },
+    });
+    const deliver = (key: string, nowMs: number) => {
+      for (const entry of outbox.enqueue([notification(key)], nowMs)) outbox.remove(entry, true, nowMs);
+    };
+    for (let i = 0; i < 100; i++) deliver(`old-${i}`, t0 + i);
+    const lines = () => readFileSync(join(stateDir, 'delivered.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+    expect(lines()).toBe(100);
+    const later = t0 + 25 * 3_600_000;
+    for (let i = 0; i < 10; i++) deliver(`new-${i}`, later + i);
+    expect(lines()).toBe(10);
+    // A recent key is still remembered (not queued again); an expired one is not.
+    expect(outbox.enqueue([notification('new-3')], later + 100)).toHaveLength(0);
+    expect(outbox.enqueue([notification('old-3')], later + 100)).toHaveLength(1);
   });
 });

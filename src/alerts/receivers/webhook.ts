@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { GO_ZERO_TIME_SECONDS } from '../../clients/parse.js';
 import type { ReceiverConfig } from '../../config/alerts-schema.js';
 import type { AlertPayload } from '../alert.js';
 import { postJson, type OutgoingNotification, type Receiver } from './receiver.js';
 
-/** Alertmanager writes the zero Go time as endsAt of a firing alert; webhook consumers expect it. */
-const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+/** Alertmanager writes the zero Go time as endsAt of a firing alert (RFC 3339, no fraction); webhook consumers expect it. */
+const GO_ZERO_TIME = new Date(GO_ZERO_TIME_SECONDS * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
  * Alertmanager's webhook payload (version 4), one alert per request, so tools that accept
