@@ -92,7 +92,7 @@ export class DataApiClient {
 }
 
 /** "12500000000000000000" with 18 decimals is 12.5; integer and fraction are split exactly first. */
-export function scaleByDecimals(raw: string, decimals: number): number {
+function scaleByDecimals(raw: string, decimals: number): number {
   const unit = 10n ** BigInt(decimals);
   const amount = BigInt(raw);
   return Number(amount / unit) + Number(amount % unit) / Number(unit);

@@ -24,7 +24,7 @@ export const V2_METRICS = [
 ] as const;
 
 /** The v1 route `GET /v1/avg_tps/{chainId}`, configured under its route name. */
-export const V1_AVG_TPS = 'avg_tps';
+const V1_AVG_TPS = 'avg_tps';
 
 export const METRICS_API_METRICS = [...V2_METRICS, V1_AVG_TPS] as const;
 export type MetricsApiMetric = (typeof METRICS_API_METRICS)[number];

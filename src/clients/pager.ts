@@ -54,7 +54,7 @@ async function readPages<T>(fetchPage: (pageToken?: string) => Promise<Page<T>>,
  * The APIs do not document the status of an expired token; they answer a bad parameter with 400,
  * so a 400 (or 410) whose message is about the page token counts as expired.
  */
-export function isExpiredPageToken(error: unknown): error is RestApiError {
+function isExpiredPageToken(error: unknown): error is RestApiError {
   if (!(error instanceof RestApiError)) return false;
   if (error.status !== 400 && error.status !== 410) return false;
   return /page ?token|start ?key/i.test(error.apiMessage);

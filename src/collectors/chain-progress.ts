@@ -44,7 +44,7 @@ export function createChainProgressCollector(): Collector {
 }
 
 /** Any change of height counts as progress (a rollback too); the first sighting starts the clock. */
-export function recordProgress(memory: Map<string, unknown>, chain: string, height: number, nowSeconds: number): Progress {
+function recordProgress(memory: Map<string, unknown>, chain: string, height: number, nowSeconds: number): Progress {
   const previous = memory.get(chain) as Progress | undefined;
   const progress = previous && previous.height === height ? previous : { height, changedAtSeconds: nowSeconds };
   memory.set(chain, progress);

@@ -57,7 +57,7 @@ async function rpcReport(ctx: CollectContext, method: string, tag: string): Prom
   return parseHealthReport(result, new FieldReader(ctx.target.name, method));
 }
 
-export function parseHealthReport(body: unknown, read: FieldReader): HealthReport {
+function parseHealthReport(body: unknown, read: FieldReader): HealthReport {
   const report = read.object(body, 'body');
   const checks = new Map<string, CheckResult>();
   for (const [name, value] of Object.entries(read.object(report.checks ?? {}, 'checks'))) {

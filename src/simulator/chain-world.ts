@@ -95,7 +95,7 @@ export function chainWorld(state: SimState): ChainWorld {
   return state.chainWorld;
 }
 
-export function createChainWorld(validatorCount: number, nowMs: number): ChainWorld {
+function createChainWorld(validatorCount: number, nowMs: number): ChainWorld {
   const now = Math.floor(nowMs / 1000);
   const validators = Array.from({ length: Math.max(1, validatorCount) }, (_, index) => primaryValidator(index, now));
   const others = validators.slice(1, 5).map((validator) => validator.nodeId);

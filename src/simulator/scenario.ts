@@ -10,7 +10,7 @@ export interface Scenario {
   readonly steps: ReadonlyArray<{ atMs: number; step: Record<string, unknown> }>;
 }
 
-export const BUILTIN_SCENARIOS_DIR = new URL('../../scenarios/', import.meta.url);
+const BUILTIN_SCENARIOS_DIR = new URL('../../scenarios/', import.meta.url);
 
 /** Loads a scenario by file path, or by built-in name (`demo` → scenarios/demo.yaml). */
 export function loadScenario(nameOrPath: string): Scenario {

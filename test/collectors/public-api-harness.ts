@@ -17,7 +17,6 @@ import { captureStream } from '../helpers/stack.js';
  */
 export interface PublicApiHarness {
   readonly sim: Simulator;
-  readonly snapshot: MetricsSnapshot;
   readonly self: SelfMetrics;
   readonly logs: string[];
   run(job: 'metrics_api' | 'data_api'): Promise<RunResult>;
@@ -33,7 +32,9 @@ export async function startPublicApiHarness(yaml: (simUrl: string) => string, en
   const config = parseConfig(yaml(sim.url), { env });
   const http = new HttpClient({ maxResponseBytes: 4 * 1024 * 1024 });
   const self = new SelfMetrics({ version: 'test', revision: 'test' });
-  const snapshot = new MetricsSnapshot(allMetrics);
+  // One snapshot per job, so each job's series can be read on their own.
+  const snapshots = { metrics_api: new MetricsSnapshot(allMetrics), data_api: new MetricsSnapshot(allMetrics) };
+  const all = () => [...snapshots.metrics_api.samples(), ...snapshots.data_api.samples()];
   const logs: string[] = [];
   const log = createLogger('debug', 'json', captureStream(logs));
   const runs = new PublicApiJobs(http, self).build(config);
@@ -41,12 +42,11 @@ export async function startPublicApiHarness(yaml: (simUrl: string) => string, en
   const matches = (sample: Sample, labels: Record<string, string>) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value);
   return {
     sim,
-    snapshot,
     self,
     logs,
-    run: (job) => runSlice(runs.find((run) => run.target === job)!, { snapshot, self, log }, stop.signal),
-    samples: (job) => snapshot.samplesOf(`${job}/`),
-    value: (name, labels = {}) => snapshot.samples().find((sample) => sample.name === name && matches(sample, labels))?.value,
+    run: (job) => runSlice(runs.find((run) => run.target === job)!, { snapshot: snapshots[job], self, log }, stop.signal),
+    samples: (job) => snapshots[job].samples(),
+    value: (name, labels = {}) => all().find((sample) => sample.name === name && matches(sample, labels))?.value,
     requests: (api) => publicApiWorld(sim.state).requests.filter((request) => request.api === api),
     selfValue: (name, labels) => self.samples().find((sample) => sample.name === name && matches(sample, labels))?.value,
     async close() {

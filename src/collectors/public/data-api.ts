@@ -5,7 +5,7 @@ import type { DataApiConfig } from '../../config/public-api-schema.js';
 import { SampleSet, type Observation } from '../collector.js';
 import type { SliceRun } from '../run-collector.js';
 
-export const DATA_API_JOB = 'data_api';
+const DATA_API_JOB = 'data_api';
 
 type RunContext = { log: Logger; signal: AbortSignal; nowMs: number };
 

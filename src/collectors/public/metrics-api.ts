@@ -7,7 +7,7 @@ import { SampleSet, type Observation } from '../collector.js';
 import type { SliceRun } from '../run-collector.js';
 import { isComplete, newestCompletePoint } from './complete-point.js';
 
-export const METRICS_API_JOB = 'metrics_api';
+const METRICS_API_JOB = 'metrics_api';
 
 /** The Metrics API job: for each chain and metric, the newest complete data point. */
 export function createMetricsApiRun(config: MetricsApiConfig, client: MetricsApiClient): SliceRun {

@@ -8,7 +8,7 @@ import { resolveProbeTarget } from '../probe-target.js';
 import { acceptsGzip, negotiateFormat } from './metrics.js';
 
 /** Leaves time to send the answer before Prometheus gives up, as blackbox_exporter's timeout_offset does. */
-export const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
+const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
 
 /**
  * GET /probe?target=NAME|URL, after blackbox_exporter: runs that target's collectors now, within the
@@ -40,7 +40,7 @@ export function registerProbeRoute(app: FastifyInstance, daemon: Daemon): void {
  * scraper knows how long it will wait. Without the header, the configured global timeout. Returns an
  * error message for a header that is not a number of seconds.
  */
-export function probeTimeoutMs(request: FastifyRequest, configuredMs: number): number | string {
+function probeTimeoutMs(request: FastifyRequest, configuredMs: number): number | string {
   const header = request.headers['x-prometheus-scrape-timeout-seconds'];
   if (header === undefined) return configuredMs;
   const seconds = Number(header);
