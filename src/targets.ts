@@ -44,7 +44,7 @@ export class TargetRuntimes {
         node,
         facts: memory.facts,
         memory: memory.memories.get(name)!,
-        deadlineMs: timeoutOverrideMs ?? override.interval ?? config.global.interval,
+        intervalMs: timeoutOverrideMs ?? override.interval ?? config.global.interval,
       };
     });
   }

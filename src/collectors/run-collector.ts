@@ -17,7 +17,8 @@ export interface CollectorRuntime {
   readonly node: NodeClient;
   readonly facts: TargetFacts;
   readonly memory: Map<string, unknown>;
-  readonly deadlineMs: number;
+  /** How often the collector runs; a run must end within it. A probe runs once, so its timeout. */
+  readonly intervalMs: number;
 }
 
 export interface RunResult {
@@ -36,8 +37,8 @@ export function sliceKey(target: string, collector: string): string {
 export interface SliceRun {
   readonly target: string;
   readonly collector: string;
+  /** How often the slice runs; also its deadline, so runs of one slice never overlap. */
   readonly intervalMs: number;
-  readonly deadlineMs: number;
   collect(ctx: { log: Logger; signal: AbortSignal; nowMs: number }): Promise<Observation>;
 }
 
@@ -46,8 +47,7 @@ export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
   return {
     target: runtime.target.name,
     collector: runtime.collector.name,
-    intervalMs: runtime.deadlineMs,
-    deadlineMs: runtime.deadlineMs,
+    intervalMs: runtime.intervalMs,
     collect: ({ log, signal, nowMs }) =>
       runtime.collector.collect({
         target: runtime.target,
@@ -69,7 +69,7 @@ export async function runSlice(run: SliceRun, deps: CollectorRunDeps, stopSignal
   const log = deps.log.child({ target: run.target, collector: run.collector });
   const started = performance.now();
   const nowMs = Date.now();
-  const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(run.deadlineMs)]);
+  const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(run.intervalMs)]);
   let result: RunResult;
   try {
     const observation = await run.collect({ log, signal, nowMs });

@@ -15,7 +15,6 @@ export function createDataApiRun(config: DataApiConfig, client: DataApiClient): 
     target: DATA_API_JOB,
     collector: DATA_API_JOB,
     intervalMs: config.interval,
-    deadlineMs: config.interval,
     collect: (ctx) => collectDataApi(config, client, ctx),
   };
 }

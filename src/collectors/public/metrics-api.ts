@@ -15,7 +15,6 @@ export function createMetricsApiRun(config: MetricsApiConfig, client: MetricsApi
     target: METRICS_API_JOB,
     collector: METRICS_API_JOB,
     intervalMs: config.interval,
-    deadlineMs: config.interval,
     collect: (ctx) => collectChainMetrics(config, client, ctx),
   };
 }
