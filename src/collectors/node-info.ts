@@ -1,3 +1,4 @@
+import { UpstreamError } from '../errors.js';
 import { FieldReader } from '../clients/parse.js';
 import { nodeInfoMetrics } from '../metrics/catalogue/node.js';
 import { watchedChains } from './chains.js';
@@ -57,9 +58,31 @@ function optionalInfo(ctx: CollectContext, out: SampleSet, method: string): Prom
 async function bootstrapStates(ctx: CollectContext): Promise<Array<[string, boolean]>> {
   return Promise.all(
     watchedChains(ctx.target).map(async ({ label, id }): Promise<[string, boolean]> => {
-      const reply = await ctx.node.call('/ext/info', 'info.isBootstrapped', { chain: id }, ctx.signal);
-      const read = new FieldReader(ctx.target.name, 'info.isBootstrapped');
-      return [label, read.boolean(read.object(reply, 'result').isBootstrapped, 'isBootstrapped')];
+      try {
+        const reply = await ctx.node.call('/ext/info', 'info.isBootstrapped', { chain: id }, ctx.signal);
+        const read = new FieldReader(ctx.target.name, 'info.isBootstrapped');
+        return [label, read.boolean(read.object(reply, 'result').isBootstrapped, 'isBootstrapped')];
+      } catch (error) {
+        if (!isUnknownChain(error)) throw error;
+        reportUnknownChainOnce(ctx, label, id);
+        return [label, false];
+      }
     }),
   );
+}
+
+/** AvalancheGo's answer for a chain it does not run: "there is no chain with alias/ID '<id>'". */
+function isUnknownChain(error: unknown): boolean {
+  return error instanceof UpstreamError && error.outcome === 'rpc_error' && /there is no chain with alias\/ID/.test(error.message);
+}
+
+/**
+ * A configured chain the node does not run is not bootstrapped (so the alert can say so), not a
+ * failed collection; it is logged once, not on every run.
+ */
+function reportUnknownChainOnce(ctx: CollectContext, label: string, id: string): void {
+  const key = `info.isBootstrapped/${id}`;
+  if (ctx.facts.unavailableMethods.has(key)) return;
+  ctx.facts.unavailableMethods.add(key);
+  ctx.log.warn({ chain: label, chainId: id }, 'The node does not run this configured chain; reporting it as not bootstrapped');
 }

@@ -35,10 +35,6 @@ export class MetricsSnapshot {
     return [...this.slices.values()].flatMap((slice) => slice.samples);
   }
 
-  samplesOf(keyPrefix: string): Sample[] {
-    return [...this.slices].filter(([key]) => key.startsWith(keyPrefix)).flatMap(([, slice]) => slice.samples);
-  }
-
   /** Re-assembles the exposition after a change; called once per collection run, never per scrape. */
   render(): void {
     if (!this.dirty) return;

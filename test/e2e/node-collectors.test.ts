@@ -93,3 +93,21 @@ describe('node collectors against the simulator', () => {
     expect(find(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'apricotPhase4MinPChainHeight' })).toEqual([]);
   });
 });
+
+describe('a configured chain the node does not run', () => {
+  it('is reported as not bootstrapped, logged once, without failing node_info', async () => {
+    const stack = await startStack({ targetYaml: 'chains: [2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM]' });
+    try {
+      const samples = await eventually(
+        () => scrape(stack.url),
+        (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.isBootstrapped', outcome: 'rpc_error' }) ?? 0) >= 3,
+      );
+      expect(valueOf(samples, 'avaxmon_chain_bootstrapped', { chain: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM' })).toBe(0);
+      expect(valueOf(samples, 'avaxmon_chain_bootstrapped', { chain: 'P' })).toBe(1);
+      expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'node_info' })).toBe(1);
+      expect(stack.logs.filter((line) => line.includes('does not run this configured chain'))).toHaveLength(1);
+    } finally {
+      await stack.close();
+    }
+  });
+});
