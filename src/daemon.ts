@@ -11,7 +11,7 @@ import { allMetrics } from './metrics/catalogue/index.js';
 import { MetricsSnapshot } from './metrics/snapshot.js';
 import { SelfMetrics } from './metrics/self-metrics.js';
 import { scrubSecrets } from './redact.js';
-import { stateDirIssues } from './config/state-dir.js';
+import { assertStateDirUsable } from './config/state-dir.js';
 import { Scheduler, type Job } from './scheduler.js';
 import { buildApp, type WebOptions } from './server/app.js';
 import { TargetRuntimes } from './targets.js';
@@ -74,8 +74,7 @@ export class Daemon {
    */
   async open(): Promise<void> {
     if (this.opened) return;
-    const issues = stateDirIssues(this.configValue.alerts?.stateDir);
-    if (issues.length > 0) throw new ConfigError(issues);
+    assertStateDirUsable(this.configValue.alerts?.stateDir);
     await this.alerts.configure(this.configValue.alerts);
     this.opened = true;
   }
@@ -111,8 +110,7 @@ export class Daemon {
     let config: Config;
     try {
       config = loadConfigFile(this.options.configFile);
-      const issues = stateDirIssues(config.alerts?.stateDir);
-      if (issues.length > 0) throw new ConfigError(issues);
+      assertStateDirUsable(config.alerts?.stateDir);
       // Everything that can fail happens before the running collection is touched.
       await this.alerts.configure(config.alerts);
     } catch (error) {

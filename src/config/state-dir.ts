@@ -1,11 +1,11 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import type { ConfigIssue } from '../errors.js';
+import { ConfigError, type ConfigIssue } from '../errors.js';
 
 /**
  * The alert state directory must exist and be writable before the daemon starts: the schema cannot
  * see the filesystem, and finding out at the first notification would lose it.
  */
-export function stateDirIssues(stateDir: string | undefined): ConfigIssue[] {
+function stateDirIssues(stateDir: string | undefined): ConfigIssue[] {
   if (stateDir === undefined) return [];
   try {
     mkdirSync(stateDir, { recursive: true });
@@ -15,4 +15,9 @@ export function stateDirIssues(stateDir: string | undefined): ConfigIssue[] {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return [{ path: 'alerts.state_dir', message: `cannot use ${stateDir} as a writable directory: ${code}` }];
   }
+}
+
+export function assertStateDirUsable(stateDir: string | undefined): void {
+  const issues = stateDirIssues(stateDir);
+  if (issues.length > 0) throw new ConfigError(issues);
 }
