@@ -30,7 +30,13 @@ data_api:
 `);
   const daemon = new Daemon({ config, logger: createLogger(process.env.AVAXMON_DEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn') });
   const port = Number(process.env.AVAXMON_DEMO_PORT ?? 9683);
-  await daemon.app.listen({ host: '127.0.0.1', port });
+  try {
+    await daemon.app.listen({ host: '127.0.0.1', port });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    process.stderr.write(`demo: port ${port} is in use; run it on another with AVAXMON_DEMO_PORT=19683 npm run demo\n`);
+    process.exit(1);
+  }
   process.stdout.write(`simulator:  ${simulator.url}\n`);
   process.stdout.write(`status:     http://127.0.0.1:${port}/\n`);
   process.stdout.write(`metrics:    http://127.0.0.1:${port}/metrics\n`);

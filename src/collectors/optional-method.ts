@@ -33,7 +33,8 @@ export async function callOptional<T>(ctx: CollectContext, out: SampleSet, metho
     if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
     if (!ctx.facts.unavailableMethods.has(method.key)) {
       ctx.facts.unavailableMethods.add(method.key);
-      ctx.log.warn({ ...method.labels, method: method.method, err: error }, 'Node method is unavailable; reporting it once and skipping it');
+      // Info, not warn: many nodes lack some methods by design (the C-Chain has no eth_feeConfig).
+      ctx.log.info({ ...method.labels, method: method.method, err: error }, 'Node method is unavailable; reported once, retried each run');
     }
     out.add(method.gauge, method.labels, 0);
     return undefined;

@@ -30,7 +30,9 @@ export function parseConfig(text: string, options: LoadOptions = {}): Config {
   const issues: ConfigIssue[] = [];
   const expanded = expandEnv(document.toJS() ?? {}, options.env ?? process.env, '', issues);
   const result = configSchema.safeParse(expanded);
-  if (!result.success) issues.push(...result.error.issues.map(toConfigIssue));
+  // An unset variable already explains why its value is invalid; report that path once.
+  const envPaths = new Set(issues.map((issue) => issue.path));
+  if (!result.success) issues.push(...result.error.issues.flatMap(toConfigIssues).filter((issue) => !envPaths.has(issue.path)));
   if (issues.length > 0) throw new ConfigError(issues);
   const config = result.data as Config;
   issues.push(...unknownCollectorIssues(config), ...resolveSecretFiles(config));
@@ -38,9 +40,11 @@ export function parseConfig(text: string, options: LoadOptions = {}): Config {
   return config;
 }
 
-function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
+function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
   const path = issue.path.reduce<string>((text, key) => joinPath(text, key as string | number), '');
-  return { path, message: issue.message };
+  // One line per unknown key, each with its own path, rather than "Unrecognized keys" at the parent.
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: joinPath(path, key), message: 'unknown key' }));
+  return [{ path, message: issue.message }];
 }
 
 function unknownCollectorIssues(config: Config): ConfigIssue[] {

@@ -48,7 +48,7 @@ targets:
 `);
     expect(issues).toContain('targets[0].url: must be an http(s) URL');
     expect(issues).toContain('global.interval: must be a duration like 500ms, 15s, 1m or 1h (got "soon")');
-    expect(issues.some((line) => line.startsWith('targets[1]') && line.includes('surprise'))).toBe(true);
+    expect(issues).toContain('targets[1].surprise: unknown key');
   });
 
   it('rejects duplicate target names', () => {
@@ -61,6 +61,14 @@ targets:
     expect(issuesOf('targets: [{ name: a, url: "http://x:1", collectors: { nosuch: {} } }]')[0]).toMatch(
       /^targets\[0\]\.collectors\.nosuch: unknown collector \(known: health, /,
     );
+  });
+
+  it('names a top-level unknown key by its path', () => {
+    expect(issuesOf('targts: []')).toEqual(['targts: unknown key']);
+  });
+
+  it('reports an unset variable once, not again as the invalid value it leaves', () => {
+    expect(issuesOf('targets: [{ name: a, url: "${NODE_URL}" }]')).toEqual(['targets[0].url: environment variable NODE_URL is not set']);
   });
 
   it('reports an unset environment variable by path', () => {

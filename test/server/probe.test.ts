@@ -104,6 +104,12 @@ probe:
     expect(find(samples, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'timeout' })).toHaveLength(1);
   });
 
+  it.each(['1.1', '2.3', '10'])('accepts a fractional scrape timeout header (%s s)', async (seconds) => {
+    const response = await fetch(`${url}/probe?target=node-a`, { headers: { 'x-prometheus-scrape-timeout-seconds': seconds } });
+    expect(response.status).toBe(200);
+    expect(valueOf(parseExposition(await response.text()), 'avaxmon_probe_success')).toBe(1);
+  });
+
   it('refuses a timeout header that is not a number of seconds', async () => {
     const response = await fetch(`${url}/probe?target=node-a`, { headers: { 'x-prometheus-scrape-timeout-seconds': 'soon' } });
     expect(response.status).toBe(400);

@@ -49,5 +49,6 @@ function probeTimeoutMs(request: FastifyRequest, configuredMs: number): number |
   }
   // A scrape timeout shorter than twice the offset keeps half of itself rather than nothing.
   const usable = seconds > 2 * SCRAPE_TIMEOUT_OFFSET_SECONDS ? seconds - SCRAPE_TIMEOUT_OFFSET_SECONDS : seconds / 2;
-  return usable * 1000;
+  // Whole milliseconds: timers and AbortSignal.timeout reject fractions such as 1.1 s - 0.5 s.
+  return Math.max(1, Math.floor(usable * 1000));
 }
