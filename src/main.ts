@@ -58,6 +58,10 @@ function checkConfig(file: string): number {
 }
 
 async function testAlert(options: CliOptions): Promise<number> {
+  if (!options.values.receiver) {
+    process.stderr.write('avaxmon: test-alert needs --receiver NAME (a receiver of alerts.receivers in --config.file)\n');
+    return EXIT_USAGE;
+  }
   let config;
   try {
     config = loadConfigFile(options.configFile);

@@ -20,7 +20,7 @@ Commands:
   (none)                     run the daemon
   check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
   simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers)
-  test-alert --receiver NAME send a test notification through one configured receiver; exit 0 if delivered
+  test-alert --receiver NAME send a test notification through a receiver of --config.file; exit 0 if delivered
 
 Flags:
   --config.file=FILE         config file to load (default: config.yaml)

@@ -70,14 +70,17 @@ export async function runSlice(run: SliceRun, deps: CollectorRunDeps, stopSignal
   const started = performance.now();
   const nowMs = Date.now();
   const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(run.intervalMs)]);
+  const wasFailing = deps.self.collectorStatus(run.target, run.collector)?.success === false;
   let result: RunResult;
   try {
     const observation = await run.collect({ log, signal, nowMs });
     deps.snapshot.setSlice(sliceKey(run.target, run.collector), observation.samples);
     result = { success: true };
+    if (wasFailing) log.info('Collection recovered');
   } catch (error) {
     deps.snapshot.setSlice(sliceKey(run.target, run.collector), []);
-    log.warn({ err: error }, 'Collection failed');
+    // A dead node fails every collector on every run: warn when a failure starts, not each time.
+    log[wasFailing ? 'debug' : 'warn']({ err: error }, 'Collection failed');
     result = { success: false, error };
   }
   const durationSeconds = (performance.now() - started) / 1000;

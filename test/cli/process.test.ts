@@ -42,6 +42,12 @@ describe('check-config', () => {
     expect(result.stderr).toContain('targets[0].url: must be an http(s) URL');
   });
 
+  it('test-alert without --receiver says what is missing', () => {
+    const result = spawnSync('node', [MAIN, 'test-alert'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('test-alert needs --receiver NAME');
+  });
+
   it('prints --version and --help', () => {
     expect(spawnSync('node', [MAIN, '--version'], { encoding: 'utf8' }).stdout).toMatch(/^avaxmon \d+\.\d+\.\d+/);
     const help = spawnSync('node', [MAIN, '--help'], { encoding: 'utf8' });
