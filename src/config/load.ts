@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
-import { collectorNames } from '../collectors/index.js';
 import { configSchema, type Config } from './schema.js';
 import { expandEnv, joinPath } from './expand-env.js';
 import { resolveSecretFiles } from './secret-files.js';
@@ -35,7 +34,7 @@ export function parseConfig(text: string, options: LoadOptions = {}): Config {
   if (!result.success) issues.push(...result.error.issues.flatMap(toConfigIssues).filter((issue) => !envPaths.has(issue.path)));
   if (issues.length > 0) throw new ConfigError(issues);
   const config = result.data as Config;
-  issues.push(...unknownCollectorIssues(config), ...resolveSecretFiles(config));
+  issues.push(...resolveSecretFiles(config));
   if (issues.length > 0) throw new ConfigError(issues);
   return config;
 }
@@ -44,16 +43,7 @@ function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
   const path = issue.path.reduce<string>((text, key) => joinPath(text, key as string | number), '');
   // One line per unknown key, each with its own path, rather than "Unrecognized keys" at the parent.
   if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: joinPath(path, key), message: 'unknown key' }));
+  // A bad record key (e.g. a collector name): the key's own issue says what is wrong.
+  if (issue.code === 'invalid_key') return issue.issues.map((inner) => ({ path, message: inner.message }));
   return [{ path, message: issue.message }];
-}
-
-function unknownCollectorIssues(config: Config): ConfigIssue[] {
-  return config.targets.flatMap((target, index) =>
-    Object.keys(target.collectors)
-      .filter((name) => !collectorNames.includes(name))
-      .map((name) => ({
-        path: `targets[${index}].collectors.${name}`,
-        message: `unknown collector (known: ${collectorNames.join(', ')})`,
-      })),
-  );
 }

@@ -1,8 +1,14 @@
 import { z } from 'zod';
+import { collectorNames } from '../collectors/index.js';
 import { cb58Id, durationMs, httpUrl, labelName, nodeId } from './fields.js';
 import { alertsSchema } from './alerts-schema.js';
 import { publicApiSchemas } from './public-api-schema.js';
 import { probeSchema } from './probe-schema.js';
+
+/** Checked in the schema, so an unknown name is reported with every other bad path at once. */
+const collectorName = z
+  .string()
+  .refine((name) => collectorNames.includes(name), `unknown collector (known: ${collectorNames.join(', ')})`);
 
 const collectorOverride = z
   .object({
@@ -40,7 +46,7 @@ const targetSchema = z
     /** Header values read from files, e.g. a bearer token mounted as a secret. */
     header_files: z.record(z.string(), z.string()).default({}),
     chains: z.array(z.string().min(1)).default([]),
-    collectors: z.record(z.string(), collectorOverride).default({}),
+    collectors: z.record(collectorName, collectorOverride).default({}),
     validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false, reward_uptime_requirement: 0.8 }),
     subnets: z.array(subnetSchema).default([]),
   })
