@@ -87,7 +87,7 @@ describe('Prometheus rule files', () => {
     expect(rule.for).toMatch(/^\d+[smhd]$/);
     expect(['critical', 'warning', 'info']).toContain(rule.labels?.severity);
     expect(rule.alert).toMatch(/^(Avaxmon|Avalanche)[A-Z][A-Za-z0-9]+$/);
-    expect(rule.annotations?.summary).toBeTruthy();
+    expect(rule.annotations?.summary).toMatch(/\S/);
     expect(rule.annotations?.description).toMatch(/\{\{.+\}\}/);
     expect(rule.annotations?.runbook_url).toBe(RUNBOOK_BASE + rule.alert.toLowerCase());
   });
