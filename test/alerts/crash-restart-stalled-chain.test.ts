@@ -1,48 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../src/simulator/server.js';
-import { freePort } from '../helpers/ports.js';
+import { describe, expect, it } from 'vitest';
 import { eventually, scrape, valueOf } from '../helpers/stack.js';
-import { startRecorder, type RecordedRequest } from './recorder.js';
+import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
+import type { RecordedRequest } from './recorder.js';
 
-// Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
-const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
 const THRESHOLD_SECONDS = 2;
-const children = new Set<ChildProcess>();
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  children.clear();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function startDaemon(configFile: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: 'ignore' });
-  children.add(child);
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-    children.delete(child);
-  });
-}
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const daemons = useDaemonProcesses();
 
 interface WebhookAlert {
   readonly fingerprint: string;
@@ -66,39 +30,18 @@ function savedAlert(stateDir: string, fingerprint: string): { state: string } | 
 
 describe('kill -9 and restart while a chain stays stalled', () => {
   it('neither resolves nor re-announces the restored alert, and resolves it once when the chain resumes', async () => {
-    const sim = await startSimulator();
-    const hook = await startRecorder();
-    cleanups.push(async () => {
-      await sim.close();
-      await hook.close();
-    });
-    const dir = mkdtempSync(join(tmpdir(), 'avaxmon-crash-stall-'));
-    const stateDir = join(dir, 'state');
-    const configFile = join(dir, 'config.yaml');
-    writeFileSync(
-      configFile,
-      `global: { interval: 1s, timeout: 500ms }
-targets: [{ name: node-a, url: "${sim.url}" }]
-alerts:
-  state_dir: ${stateDir}
-  retry: { initial_backoff: 200ms, max_backoff: 500ms }
-  rules:
-    AvalancheChainStalled: { threshold: ${THRESHOLD_SECONDS}s, for: 0s }
-  receivers:
-    - { name: hook, type: webhook, url: "${hook.url}/hook", match: { alertname: AvalancheChainStalled } }
-`,
-    );
+    const { sim, hook, stateDir, configFile } = await daemons.setup(`AvalancheChainStalled: { threshold: ${THRESHOLD_SECONDS}s, for: 0s }`, 'AvalancheChainStalled');
 
     sim.apply({ chain_stall: 'C' });
-    const first = await startDaemon(configFile);
+    const first = await daemons.start(configFile);
     await until(() => chainC(hook.requests).length === 1);
     const [firing] = chainC(hook.requests);
     expect(firing.status).toBe('firing');
-    await killHard(first.child);
+    await daemons.killHard(first.child);
 
     // The restored alert is held for threshold + for while the new process relearns the last progress;
     // the wait runs well past that hold, so the rule itself must find the chain stalled again.
-    const second = await startDaemon(configFile);
+    const second = await daemons.start(configFile);
     const metrics = await eventually(
       () => scrape(second.url).catch(() => []),
       (samples) => {

@@ -1,81 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { startRecorder, statuses, type Recorder } from './recorder.js';
+import { describe, expect, it } from 'vitest';
+import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
+import { statuses } from './recorder.js';
 
-// Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
-const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
-const children = new Set<ChildProcess>();
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const child of children) child.kill('SIGKILL');
-  children.clear();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function setup(): Promise<{ sim: Simulator; hook: Recorder; stateDir: string; configFile: string }> {
-  const sim = await startSimulator();
-  const hook = await startRecorder();
-  cleanups.push(async () => {
-    await sim.close();
-    await hook.close();
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'avaxmon-crash-'));
-  const stateDir = join(dir, 'state');
-  const configFile = join(dir, 'config.yaml');
-  writeFileSync(
-    configFile,
-    `global: { interval: 1s, timeout: 500ms }
-targets: [{ name: node-a, url: "${sim.url}" }]
-alerts:
-  state_dir: ${stateDir}
-  retry: { initial_backoff: 200ms, max_backoff: 500ms }
-  rules:
-    AvalancheNodeUnhealthy: { for: 0s }
-    AvalancheHealthCheckFailing: { enabled: false }
-    AvalancheSubnetUnhealthy: { enabled: false }
-    AvalancheChainStalled: { enabled: false }
-  receivers:
-    - { name: hook, type: webhook, url: "${hook.url}/hook", match: { alertname: AvalancheNodeUnhealthy } }
-`,
+const daemons = useDaemonProcesses();
+const setup = () =>
+  daemons.setup(
+    `AvalancheNodeUnhealthy: { for: 0s }
+AvalancheHealthCheckFailing: { enabled: false }
+AvalancheSubnetUnhealthy: { enabled: false }
+AvalancheChainStalled: { enabled: false }`,
+    'AvalancheNodeUnhealthy',
   );
-  return { sim, hook, stateDir, configFile };
-}
-
-async function startDaemon(configFile: string): Promise<ChildProcess> {
-  const port = await freePort();
-  const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: 'ignore' });
-  children.add(child);
-  return child;
-}
-
-function killHard(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-    children.delete(child);
-  });
-}
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const startDaemon = async (configFile: string) => (await daemons.start(configFile)).child;
+const killHard = daemons.killHard;
 
 function queued(stateDir: string): number {
   try {
@@ -84,7 +23,6 @@ function queued(stateDir: string): number {
     return 0;
   }
 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('kill -9 and restart', () => {
   it('loses nothing that was queued, and keeps the order of one alert', async () => {

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { freePort } from '../helpers/ports.js';
+import { startRecorder, type Recorder } from './recorder.js';
+
+// Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+
+export interface CrashStack {
+  readonly sim: Simulator;
+  readonly hook: Recorder;
+  readonly stateDir: string;
+  readonly configFile: string;
+}
+
+/**
+ * Real daemon processes for the kill -9 tests: each starts on a free port and is killed, with the
+ * simulator and receiver closed, after every test.
+ */
+export function useDaemonProcesses() {
+  const children = new Set<ChildProcess>();
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    children.clear();
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  return {
+    /** A simulator, a webhook receiver and a config with a 1s interval, the given alert rules and one webhook receiver. */
+    async setup(rulesYaml: string, receiverMatch: string): Promise<CrashStack> {
+      const sim = await startSimulator();
+      const hook = await startRecorder();
+      cleanups.push(async () => {
+        await sim.close();
+        await hook.close();
+      });
+      const dir = mkdtempSync(join(tmpdir(), 'avaxmon-crash-'));
+      const stateDir = join(dir, 'state');
+      const configFile = join(dir, 'config.yaml');
+      writeFileSync(
+        configFile,
+        `global: { interval: 1s, timeout: 500ms }
+targets: [{ name: node-a, url: "${sim.url}" }]
+alerts:
+  state_dir: ${stateDir}
+  retry: { initial_backoff: 200ms, max_backoff: 500ms }
+  rules:
+${rulesYaml.replace(/^/gm, '    ')}
+  receivers:
+    - { name: hook, type: webhook, url: "${hook.url}/hook", match: { alertname: ${receiverMatch} } }
+`,
+      );
+      return { sim, hook, stateDir, configFile };
+    },
+
+    async start(configFile: string): Promise<{ child: ChildProcess; url: string }> {
+      const port = await freePort();
+      const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: 'ignore' });
+      children.add(child);
+      return { child, url: `http://127.0.0.1:${port}` };
+    },
+
+    killHard(child: ChildProcess): Promise<void> {
+      return new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+        children.delete(child);
+      });
+    },
+  };
+}
+
+export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
