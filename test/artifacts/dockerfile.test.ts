@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DockerfileParser, type Copy, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { freePort } from '../helpers/ports.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const dockerfile = DockerfileParser.parse(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
@@ -194,14 +194,6 @@ function copyContextFiles(workDir: string): void {
     const files = tracked.length > 0 ? tracked : [source];
     for (const file of files) cpSync(join(ROOT, file), join(workDir, file), { recursive: true });
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function waitForStatus(url: string, timeoutMs: number, exited: () => boolean): Promise<number | undefined> {

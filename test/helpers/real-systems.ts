@@ -1,25 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.js';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 export const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 export const CHROMIUM = '/usr/bin/chromium';
 
-/**
- * A loopback port the OS just handed out. Prometheus and Alertmanager cannot report the port they
- * bound to :0, so they are given one; the tiny race with another process is retried by startRealSystem.
- */
-export async function freePort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
 export interface RealSystem {
   readonly url: string;
