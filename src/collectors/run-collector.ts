@@ -30,6 +30,13 @@ export function sliceKey(target: string, collector: string): string {
   return `${target}/${collector}`;
 }
 
+/** What a slice's collect call gets: its child logger, the run's deadline signal and start time. */
+export interface SliceRunContext {
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+  readonly nowMs: number;
+}
+
 /**
  * One scheduled unit of collection, whatever it collects: a node collector on a target, or a
  * public-API collector (whose `target` is the API's name, e.g. `metrics_api`).
@@ -39,7 +46,7 @@ export interface SliceRun {
   readonly collector: string;
   /** How often the slice runs; also its deadline, so runs of one slice never overlap. */
   readonly intervalMs: number;
-  collect(ctx: { log: Logger; signal: AbortSignal; nowMs: number }): Promise<Observation>;
+  collect(ctx: SliceRunContext): Promise<Observation>;
 }
 
 /** Adapts a node collector on one target to a SliceRun. */

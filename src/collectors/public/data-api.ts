@@ -1,13 +1,10 @@
-import type { Logger } from 'pino';
 import type { DataApiClient, DelegationStatus, Delegator } from '../../clients/data-api.js';
 import { listPages } from '../../clients/pager.js';
 import type { DataApiConfig } from '../../config/public-api-schema.js';
 import { SampleSet, type Observation } from '../collector.js';
-import type { SliceRun } from '../run-collector.js';
+import type { SliceRun, SliceRunContext } from '../run-collector.js';
 
 const DATA_API_JOB = 'data_api';
-
-type RunContext = { log: Logger; signal: AbortSignal; nowMs: number };
 
 /** The Data API job: delegations to the watched validators and native balances of watched addresses. */
 export function createDataApiRun(config: DataApiConfig, client: DataApiClient): SliceRun {
@@ -19,7 +16,7 @@ export function createDataApiRun(config: DataApiConfig, client: DataApiClient): 
   };
 }
 
-async function collectDataApi(config: DataApiConfig, client: DataApiClient, ctx: RunContext): Promise<Observation> {
+async function collectDataApi(config: DataApiConfig, client: DataApiClient, ctx: SliceRunContext): Promise<Observation> {
   client.rest.beginRun();
   const out = new SampleSet({});
   for (const status of config.delegators?.statuses ?? []) {
@@ -36,7 +33,7 @@ async function collectDataApi(config: DataApiConfig, client: DataApiClient, ctx:
 }
 
 /** Every page of one status: a count over part of the list would be a wrong number, not a partial one. */
-async function listDelegators(config: DataApiConfig, client: DataApiClient, status: DelegationStatus, ctx: RunContext): Promise<Delegator[]> {
+async function listDelegators(config: DataApiConfig, client: DataApiClient, status: DelegationStatus, ctx: SliceRunContext): Promise<Delegator[]> {
   const nodeIds = config.delegators!.node_ids;
   const listing = await listPages(
     (pageToken) => client.delegatorsPage({ network: config.network, nodeIds, status, pageSize: config.page_size, pageToken }, ctx.signal),

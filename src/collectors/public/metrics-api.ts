@@ -1,10 +1,9 @@
-import type { Logger } from 'pino';
 import type { MetricsApiClient } from '../../clients/metrics-api.js';
 import { listPages } from '../../clients/pager.js';
 import type { MetricsApiConfig } from '../../config/public-api-schema.js';
 import { chainMetricGauges } from '../../metrics/catalogue/public-api.js';
 import { SampleSet, type Observation } from '../collector.js';
-import type { SliceRun } from '../run-collector.js';
+import type { SliceRun, SliceRunContext } from '../run-collector.js';
 import { isComplete, newestCompletePoint } from './complete-point.js';
 
 const METRICS_API_JOB = 'metrics_api';
@@ -22,7 +21,7 @@ export function createMetricsApiRun(config: MetricsApiConfig, client: MetricsApi
 async function collectChainMetrics(
   config: MetricsApiConfig,
   client: MetricsApiClient,
-  ctx: { log: Logger; signal: AbortSignal; nowMs: number },
+  ctx: SliceRunContext,
 ): Promise<Observation> {
   client.rest.beginRun();
   const nowSeconds = ctx.nowMs / 1000;
