@@ -1,9 +1,11 @@
 import { EvmRpcClient, hexQuantity } from '../clients/evm-rpc.js';
 import { FieldReader } from '../clients/parse.js';
+import { chainUpMetrics } from '../metrics/catalogue/chains.js';
 import { chainProgressMetrics } from '../metrics/catalogue/validators.js';
 import { evmChains, watchedChains } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { callOptional, type OptionalMethod } from './optional-method.js';
+import { collectPerChain, type ChainPart } from './per-chain.js';
 
 /** States of platform.getBlockchainStatus, exported as a 0/1 state set; UnknownChain becomes Unknown. */
 const STATUSES = ['Validating', 'Created', 'Preferred', 'Syncing', 'Unknown'] as const;
@@ -13,60 +15,95 @@ interface Progress {
   readonly changedAtSeconds: number;
 }
 
+const PROGRESS_PREFIX = 'progress/';
+
 /**
- * Heights of the P-, X-, C- and configured L1 chains, and when each last moved. The time of the
- * last change lives in the collector's memory: a stalled chain keeps an old timestamp, and the first
- * run after the height moves again brings it to now, so a staleness alert resolves.
+ * Heights of the P-, X-, C- and configured L1 chains, and when each last moved. Each chain is
+ * collected on its own (avaxmon_chain_up): a chain answering 503 while it bootstraps loses its own
+ * series, never its neighbours'. The P-Chain part also carries what only the P-Chain answers: the
+ * supply and every chain's status. The time of the last change lives in the collector's memory: a
+ * stalled chain keeps an old timestamp, and the first run after the height moves again brings it to
+ * now, so a staleness alert resolves.
  */
 export function createChainProgressCollector(): Collector {
   return {
     name: 'chain_progress',
-    metrics: chainProgressMetrics,
+    metrics: [...chainProgressMetrics, ...chainUpMetrics],
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
-      const [heights, statuses, supply, txFee] = await Promise.all([chainHeights(ctx, out), blockchainStatuses(ctx), currentSupply(ctx), xChainTxFee(ctx)]);
-      const nowSeconds = ctx.nowMs / 1000;
-      for (const [chain, height] of heights) {
-        const progress = recordProgress(ctx.memory, chain, height, nowSeconds);
-        out.add('avaxmon_chain_height', { chain }, height);
-        out.add('avaxmon_chain_last_progress_timestamp_seconds', { chain }, progress.changedAtSeconds);
-      }
-      for (const key of [...ctx.memory.keys()]) if (!heights.has(key)) ctx.memory.delete(key);
-      for (const [chain, status] of statuses) {
-        for (const state of STATUSES) out.add('avaxmon_blockchain_status', { chain, status: state }, state === status);
-      }
-      out.add('avaxmon_current_supply_avax', {}, supply);
-      out.add('avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'tx' }, txFee.tx);
-      out.add('avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'create_asset' }, txFee.createAsset);
+      const client = new EvmRpcClient(ctx.node);
+      const parts: ChainPart[] = [pChain(ctx), xChain(ctx), ...evmChains(ctx.target, client).map(({ label, url }) => evmChain(ctx, client, label, url))];
+      forgetRemovedChains(ctx, new Set(parts.map((part) => part.chain)));
+      await collectPerChain(ctx, out, 'avaxmon_chain_up', parts);
       return out.observation();
     },
   };
 }
 
-/** Any change of height counts as progress (a rollback too); the first sighting starts the clock. */
+function pChain(ctx: CollectContext): ChainPart {
+  return {
+    chain: 'P',
+    async collect(out) {
+      const [height, statuses, supply] = await Promise.all([gorillaHeight(ctx, '/ext/bc/P', 'platform.getHeight'), blockchainStatuses(ctx), currentSupply(ctx)]);
+      exportHeight(ctx, out, 'P', height);
+      for (const [chain, status] of statuses) {
+        for (const state of STATUSES) out.add('avaxmon_blockchain_status', { chain, status: state }, state === status);
+      }
+      out.add('avaxmon_current_supply_avax', {}, supply);
+    },
+  };
+}
+
+function xChain(ctx: CollectContext): ChainPart {
+  return {
+    chain: 'X',
+    async collect(out) {
+      const [height, txFee] = await Promise.all([gorillaHeight(ctx, '/ext/bc/X', 'avm.getHeight'), xChainTxFee(ctx)]);
+      exportHeight(ctx, out, 'X', height);
+      out.add('avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'tx' }, txFee.tx);
+      out.add('avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'create_asset' }, txFee.createAsset);
+    },
+  };
+}
+
+/** An EVM chain without eth_blockNumber (no such RPC on the node) answers "unavailable": not a failure. */
+function evmChain(ctx: CollectContext, client: EvmRpcClient, label: string, url: string): ChainPart {
+  return {
+    chain: label,
+    async collect(out) {
+      const reply = await callOptional(ctx, out, blockNumberOf(label), () => client.call(url, 'eth_blockNumber', [], ctx.signal));
+      if (reply !== undefined) exportHeight(ctx, out, label, hexQuantity(reply, ctx.target.name, 'eth_blockNumber'));
+    },
+  };
+}
+
+function exportHeight(ctx: CollectContext, out: SampleSet, chain: string, height: number): void {
+  const progress = recordProgress(ctx.memory, chain, height, ctx.nowMs / 1000);
+  out.add('avaxmon_chain_height', { chain }, height);
+  out.add('avaxmon_chain_last_progress_timestamp_seconds', { chain }, progress.changedAtSeconds);
+}
+
+/**
+ * Any change of height counts as progress (a rollback too); the first sighting starts the clock. A
+ * chain that fails for a while keeps its entry, so a chain that comes back at the same height is
+ * not mistaken for one that just moved.
+ */
 function recordProgress(memory: Map<string, unknown>, chain: string, height: number, nowSeconds: number): Progress {
-  const previous = memory.get(chain) as Progress | undefined;
+  const previous = memory.get(PROGRESS_PREFIX + chain) as Progress | undefined;
   const progress = previous && previous.height === height ? previous : { height, changedAtSeconds: nowSeconds };
-  memory.set(chain, progress);
+  memory.set(PROGRESS_PREFIX + chain, progress);
   return progress;
 }
 
-async function chainHeights(ctx: CollectContext, out: SampleSet): Promise<Map<string, number>> {
-  const client = new EvmRpcClient(ctx.node);
-  const gorilla = async (path: string, method: string) => {
-    const read = new FieldReader(ctx.target.name, method);
-    return read.number(read.object(await ctx.node.call(path, method, {}, ctx.signal), 'result').height, 'height');
-  };
-  const evm = evmChains(ctx.target, client).map(async ({ label, url }): Promise<[string, number] | undefined> => {
-    const reply = await callOptional(ctx, out, blockNumberOf(label), () => client.call(url, 'eth_blockNumber', [], ctx.signal));
-    return reply === undefined ? undefined : [label, hexQuantity(reply, ctx.target.name, 'eth_blockNumber')];
-  });
-  const heights = await Promise.all([
-    gorilla('/ext/bc/P', 'platform.getHeight').then((height): [string, number] => ['P', height]),
-    gorilla('/ext/bc/X', 'avm.getHeight').then((height): [string, number] => ['X', height]),
-    ...evm,
-  ]);
-  return new Map(heights.filter((entry) => entry !== undefined));
+function forgetRemovedChains(ctx: CollectContext, chains: ReadonlySet<string>): void {
+  for (const key of [...ctx.memory.keys()]) {
+    if (key.startsWith(PROGRESS_PREFIX) && !chains.has(key.slice(PROGRESS_PREFIX.length))) ctx.memory.delete(key);
+  }
+}
+
+async function gorillaHeight(ctx: CollectContext, path: string, method: string): Promise<number> {
+  const read = new FieldReader(ctx.target.name, method);
+  return read.number(read.object(await ctx.node.call(path, method, {}, ctx.signal), 'result').height, 'height');
 }
 
 function blockNumberOf(chain: string): OptionalMethod {

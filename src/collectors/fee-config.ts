@@ -1,9 +1,11 @@
 import { EvmRpcClient } from '../clients/evm-rpc.js';
 import { FieldReader } from '../clients/parse.js';
+import { evmConfigMetrics } from '../metrics/catalogue/chains.js';
 import { feeConfigMetrics } from '../metrics/catalogue/validators.js';
 import { evmChains, type EvmChain } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { callOptional, type OptionalMethod } from './optional-method.js';
+import { collectPerChain } from './per-chain.js';
 
 /** eth_feeConfig fields and the metric each becomes. */
 const FEE_FIELDS: ReadonlyArray<[string, string]> = [
@@ -33,18 +35,21 @@ function evmMethod(chain: string, method: string): OptionalMethod {
 }
 
 /**
- * Fee config, chain config and active rules of the EVM chains. coreth (the C-Chain) has no
- * eth_feeConfig: a method the chain does not have (-32601) is reported as unavailable, once in the
- * log, and skipped; any other error fails the run.
+ * Fee config, chain config and active rules of the EVM chains, each chain on its own
+ * (avaxmon_evm_config_up). A method the chain does not have (-32601: coreth has no eth_feeConfig,
+ * the post-Helicon C-Chain no eth_getActiveRulesAt) is reported as unavailable, once in the log, and
+ * skipped; any other error drops that chain's series for this run; the run fails only when every
+ * chain failed.
  */
 export function createFeeConfigCollector(): Collector {
   return {
     name: 'fee_config',
-    metrics: feeConfigMetrics,
+    metrics: [...feeConfigMetrics, ...evmConfigMetrics],
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const client = new EvmRpcClient(ctx.node);
-      await Promise.all(evmChains(ctx.target, client).map((chain) => collectChain(ctx, out, client, chain)));
+      const parts = evmChains(ctx.target, client).map((chain) => ({ chain: chain.label, collect: (own: SampleSet) => collectChain(ctx, own, client, chain) }));
+      await collectPerChain(ctx, out, 'avaxmon_evm_config_up', parts);
       return out.observation();
     },
   };
@@ -73,14 +78,31 @@ function exportChainConfig(ctx: CollectContext, out: SampleSet, labels: Record<s
   const read = new FieldReader(ctx.target.name, 'eth_getChainConfig');
   const config = read.object(reply, 'result');
   out.add('avaxmon_evm_chain_id', labels, read.number(config.chainId, 'chainId'));
-  const configured = new Set(Object.keys(config).filter((key) => isPrecompileKey(key, config[key])));
-  const upgrades = config.upgrades === undefined ? {} : read.object(config.upgrades, 'upgrades');
-  for (const upgrade of upgrades.precompileUpgrades === undefined ? [] : read.array(upgrades.precompileUpgrades, 'upgrades.precompileUpgrades')) {
-    for (const key of Object.keys(read.object(upgrade, 'upgrades.precompileUpgrades[]'))) configured.add(key);
+  if (config.initialMinDelayMS !== undefined) out.add('avaxmon_evm_initial_min_delay_seconds', labels, read.number(config.initialMinDelayMS, 'initialMinDelayMS') / 1000);
+  const enabled = precompileStates(read, config);
+  for (const precompile of new Set([...KNOWN_PRECOMPILES, ...enabled.keys()])) {
+    out.add('avaxmon_evm_precompile_configured', { ...labels, precompile }, enabled.get(precompile) === true);
   }
-  for (const precompile of new Set([...KNOWN_PRECOMPILES, ...configured])) {
-    out.add('avaxmon_evm_precompile_configured', { ...labels, precompile }, configured.has(precompile));
-  }
+}
+
+/**
+ * Whether each precompile the config names is enabled by its latest entry: the genesis config at
+ * the top level, then `upgrades.precompileUpgrades` in activation order (subnet-evm requires
+ * increasing timestamps), where `{"<key>": {"blockTimestamp": T, "disable": true}}` turns it off.
+ */
+function precompileStates(read: FieldReader, config: Record<string, unknown>): Map<string, boolean> {
+  const enabled = new Map<string, boolean>();
+  for (const [key, value] of Object.entries(config)) if (isPrecompileKey(key, value)) enabled.set(key, !isDisabled(value));
+  const upgrades = config.upgrades === undefined || config.upgrades === null ? {} : read.object(config.upgrades, 'upgrades');
+  const list = upgrades.precompileUpgrades === undefined || upgrades.precompileUpgrades === null ? [] : read.array(upgrades.precompileUpgrades, 'upgrades.precompileUpgrades');
+  list.forEach((upgrade, index) => {
+    for (const [key, value] of Object.entries(read.object(upgrade, `upgrades.precompileUpgrades[${index}]`))) enabled.set(key, !isDisabled(value));
+  });
+  return enabled;
+}
+
+function isDisabled(entry: unknown): boolean {
+  return typeof entry === 'object' && entry !== null && (entry as Record<string, unknown>).disable === true;
 }
 
 /** Genesis precompile configs sit at the top level of the chain config, next to feeConfig. */

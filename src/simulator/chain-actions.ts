@@ -65,6 +65,23 @@ export const chainActions: Record<string, Action> = {
     const chain = chainNamed(state, argument);
     Object.assign(chain, { height: chainHeight(chain, now) + 1, sinceMs: now, stalled: false });
   },
+  /**
+   * `chain_bootstrapping: X` (alias, blockchain id or subnet name): the chain restarts bootstrapping.
+   * Its API answers 503 "not done bootstrapping", info.isBootstrapped says false and its health
+   * check fails, as on a real node; every other chain keeps answering.
+   */
+  chain_bootstrapping(state, argument, now) {
+    const key = chainKey(state, argument);
+    state.bootstrapped.set(key, false);
+    const check = state.checks.get(key);
+    if (check && !check.failing) Object.assign(check, { failing: true, contiguousFailures: 1, firstFailureMs: now, error: 'chain is not done bootstrapping' });
+  },
+  chain_bootstrapped(state, argument) {
+    const key = chainKey(state, argument);
+    state.bootstrapped.set(key, true);
+    const check = state.checks.get(key);
+    if (check) Object.assign(check, { failing: false, contiguousFailures: 0, firstFailureMs: undefined, error: undefined });
+  },
   blockchain_status(state, argument) {
     const { chain, status } = record(argument);
     chainNamed(state, chain).status = String(status);
@@ -101,6 +118,15 @@ function setConnected(state: SimState, argument: unknown, connected: boolean): v
   for (const validator of world.subnets.flatMap((subnet) => subnet.l1Validators)) {
     if (validator.nodeId === nodeId) validator.connected = connected;
   }
+}
+
+/** The alias (P, X, C) or blockchain id the node knows a chain by, as /ext/bc/<key> addresses it. */
+function chainKey(state: SimState, argument: unknown): string {
+  const name = typeof argument === 'string' ? argument : String(record(argument).chain ?? '');
+  const subnet = chainWorld(state).subnets.find((candidate) => candidate.name === name || candidate.subnetId === name);
+  const key = subnet ? subnet.blockchainId : name;
+  if (!chainWorld(state).chains.has(key)) throw new Error(`unknown chain "${name}"`);
+  return key;
 }
 
 function chainNamed(state: SimState, argument: unknown): SimChain {

@@ -46,6 +46,10 @@ export interface SimEvmChain {
   lastChangedAt: number;
   /** Precompile configs in the genesis chain config, by key (`feeManagerConfig`). */
   precompiles: Record<string, { blockTimestamp: number }>;
+  /** `upgrades.precompileUpgrades` of the chain config, in activation order; `disable` turns one off. */
+  precompileUpgrades: Array<Record<string, { blockTimestamp: number; disable?: boolean }>>;
+  /** subnet-evm's ACP-226 genesis block delay (initialMinDelayMS); absent on coreth. */
+  initialMinDelayMs?: number;
   /** Whether eth_getActiveRulesAt exists (subnet-evm only). */
   activeRulesApi: boolean;
 }
@@ -167,8 +171,9 @@ function chain(height: number, blocksPerSecond: number, nowMs: number): SimChain
   return { height, sinceMs: nowMs, blocksPerSecond, stalled: false, status: 'Validating' };
 }
 
+/** coreth has neither eth_feeConfig nor eth_getActiveRulesAt: both answer -32601 (also after Helicon). */
 function cChainEvm(): SimEvmChain {
-  return { chainId: 43114, lastChangedAt: 0, precompiles: {}, activeRulesApi: false };
+  return { chainId: 43114, lastChangedAt: 0, precompiles: {}, precompileUpgrades: [], activeRulesApi: false };
 }
 
 function subnetEvm(): SimEvmChain {
@@ -186,6 +191,9 @@ function subnetEvm(): SimEvmChain {
     },
     lastChangedAt: 0,
     precompiles: { feeManagerConfig: { blockTimestamp: 0 }, warpConfig: { blockTimestamp: 1_734_034_648 } },
+    // An allow list enabled once and later switched off: configured in the config, yet no longer in force.
+    precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: 1_740_000_000 } }, { txAllowListConfig: { blockTimestamp: 1_750_000_000, disable: true } }],
+    initialMinDelayMs: 1000,
     activeRulesApi: true,
   };
 }
@@ -205,6 +213,12 @@ export function l1Balance(world: ChainWorld, validator: SimL1Validator, nowMs: n
 export function findChain(world: ChainWorld, name: string): SimChain | undefined {
   const subnet = world.subnets.find((candidate) => candidate.name === name || candidate.subnetId === name);
   return world.chains.get(subnet ? subnet.blockchainId : name);
+}
+
+/** Whether the chain an /ext/bc/<id>/... path addresses is bootstrapping (its API then answers 503). */
+export function isBootstrappingPath(state: SimState, path: string): boolean {
+  const match = /^\/ext\/bc\/([^/]+)/.exec(path);
+  return match !== null && state.bootstrapped.get(match[1]) === false;
 }
 
 /** The chain an /ext/bc/<id>/... path addresses. */

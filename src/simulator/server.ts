@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyStep } from './actions.js';
+import { isBootstrappingPath } from './chain-world.js';
 import { activeFault, applyFault } from './faults.js';
 import { methodHandlers } from './handlers/index.js';
 import { healthReport, readinessReport } from './handlers/health.js';
@@ -100,6 +101,10 @@ async function jsonRpc(state: SimState, path: string, body: string, request: Inc
   if (state.disabledMethods.has(method)) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
   const fault = activeFault(state, method, path, now);
   if (fault && (await applyFault(fault, request, response, call.id))) return;
+  if (isBootstrappingPath(state, path)) {
+    await applyFault({ match: path, kind: 'plain_503' }, request, response, call.id);
+    return;
+  }
   const evm = path.endsWith('/rpc');
   const handler = methodHandlers[method];
   if (!handler) return sendJson(response, 200, unknownMethod(method, call.id, evm));

@@ -67,10 +67,63 @@ describe('chain_progress collector', () => {
     expect(findChain(chainWorld(harness.sim.state), SIM_L1.name)?.status).toBe('Syncing');
   });
 
-  it('fails the whole run when one chain RPC fails, never exporting half a result', async () => {
+  it('isolates a chain answering 503 "not done bootstrapping": its series go, its neighbours stay', async () => {
     harness = await startHarness(SIM_SUBNETS_YAML);
-    harness.sim.apply({ fault: { match: 'eth_blockNumber', kind: 'http_500' } });
-    await expect(harness.run(createChainProgressCollector())).rejects.toThrow(/eth_blockNumber.*HTTP 500/);
+    const collector = createChainProgressCollector();
+    const t0 = Date.now();
+    let samples = await harness.run(collector, t0);
+    const xHeight = value(samples, 'avaxmon_chain_height', { chain: 'X' })!;
+    harness.sim.apply({ chain_bootstrapping: 'X' });
+    const reply = await fetch(`${harness.sim.url}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}' });
+    expect(reply.status).toBe(503);
+    expect(await reply.text()).toMatch(/not done bootstrapping/);
+
+    samples = await harness.run(collector, t0 + 60_000);
+    expect(value(samples, 'avaxmon_chain_up', { target: 'node-a', chain: 'X' })).toBe(0);
+    expect(series(samples, 'avaxmon_chain_height', { chain: 'X' })).toEqual([]);
+    expect(series(samples, 'avaxmon_chain_tx_fee_avax', { chain: 'X' })).toEqual([]);
+    for (const chain of ['P', 'C', SIM_L1.name]) {
+      expect(value(samples, 'avaxmon_chain_up', { chain })).toBe(1);
+      expect(value(samples, 'avaxmon_chain_height', { chain })).toBeGreaterThan(0);
+    }
+    // The P-Chain still answers for the X-Chain's status and the supply.
+    expect(value(samples, 'avaxmon_blockchain_status', { chain: 'X', status: 'Validating' })).toBe(1);
+    expect(value(samples, 'avaxmon_current_supply_avax')).toBeGreaterThan(0);
+    expect(harness.logs.filter((line) => line.includes('Chain failed') && line.includes('"chain":"X"'))).toHaveLength(1);
+
+    await harness.run(collector, t0 + 120_000);
+    expect(harness.logs.filter((line) => line.includes('Chain failed'))).toHaveLength(1);
+    harness.sim.apply({ chain_bootstrapped: 'X' });
+    samples = await harness.run(collector, t0 + 180_000);
+    expect(value(samples, 'avaxmon_chain_up', { chain: 'X' })).toBe(1);
+    expect(value(samples, 'avaxmon_chain_height', { chain: 'X' })).toBeGreaterThanOrEqual(xHeight);
+    expect(harness.logs.filter((line) => line.includes('Chain answers again') && line.includes('"chain":"X"'))).toHaveLength(1);
+  });
+
+  it('loses the supply and the statuses with the P-Chain, and keeps the other heights', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness.sim.apply({ chain_bootstrapping: 'P' });
+    const samples = await harness.run(createChainProgressCollector());
+    expect(value(samples, 'avaxmon_chain_up', { chain: 'P' })).toBe(0);
+    expect(series(samples, 'avaxmon_current_supply_avax')).toEqual([]);
+    expect(series(samples, 'avaxmon_blockchain_status')).toEqual([]);
+    expect(value(samples, 'avaxmon_chain_height', { chain: 'C' })).toBeGreaterThan(0);
+    expect(value(samples, 'avaxmon_chain_height', { chain: 'X' })).toBeGreaterThan(0);
+  });
+
+  it('fails the run only when every chain fails', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness.sim.apply({ fault: { match: '*', kind: 'http_500' } });
+    await expect(harness.run(createChainProgressCollector())).rejects.toThrow(/HTTP 500/);
+  });
+
+  it('an L1 RPC failing with HTTP 500 drops only that L1', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness.sim.apply({ fault: { match: `/ext/bc/${SIM_L1.blockchainId}/rpc`, kind: 'http_500' } });
+    const samples = await harness.run(createChainProgressCollector());
+    expect(value(samples, 'avaxmon_chain_up', { chain: SIM_L1.name })).toBe(0);
+    expect(series(samples, 'avaxmon_chain_height', { chain: SIM_L1.name })).toEqual([]);
+    expect(value(samples, 'avaxmon_chain_up', { chain: 'C' })).toBe(1);
   });
 
   it('reports an L1 chain without an EVM RPC as unavailable, once, and still exports the other chains', async () => {

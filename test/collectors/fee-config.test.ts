@@ -36,7 +36,8 @@ describe('fee_config collector', () => {
     expect(value(samples, 'avaxmon_evm_chain_id', l1)).toBe(432204);
     expect(value(samples, 'avaxmon_evm_precompile_configured', { ...l1, precompile: 'feeManagerConfig' })).toBe(1);
     expect(value(samples, 'avaxmon_evm_precompile_configured', { ...l1, precompile: 'warpConfig' })).toBe(1);
-    expect(value(samples, 'avaxmon_evm_precompile_configured', { ...l1, precompile: 'txAllowListConfig' })).toBe(0);
+    expect(value(samples, 'avaxmon_evm_initial_min_delay_seconds', l1)).toBe(1);
+    expect(value(samples, 'avaxmon_evm_config_up', l1)).toBe(1);
     expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsLondon' })).toBe(1);
     expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsDurango' })).toBe(1);
     expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsHelicon' })).toBe(0);
@@ -96,7 +97,57 @@ describe('fee_config collector', () => {
     expect(series(samples, 'avaxmon_evm_chain_id', { chain: 'ghost' })).toEqual([]);
   });
 
-  it('fails the run on any other EVM error', async () => {
+  it('counts a precompile whose latest upgrade disables it as not configured', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    const config = (await rpc(`${harness.sim.url}/ext/bc/${SIM_L1.blockchainId}/rpc`, 'eth_getChainConfig')).result as Record<string, any>;
+    expect(config.upgrades.precompileUpgrades.at(-1)).toEqual({ txAllowListConfig: { blockTimestamp: 1_750_000_000, disable: true } });
+    let samples = await harness.run(createFeeConfigCollector());
+    expect(value(samples, 'avaxmon_evm_precompile_configured', { ...l1, precompile: 'txAllowListConfig' })).toBe(0);
+    expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'txAllowListConfig' })).toBe(0);
+
+    // Re-enabled by a later upgrade: configured again.
+    chainWorld(harness.sim.state).chains.get(SIM_L1.blockchainId)!.evm!.precompileUpgrades.push({ txAllowListConfig: { blockTimestamp: 1_760_000_000 } });
+    samples = await harness.run(createFeeConfigCollector());
+    expect(value(samples, 'avaxmon_evm_precompile_configured', { ...l1, precompile: 'txAllowListConfig' })).toBe(1);
+    expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'txAllowListConfig' })).toBe(1);
+  });
+
+  it('reads the v1.15 chain configs: fork times on both VMs, initialMinDelayMS on subnet-evm only', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness.sim.state.upgrades.heliconTime = '2026-09-22T15:00:00Z';
+    const c = (await rpc(`${harness.sim.url}/ext/bc/C/rpc`, 'eth_getChainConfig')).result as Record<string, unknown>;
+    expect(c).toMatchObject({ chainId: 43114, shanghaiTime: 1_709_740_800, cancunTime: 1_734_368_400, graniteTimestamp: 1_763_568_000, heliconTimestamp: 1_790_089_200 });
+    expect(c.initialMinDelayMS).toBeUndefined();
+    const rules = await rpc(`${harness.sim.url}/ext/bc/C/rpc`, 'eth_getActiveRulesAt');
+    expect(rules.error).toEqual({ code: -32601, message: 'the method eth_getActiveRulesAt does not exist/is not available' });
+    const collector = createFeeConfigCollector();
+    await harness.run(collector);
+    const samples = await harness.run(collector);
+    expect(value(samples, 'avaxmon_evm_config_up', { chain: 'C' })).toBe(1);
+    expect(value(samples, 'avaxmon_evm_method_available', { chain: 'C', method: 'eth_getActiveRulesAt' })).toBe(0);
+    expect(series(samples, 'avaxmon_evm_initial_min_delay_seconds', { chain: 'C' })).toEqual([]);
+    expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsHelicon' })).toBe(1);
+    expect(harness.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('eth_getActiveRulesAt'))).toHaveLength(1);
+  });
+
+  it('isolates a chain answering 503 while it bootstraps: the other chain keeps its series', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness.sim.apply({ chain_bootstrapping: SIM_L1.name });
+    const collector = createFeeConfigCollector();
+    let samples = await harness.run(collector);
+    expect(value(samples, 'avaxmon_evm_config_up', l1)).toBe(0);
+    expect(series(samples, 'avaxmon_evm_fee_gas_limit', l1)).toEqual([]);
+    expect(series(samples, 'avaxmon_evm_chain_id', l1)).toEqual([]);
+    expect(value(samples, 'avaxmon_evm_config_up', { chain: 'C' })).toBe(1);
+    expect(value(samples, 'avaxmon_evm_chain_id', { chain: 'C' })).toBe(43114);
+
+    harness.sim.apply({ chain_bootstrapped: SIM_L1.name });
+    samples = await harness.run(collector);
+    expect(value(samples, 'avaxmon_evm_config_up', l1)).toBe(1);
+    expect(value(samples, 'avaxmon_evm_fee_gas_limit', l1)).toBe(8_000_000);
+  });
+
+  it('fails the run when every chain fails with an error other than a missing method', async () => {
     harness = await startHarness(SIM_SUBNETS_YAML);
     harness.sim.apply({ fault: { match: 'eth_getChainConfig', kind: 'rpc_error' } });
     await expect(harness.run(createFeeConfigCollector())).rejects.toThrow(/eth_getChainConfig: EVM JSON-RPC error -32000/);
