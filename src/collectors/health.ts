@@ -1,6 +1,7 @@
 import { FieldReader, GO_ZERO_TIME_SECONDS } from '../clients/parse.js';
 import { healthMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { exportCheckDetails } from './health-details.js';
 
 interface HealthReport {
   healthy: boolean;
@@ -9,11 +10,15 @@ interface HealthReport {
 
 interface CheckResult {
   passing: boolean;
+  message: unknown;
   contiguousFailures: number;
   firstFailureSeconds?: number;
 }
 
-/** GET /ext/health{,/readiness,/liveness} plus JSON-RPC health per configured tag. */
+/**
+ * GET /ext/health{,/readiness,/liveness} plus JSON-RPC health per configured tag, and the numbers in
+ * the checks' messages (connected stake per chain, disk, send-fail rate, ...: see health-details.ts).
+ */
 export function createHealthCollector(): Collector {
   return {
     name: 'health',
@@ -26,7 +31,9 @@ export function createHealthCollector(): Collector {
       out.add('avaxmon_node_healthy', {}, health.healthy);
       out.add('avaxmon_node_ready', {}, readiness.healthy);
       out.add('avaxmon_node_live', {}, liveness.healthy);
+      const subnetNames = new Map(ctx.target.subnets.flatMap((subnet) => (subnet.blockchain_id ? [[subnet.blockchain_id, subnet.name] as const] : [])));
       for (const [check, result] of health.checks) {
+        exportCheckDetails(out, check, result.message, (id) => subnetNames.get(id) ?? id);
         out.add('avaxmon_health_check_passing', { check }, result.passing);
         out.add('avaxmon_health_check_contiguous_failures', { check }, result.contiguousFailures);
         if (result.firstFailureSeconds !== undefined) {
@@ -76,6 +83,7 @@ function parseCheck(check: Record<string, unknown>, path: string, read: FieldRea
       : read.timestampSeconds(check.timeOfFirstFailure, `${path}.timeOfFirstFailure`);
   return {
     passing,
+    message: check.message,
     contiguousFailures: passing ? 0 : contiguousFailures,
     firstFailureSeconds: passing || firstFailure === GO_ZERO_TIME_SECONDS ? undefined : firstFailure,
   };

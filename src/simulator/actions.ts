@@ -1,5 +1,6 @@
 import { parseDuration } from '../duration.js';
 import { chainActions } from './chain-actions.js';
+import { healthActions } from './health-actions.js';
 import { publicApiActions } from './public-api-actions.js';
 import { generatePeers, type FaultKind, type SimState } from './state.js';
 
@@ -58,6 +59,7 @@ export const actions: Record<string, Action> = {
     state.faults = [];
   },
   ...chainActions,
+  ...healthActions,
   ...publicApiActions,
 };
 

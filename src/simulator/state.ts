@@ -52,7 +52,7 @@ export interface SimState {
 
 export const PRIMARY_NETWORK_ID = '11111111111111111111111111111111LpoYY';
 export const SIM_NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
-const APPLICATION_CHECKS = ['network', 'router', 'database', 'diskspace', 'bls', 'bootstrapped'];
+const APPLICATION_CHECKS = ['network', 'router', 'database', 'diskspace', 'bls', 'bootstrapped', 'futureupgrade'];
 
 export function createState(options: { peers?: number; validators?: number } = {}): SimState {
   const checks = new Map<string, CheckState>();

@@ -10,6 +10,21 @@ export const healthMetrics = [
   gauge('avaxmon_health_check_first_failure_timestamp_seconds', 'Unix time the current failure streak of a health check began; absent while passing.', ['target', 'check']),
   gauge('avaxmon_health_tag_healthy', 'Whether health.health filtered by this tag (a subnet id) is healthy.', ['target', 'tag']),
   gauge('avaxmon_health_tag_ready', 'Whether health.readiness filtered by this tag is ready.', ['target', 'tag']),
+  gauge('avaxmon_health_chain_connected_stake_ratio', "Share of the chain's validator stake the node is connected to (chain health check networking.percentConnected); chain is P, X, C, the L1's subnet name, or the blockchain id of an unconfigured chain.", ['target', 'chain']),
+  gauge('avaxmon_health_chain_disconnected_validators', "Validators of the chain's subnet the node is not connected to (chain health check networking.disconnectedValidators).", ['target', 'chain']),
+  gauge('avaxmon_health_chain_processing_blocks', 'Blocks the chain has issued but not yet decided (chain health check engine.consensus.processingBlocks).', ['target', 'chain']),
+  gauge('avaxmon_health_chain_longest_processing_block_seconds', 'How long the oldest undecided block of the chain has been processing (chain health check engine.consensus.longestProcessingBlock).', ['target', 'chain']),
+  gauge('avaxmon_health_network_send_fail_ratio', 'Recent share of outbound messages the node failed to send (network health check sendFailRate).', ['target']),
+  gauge('avaxmon_health_network_since_last_received_seconds', 'Time since the node last received a message from the network (network health check).', ['target']),
+  gauge('avaxmon_health_network_since_last_sent_seconds', 'Time since the node last sent a message to the network (network health check).', ['target']),
+  gauge('avaxmon_health_network_ingress_connections', 'Inbound peer connections (network health check; 0 on a primary network validator makes the check fail).', ['target']),
+  gauge('avaxmon_health_disk_available_bytes', 'Disk space available to the node (diskspace health check availableDiskBytes).', ['target']),
+  gauge('avaxmon_health_disk_available_ratio', 'Share of the disk available to the node (diskspace health check; the node reports unhealthy below its warning threshold, 10% by default, and shuts down below 3%).', ['target']),
+  gauge('avaxmon_health_router_outstanding_requests', 'Requests to peers awaiting an answer (router health check outstandingRequests).', ['target']),
+  gauge('avaxmon_health_router_longest_running_request_seconds', 'Age of the oldest request awaiting an answer (router health check longestRunningRequest).', ['target']),
+  gauge('avaxmon_health_local_upgrade_timestamp_seconds', "The next network upgrade time this node's release knows (futureupgrade health check localUpgradeTime).", ['target']),
+  gauge('avaxmon_health_peers_upgrade_timestamp_seconds', 'The upgrade time announced by the most validator stake among connected peers (futureupgrade health check modeUpgradeTime).', ['target']),
+  gauge('avaxmon_health_peers_upgrade_stake_ratio', 'Share of the primary network stake announcing that upgrade time (futureupgrade health check modeUpgradeWeightPercentage).', ['target']),
 ] as const;
 
 export const nodeInfoMetrics = [

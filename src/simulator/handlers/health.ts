@@ -1,3 +1,4 @@
+import { checkMessage } from '../health-details.js';
 import type { SimState } from '../state.js';
 import type { MethodHandler } from './types.js';
 
@@ -9,7 +10,7 @@ export function healthReport(state: SimState, nowMs: number, tags: readonly stri
     const selected = tags.length === 0 || check.tags.includes('application') || check.tags.some((tag) => tags.includes(tag));
     if (!selected) continue;
     const result: Record<string, unknown> = {
-      message: name === 'network' ? { connectedPeers: state.peers.length, sendFailRate: 0 } : {},
+      message: checkMessage(state, name, check.tags),
       timestamp: new Date(nowMs).toISOString(),
       duration: 20375,
     };

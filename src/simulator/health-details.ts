@@ -1,0 +1,60 @@
+import { chainWorld } from './chain-world.js';
+import { futureUpgradeDetails } from './peer-view.js';
+import type { SimState } from './state.js';
+
+/** The numbers the simulated node's health checks report; scenario actions change them. */
+export interface SimHealthDetails {
+  diskAvailablePercent: number;
+  diskAvailableBytes: number;
+  sendFailRate: number;
+  /** Connected share (0..1) of each chain's validator stake, by check name; 1 when unset. */
+  connectedStake: Map<string, number>;
+}
+
+export function healthDetails(state: SimState): SimHealthDetails {
+  state.extensions.health ??= { diskAvailablePercent: 42, diskAvailableBytes: 412_316_860_416, sendFailRate: 0.0125, connectedStake: new Map() } satisfies SimHealthDetails;
+  return state.extensions.health as SimHealthDetails;
+}
+
+/** The `message` of a check, in AvalancheGo v1.15's shape for that check. */
+export function checkMessage(state: SimState, name: string, tags: readonly string[]): unknown {
+  const details = healthDetails(state);
+  switch (name) {
+    case 'network':
+      return {
+        connectedPeers: state.peers.length,
+        sendFailRate: details.sendFailRate,
+        timeSinceLastMsgReceived: '85.316ms',
+        timeSinceLastMsgSent: '120.5ms',
+        'primary network validator health': { ingressConnectionCount: Math.ceil(state.peers.length / 2), primaryNetworkValidator: true },
+      };
+    case 'router':
+      return { outstandingRequests: 17, longestRunningRequest: '1.204s' };
+    case 'diskspace':
+      return { availableDiskBytes: details.diskAvailableBytes, availableDiskPercentage: details.diskAvailablePercent };
+    case 'bls':
+      return 'node has the correct BLS key';
+    case 'bootstrapped':
+      return [];
+    case 'futureupgrade':
+      return futureUpgradeDetails(state);
+    case 'database':
+      return null;
+    default:
+      return tags.includes('application') ? {} : chainCheckMessage(state, name, details);
+  }
+}
+
+/** A chain check: the consensus engine's numbers and the connected share of the subnet's stake. */
+function chainCheckMessage(state: SimState, name: string, details: SimHealthDetails): unknown {
+  const connected = details.connectedStake.get(name) ?? 1;
+  const validators = chainWorld(state).validators;
+  const disconnected = validators.slice(1, 1 + Math.round((1 - connected) * (validators.length - 1))).map((validator) => validator.nodeId);
+  return {
+    engine: {
+      consensus: { lastAcceptedHeight: 21_500_000, lastAcceptedID: '2Yp3CuxmbhYuWvTnwe2FBRwJTC8yWZeTq6BHHfSnqmLPsd8jWM', longestProcessingBlock: '312.5ms', processingBlocks: 2 },
+      vm: null,
+    },
+    networking: { percentConnected: connected, disconnectedValidators: disconnected },
+  };
+}

@@ -1,0 +1,52 @@
+import { parseVersion } from '../collectors/version-compare.js';
+import { chainWorld } from './chain-world.js';
+import type { SimState } from './state.js';
+
+/** Granite and Helicon activations on Mainnet (Unix seconds). */
+const GRANITE = 1_763_568_000;
+const HELICON = 1_790_089_200;
+
+/**
+ * The upgrade time a node announces to its peers (and reports as localUpgradeTime): the next
+ * upgrade its release knows, Helicon from v1.15 on, Granite before.
+ */
+export function announcedUpgradeTime(version: string): number {
+  const parsed = parseVersion(version);
+  return parsed && (parsed[0] > 1 || parsed[1] >= 15) ? HELICON : GRANITE;
+}
+
+/** ACPs a peer announces support for: v1.15 nodes back the ACPs Helicon scheduled, as operators set them. */
+export function supportedAcps(version: string): number[] {
+  return announcedUpgradeTime(version) === HELICON ? [236, 267] : [];
+}
+
+/** The primary network weight (nAVAX, delegations included) of each current validator. */
+export function validatorWeights(state: SimState): Map<string, number> {
+  return new Map(chainWorld(state).validators.map((validator) => [validator.nodeId, validator.weightNavax + validator.delegatorWeightNavax]));
+}
+
+/**
+ * The futureupgrade health check: the upgrade time announced by the most stake among connected
+ * validator peers, and its share of the total stake, as AvalancheGo computes it.
+ */
+export function futureUpgradeDetails(state: SimState): Record<string, unknown> {
+  const weights = validatorWeights(state);
+  const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
+  const byTime = new Map<number, number>();
+  let mode = 0;
+  let modeWeight = 0;
+  for (const peer of state.peers) {
+    const weight = weights.get(peer.nodeId);
+    if (weight === undefined) continue;
+    const time = announcedUpgradeTime(peer.version);
+    const sum = (byTime.get(time) ?? 0) + weight;
+    byTime.set(time, sum);
+    if (sum > modeWeight) [mode, modeWeight] = [time, sum];
+  }
+  return {
+    localUpgradeTime: new Date(announcedUpgradeTime(state.version) * 1000).toISOString().replace('.000', ''),
+    modeUpgradeTime: new Date(mode * 1000).toISOString().replace('.000', ''),
+    modeUpgradeWeightPercentage: total === 0 ? 0 : (100 * modeWeight) / total,
+    numUpgradeTimes: byTime.size,
+  };
+}
