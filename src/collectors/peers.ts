@@ -1,49 +1,102 @@
 import { FieldReader } from '../clients/parse.js';
-import { peersMetrics } from '../metrics/catalogue/node.js';
-import { percentile } from '../stats.js';
+import { UpstreamError } from '../errors.js';
+import { nodeInfoMetrics, peersMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { isNewer, parseVersion } from './version-compare.js';
+import { weightedPercentile, type Weighted } from './weighted-percentile.js';
 
 const OTHER_VERSION = 'other';
+const WEIGHTS_METHOD = 'platform.getValidatorsAt';
+/** The primary validator set changes slowly; refetching its weights this often keeps the load low. */
+const WEIGHTS_MAX_AGE_MS = 10 * 60_000;
+const WEIGHTS_KEY = 'validator-weights';
 
-/** info.peers reduced to counts and a few statistics: never one series per peer. */
+interface Peer {
+  readonly nodeId: string;
+  readonly version: string;
+  readonly observedUptime?: number;
+  readonly benched: readonly string[];
+}
+
+interface WeightsMemo {
+  readonly fetchedAtMs: number;
+  readonly weights: ReadonlyMap<string, number>;
+}
+
+/**
+ * info.peers reduced to counts and statistics: never one series per peer. info.peers carries no
+ * stake, so the primary network's weights come from platform.getValidatorsAt ("proposed", one call
+ * every 10 minutes): the observed-uptime statistics and the newer-version share are taken over
+ * validator peers only, weighted by stake, the way the network's reward vote weighs them.
+ */
 export function createPeersCollector(): Collector {
   return {
     name: 'peers',
-    metrics: peersMetrics,
+    metrics: [...peersMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')],
     async collect(ctx) {
       const read = new FieldReader(ctx.target.name, 'info.peers');
-      const result = read.object(await ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal), 'result');
-      const peers = read.array(result.peers ?? [], 'peers');
-      const byVersion = new Map<string, number>();
-      const benchedByChain = new Map<string, number>();
-      const observedUptimes: number[] = [];
-      peers.forEach((value, index) => {
-        const peer = read.object(value, `peers[${index}]`);
-        const version = versionLabel(read.string(peer.version, `peers[${index}].version`));
-        byVersion.set(version, (byVersion.get(version) ?? 0) + 1);
-        for (const chain of read.array(peer.benched ?? [], `peers[${index}].benched`)) {
-          benchedByChain.set(String(chain), (benchedByChain.get(String(chain)) ?? 0) + 1);
-        }
-        // observedUptime is a whole-percent string ("99").
-        if (peer.observedUptime !== undefined) observedUptimes.push(read.percentRatio(peer.observedUptime, `peers[${index}].observedUptime`));
-      });
+      const [reply, weights, own] = await Promise.all([
+        ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal),
+        validatorWeights(ctx),
+        ownVersion(ctx),
+      ]);
+      const result = read.object(reply, 'result');
+      const peers = read.array(result.peers ?? [], 'peers').map((value, index) => parsePeer(read, value, index));
       const out = new SampleSet({ target: ctx.target.name });
+      out.add('avaxmon_node_api_available', { method: WEIGHTS_METHOD }, weights !== undefined);
       // numPeers is a string on the wire although the docs show a number; FieldReader takes both.
       out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.number(result.numPeers, 'numPeers'));
-      for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
-      const newer = await newerVersionShare(ctx, byVersion, peers.length);
-      if (newer !== undefined) out.add('avaxmon_node_peers_newer_version_ratio', {}, newer);
-      for (const [chain, count] of benchedByChain) out.add('avaxmon_node_benched_peers', { chain }, count);
-      if (observedUptimes.length > 0) {
-        observedUptimes.sort((a, b) => a - b);
-        out.add('avaxmon_node_observed_uptime_min_ratio', {}, observedUptimes[0]);
-        out.add('avaxmon_node_observed_uptime_p10_ratio', {}, percentile(observedUptimes, 0.1));
-        out.add('avaxmon_node_observed_uptime_median_ratio', {}, percentile(observedUptimes, 0.5));
-      }
+      exportVersions(out, peers, own);
+      exportBenched(out, peers);
+      if (weights) exportValidatorPeers(out, peers, weights, own);
       return out.observation();
     },
   };
+}
+
+function parsePeer(read: FieldReader, value: unknown, index: number): Peer {
+  const peer = read.object(value, `peers[${index}]`);
+  return {
+    nodeId: read.string(peer.nodeID, `peers[${index}].nodeID`),
+    version: read.string(peer.version, `peers[${index}].version`),
+    // observedUptime is a whole-percent string ("99").
+    observedUptime: peer.observedUptime === undefined ? undefined : read.percentRatio(peer.observedUptime, `peers[${index}].observedUptime`),
+    benched: read.array(peer.benched ?? [], `peers[${index}].benched`).map(String),
+  };
+}
+
+function exportVersions(out: SampleSet, peers: readonly Peer[], own: number[] | undefined): void {
+  const byVersion = new Map<string, number>();
+  for (const peer of peers) byVersion.set(versionLabel(peer.version), (byVersion.get(versionLabel(peer.version)) ?? 0) + 1);
+  for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
+  if (own && peers.length > 0) out.add('avaxmon_node_peers_newer_version_ratio', {}, peers.filter((peer) => isNewerThan(peer, own)).length / peers.length);
+}
+
+function exportBenched(out: SampleSet, peers: readonly Peer[]): void {
+  const benchedByChain = new Map<string, number>();
+  for (const chain of peers.flatMap((peer) => peer.benched)) benchedByChain.set(chain, (benchedByChain.get(chain) ?? 0) + 1);
+  for (const [chain, count] of benchedByChain) out.add('avaxmon_node_benched_peers', { chain }, count);
+}
+
+/** Statistics over the peers that validate the primary network, each weighted by its stake. */
+function exportValidatorPeers(out: SampleSet, peers: readonly Peer[], weights: ReadonlyMap<string, number>, own: number[] | undefined): void {
+  const validators = peers.flatMap((peer) => {
+    const weight = weights.get(peer.nodeId);
+    return weight ? [{ peer, weight }] : [];
+  });
+  out.add('avaxmon_node_validator_peers', {}, validators.length);
+  const stake = validators.reduce((sum, { weight }) => sum + weight, 0);
+  if (stake === 0) return;
+  if (own) {
+    const newer = validators.filter(({ peer }) => isNewerThan(peer, own)).reduce((sum, { weight }) => sum + weight, 0);
+    out.add('avaxmon_node_peers_newer_version_stake_ratio', {}, newer / stake);
+  }
+  const uptimes: Weighted[] = validators.flatMap(({ peer, weight }) => (peer.observedUptime === undefined ? [] : [{ value: peer.observedUptime, weight }]));
+  if (uptimes.length === 0) return;
+  uptimes.sort((a, b) => a.value - b.value);
+  out.add('avaxmon_node_observed_uptime_min_ratio', {}, uptimes[0].value);
+  out.add('avaxmon_node_observed_uptime_p10_ratio', {}, weightedPercentile(uptimes, 0.1));
+  out.add('avaxmon_node_observed_uptime_median_ratio', {}, weightedPercentile(uptimes, 0.5));
 }
 
 /**
@@ -55,17 +108,50 @@ function versionLabel(announced: string): string {
   return parsed ? `avalanchego/${parsed.join('.')}` : OTHER_VERSION;
 }
 
-/** The share of peers on a newer release than this node: the signal for "this node is behind". */
-async function newerVersionShare(ctx: CollectContext, byVersion: ReadonlyMap<string, number>, total: number): Promise<number | undefined> {
-  if (total === 0) return undefined;
+function isNewerThan(peer: Peer, own: readonly number[]): boolean {
+  const parsed = parseVersion(peer.version);
+  return parsed !== undefined && isNewer(parsed, own);
+}
+
+async function ownVersion(ctx: CollectContext): Promise<number[] | undefined> {
   const read = new FieldReader(ctx.target.name, 'info.getNodeVersion');
   const reply = read.object(await ctx.node.call('/ext/info', 'info.getNodeVersion', {}, ctx.signal), 'result');
-  const own = parseVersion(read.string(reply.version, 'version'));
-  if (!own) return undefined;
-  let newer = 0;
-  for (const [version, count] of byVersion) {
-    const parsed = parseVersion(version);
-    if (parsed && isNewer(parsed, own)) newer += count;
+  return parseVersion(read.string(reply.version, 'version'));
+}
+
+/**
+ * The primary network's validator weights (nAVAX), refetched when older than 10 minutes. The P-Chain
+ * may be bootstrapping (503) or its API disabled: the weighted statistics are then left out, the
+ * counts still exported, and avaxmon_node_api_available{method="platform.getValidatorsAt"} says 0.
+ */
+async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap<string, number> | undefined> {
+  const memo = ctx.memory.get(WEIGHTS_KEY) as WeightsMemo | undefined;
+  if (memo && ctx.nowMs - memo.fetchedAtMs < WEIGHTS_MAX_AGE_MS) return memo.weights;
+  try {
+    const weights = await fetchWeights(ctx);
+    ctx.memory.set(WEIGHTS_KEY, { fetchedAtMs: ctx.nowMs, weights });
+    if (ctx.facts.unavailableMethods.delete(WEIGHTS_METHOD)) ctx.log.info({ method: WEIGHTS_METHOD }, 'Validator weights are available again');
+    return weights;
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || ctx.signal.aborted) throw error;
+    ctx.memory.delete(WEIGHTS_KEY);
+    if (!ctx.facts.unavailableMethods.has(WEIGHTS_METHOD)) {
+      ctx.facts.unavailableMethods.add(WEIGHTS_METHOD);
+      ctx.log.warn({ method: WEIGHTS_METHOD, err: error }, 'Validator weights unavailable; peer statistics over validators are left out until they answer');
+    }
+    return undefined;
   }
-  return newer / total;
+}
+
+async function fetchWeights(ctx: CollectContext): Promise<Map<string, number>> {
+  const read = new FieldReader(ctx.target.name, WEIGHTS_METHOD);
+  const reply = read.object(await ctx.node.call('/ext/bc/P', WEIGHTS_METHOD, { height: 'proposed' }, ctx.signal), 'result');
+  // v1.15 answers the map itself; older nodes wrapped it in `validators` with bare weights.
+  const set = reply.validators !== undefined && typeof reply.validators === 'object' ? read.object(reply.validators, 'validators') : reply;
+  const weights = new Map<string, number>();
+  for (const [nodeId, entry] of Object.entries(set)) {
+    const weight = typeof entry === 'object' && entry !== null ? read.object(entry, nodeId).weight : entry;
+    weights.set(nodeId, read.number(weight, `${nodeId}.weight`));
+  }
+  return weights;
 }

@@ -39,11 +39,13 @@ export const nodeInfoMetrics = [
 export const peersMetrics = [
   gauge('avaxmon_node_peers', 'Number of connected peers.', ['target']),
   gauge('avaxmon_node_peers_by_version', 'Connected peers by AvalancheGo version (avalanchego/X.Y.Z; "other" when unparseable).', ['target', 'version']),
-  gauge('avaxmon_node_peers_newer_version_ratio', 'Share of connected peers running a newer AvalancheGo version than this node.', ['target']),
+  gauge('avaxmon_node_peers_newer_version_ratio', 'Share of connected peers (unweighted, validators or not) running a newer AvalancheGo version than this node.', ['target']),
+  gauge('avaxmon_node_peers_newer_version_stake_ratio', 'Share of the stake of connected primary network validators running a newer AvalancheGo version than this node.', ['target']),
+  gauge('avaxmon_node_validator_peers', 'Connected peers that validate the primary network (stake from platform.getValidatorsAt).', ['target']),
   gauge('avaxmon_node_benched_peers', 'Peers benched on a chain by this node.', ['target', 'chain']),
-  gauge('avaxmon_node_observed_uptime_min_ratio', "Lowest uptime of this node as observed by its peers.", ['target']),
-  gauge('avaxmon_node_observed_uptime_p10_ratio', "10th percentile of this node's uptime as observed by its peers.", ['target']),
-  gauge('avaxmon_node_observed_uptime_median_ratio', "Median of this node's uptime as observed by its peers.", ['target']),
+  gauge('avaxmon_node_observed_uptime_min_ratio', "Lowest uptime of this node as observed by the connected primary network validators.", ['target']),
+  gauge('avaxmon_node_observed_uptime_p10_ratio', "Stake-weighted 10th percentile of this node's uptime as observed by the connected primary network validators.", ['target']),
+  gauge('avaxmon_node_observed_uptime_median_ratio', "Stake-weighted median of this node's uptime as observed by the connected primary network validators.", ['target']),
 ] as const;
 
 export const uptimeMetrics = [

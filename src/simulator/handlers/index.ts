@@ -5,6 +5,7 @@ import { infoMethods } from './info.js';
 import { l1ValidatorMethods } from './l1-validators.js';
 import { platformMethods } from './platform.js';
 import type { MethodHandler } from './types.js';
+import { validatorSetMethods } from './validator-sets.js';
 
 /** Every JSON-RPC method the simulator answers, by name; the path decides the error dialect. */
 export const methodHandlers: Record<string, MethodHandler> = {
@@ -14,4 +15,5 @@ export const methodHandlers: Record<string, MethodHandler> = {
   ...avmMethods,
   ...evmMethods,
   ...l1ValidatorMethods,
+  ...validatorSetMethods,
 };

@@ -1,5 +1,6 @@
 import { PRIMARY_NETWORK_ID } from '../state.js';
 import { chainWorld } from '../chain-world.js';
+import { announcedUpgradeTime, supportedAcps } from '../peer-view.js';
 import { RpcFailure, type MethodHandler } from './types.js';
 
 /** info.* with the real encodings: uint64 as strings, percentages as 4-decimal strings. */
@@ -46,12 +47,12 @@ export const infoMethods: Record<string, MethodHandler> = {
         publicIP: `198.51.100.${index % 250}:9651`,
         nodeID: peer.nodeId,
         version: peer.version,
-        upgradeTime: 1763568000,
+        upgradeTime: announcedUpgradeTime(peer.version),
         lastSent: '2026-11-22T00:00:00Z',
         lastReceived: '2026-11-22T00:00:00Z',
         observedUptime: String(peer.observedUptime),
         trackedSubnets: peer.trackedSubnets,
-        supportedACPs: [],
+        supportedACPs: supportedAcps(peer.version),
         objectedACPs: [],
         benched: peer.benched,
       })),
