@@ -5,7 +5,11 @@ import { SampleSet, type Collector } from './collector.js';
 /** AvalancheGo marks an unscheduled upgrade with a year-9999 activation time. */
 const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
 
-/** info.upgrades (activation times) and info.acps (ACP vote weights). */
+/**
+ * info.upgrades (activation times) and info.acps (ACP vote weights). info.acps is the node's tally
+ * of its validator peers' supportedACPs/objectedACPs weighted by stake, so it is also the bounded
+ * summary of what peers announce.
+ */
 export function createUpgradesCollector(): Collector {
   return {
     name: 'upgrades',
@@ -26,11 +30,18 @@ export function createUpgradesCollector(): Collector {
       }
       const readAcps = new FieldReader(ctx.target.name, 'info.acps');
       const votes = readAcps.object(readAcps.object(acps, 'result').acps, 'acps');
+      // Keyed by the node's list of current ACPs (constants.CurrentACPs), so the label set is bounded.
       for (const [acp, value] of Object.entries(votes)) {
         const vote = readAcps.object(value, `acps.${acp}`);
-        out.add('avaxmon_acp_support_weight_avax', { acp }, readAcps.navaxToAvax(vote.supportWeight, `acps.${acp}.supportWeight`));
-        out.add('avaxmon_acp_object_weight_avax', { acp }, readAcps.navaxToAvax(vote.objectWeight, `acps.${acp}.objectWeight`));
-        out.add('avaxmon_acp_abstain_weight_avax', { acp }, readAcps.navaxToAvax(vote.abstainWeight, `acps.${acp}.abstainWeight`));
+        const support = readAcps.navaxToAvax(vote.supportWeight, `acps.${acp}.supportWeight`);
+        const object = readAcps.navaxToAvax(vote.objectWeight, `acps.${acp}.objectWeight`);
+        const abstain = readAcps.navaxToAvax(vote.abstainWeight, `acps.${acp}.abstainWeight`);
+        out.add('avaxmon_acp_support_weight_avax', { acp }, support);
+        out.add('avaxmon_acp_object_weight_avax', { acp }, object);
+        out.add('avaxmon_acp_abstain_weight_avax', { acp }, abstain);
+        // Abstain is the rest of the primary network's stake, so the three add up to all of it.
+        const total = support + object + abstain;
+        if (total > 0) out.add('avaxmon_acp_support_stake_ratio', { acp }, support / total);
       }
       return out.observation();
     },

@@ -207,7 +207,8 @@ describe('rules over hand-built samples', () => {
         { name: 'avaxmon_network_upgrade_scheduled', labels: { target: 'v', upgrade: 'heliconTime' }, value: 1 },
         { name: 'avaxmon_network_upgrade_activation_timestamp_seconds', labels: { target: 'v', upgrade: 'graniteTime' }, value: sec(-86_400) / 1000 },
         { name: 'avaxmon_network_upgrade_scheduled', labels: { target: 'v', upgrade: 'graniteTime' }, value: 1 },
-        { name: 'avaxmon_node_peers_newer_version_ratio', labels: { target: 'v' }, value: 0.7 },
+        { name: 'avaxmon_node_peers_newer_version_ratio', labels: { target: 'v' }, value: 0.2 },
+        { name: 'avaxmon_node_peers_newer_version_stake_ratio', labels: { target: 'v' }, value: 0.7 },
       ],
       sec(0),
     );
@@ -215,6 +216,25 @@ describe('rules over hand-built samples', () => {
       'AvalancheNodeVersionBehind::firing',
       'AvalancheUpgradeScheduled:heliconTime:firing',
     ]);
+  });
+
+  it("warns of an upgrade the node's own release does not know, from the stake its peers announce", async () => {
+    const { alerting } = await setup('    AvalancheUpgradeScheduled: {}');
+    // An outdated node: info.upgrades has nothing scheduled, but 80% of the stake announces Helicon.
+    const outdated = (stake: number) => [
+      target('v'),
+      { name: 'avaxmon_network_upgrade_activation_timestamp_seconds', labels: { target: 'v', upgrade: 'helicon' }, value: 253_402_300_799 },
+      { name: 'avaxmon_network_upgrade_scheduled', labels: { target: 'v', upgrade: 'helicon' }, value: 0 },
+      { name: 'avaxmon_health_local_upgrade_timestamp_seconds', labels: { target: 'v' }, value: 1_763_568_000 },
+      { name: 'avaxmon_health_peers_upgrade_timestamp_seconds', labels: { target: 'v' }, value: 1_790_089_200 },
+      { name: 'avaxmon_health_peers_upgrade_stake_ratio', labels: { target: 'v' }, value: stake },
+    ];
+    alerting.evaluate(outdated(0.4), sec(0));
+    expect(alerting.activeAlerts()).toEqual([]);
+    alerting.evaluate(outdated(0.8), sec(60));
+    const [alert] = alerting.activeAlerts();
+    expect([alert.rule, alert.labels.upgrade, alert.labels.severity, alert.state]).toEqual(['AvalancheUpgradeScheduled', 'announced_by_peers', 'warning', 'firing']);
+    expect(alert.annotations.description).toContain('80.00% of the stake');
   });
 });
 

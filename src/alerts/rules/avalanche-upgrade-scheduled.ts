@@ -1,19 +1,67 @@
-import { formatSeconds, seriesRule } from './series-rule.js';
+import type { AlertRule, Candidate, RuleContext } from '../rule.js';
+import { formatPercent, formatSeconds } from './series-rule.js';
 
-export const avalancheUpgradeScheduled = seriesRule({
+const SCHEDULED = 'avaxmon_network_upgrade_activation_timestamp_seconds';
+const PEERS_UPGRADE = 'avaxmon_health_peers_upgrade_timestamp_seconds';
+/** The alert label of an upgrade the node's own release does not know, so it cannot name it. */
+const UNKNOWN_UPGRADE = 'announced_by_peers';
+
+/**
+ * Two views of the next upgrade. info.upgrades is the node's own: an outdated node reports the
+ * next upgrade at year 9999 and would never tell. So the futureupgrade health check counts too:
+ * when the upgrade time announced by the most stake (at least `peers_stake`) is later than the one
+ * this node's release knows, the node must be upgraded, a warning whatever the date.
+ */
+export const avalancheUpgradeScheduled: AlertRule = {
   name: 'AvalancheUpgradeScheduled',
-  metric: 'avaxmon_network_upgrade_activation_timestamp_seconds',
-  labels: ['target', 'upgrade'],
   defaultFor: '0m',
-  severity: 'info',
-  params: { window: { kind: 'duration', default: 7 * 86_400, help: 'notifies when an upgrade activates within this' } },
-  description: 'A network upgrade is scheduled (avaxmon_network_upgrade_scheduled == 1) and activates within `window` (7 days).',
-  check: (activation, ctx, sample) => {
-    const scheduled = ctx.samples.valueOf('avaxmon_network_upgrade_scheduled', { target: sample.labels.target, upgrade: sample.labels.upgrade });
-    const left = activation - ctx.nowMs / 1000;
-    return scheduled === 1 && left > 0 && left < ctx.params.window ? 'info' : undefined;
+  severity: ['info', 'warning'],
+  params: {
+    window: { kind: 'duration', default: 7 * 86_400, help: 'notifies when an upgrade the node knows activates within this' },
+    peers_stake: { kind: 'number', default: 0.5, help: 'warns when at least this share of stake announces an upgrade the node does not know' },
   },
-  summary: (labels, activation, ctx) => `Network upgrade ${labels.upgrade} activates in ${formatSeconds(activation - ctx.nowMs / 1000)}`,
-  detail: (labels, activation) =>
-    `Upgrade ${labels.upgrade} activates at ${new Date(activation * 1000).toISOString()}; nodes must run a release that supports it before then (reported by ${labels.target}).`,
-});
+  description:
+    'A network upgrade the node knows activates within `window` (7 days; info); or validators holding at least half the stake announce an upgrade time later than the one the node\'s release knows (futureupgrade health check; warning: upgrade AvalancheGo).',
+  sources: [
+    { metric: SCHEDULED, labels: ['target', 'upgrade'] },
+    { metric: PEERS_UPGRADE, labels: ['target'] },
+  ],
+  evaluate(ctx) {
+    return [...scheduledUpgrades(ctx), ...upgradesUnknownToNode(ctx)];
+  },
+};
+
+function scheduledUpgrades(ctx: RuleContext): Candidate[] {
+  return ctx.samples.all(SCHEDULED).flatMap((sample): Candidate[] => {
+    const { target, upgrade } = sample.labels;
+    const scheduled = ctx.samples.valueOf('avaxmon_network_upgrade_scheduled', { target, upgrade });
+    const left = sample.value - ctx.nowMs / 1000;
+    if (scheduled !== 1 || left <= 0 || left >= ctx.params.window) return [];
+    return [
+      {
+        labels: { target, upgrade },
+        severity: 'info',
+        summary: `Network upgrade ${upgrade} activates in ${formatSeconds(left)}`,
+        description: `Upgrade ${upgrade} activates at ${new Date(sample.value * 1000).toISOString()}; nodes must run a release that supports it before then (reported by ${target}).`,
+      },
+    ];
+  });
+}
+
+function upgradesUnknownToNode(ctx: RuleContext): Candidate[] {
+  return ctx.samples.all(PEERS_UPGRADE).flatMap((sample): Candidate[] => {
+    const { target } = sample.labels;
+    const local = ctx.samples.valueOf('avaxmon_health_local_upgrade_timestamp_seconds', { target });
+    const stake = ctx.samples.valueOf('avaxmon_health_peers_upgrade_stake_ratio', { target });
+    if (local === undefined || stake === undefined || sample.value <= local || stake < ctx.params.peers_stake) return [];
+    const at = new Date(sample.value * 1000).toISOString();
+    return [
+      {
+        labels: { target, upgrade: UNKNOWN_UPGRADE },
+        severity: 'warning',
+        summary: `Validators announce an upgrade at ${at} that the AvalancheGo of ${target} does not know`,
+        description: `Validators holding ${formatPercent(stake)} of the stake announce a network upgrade at ${at}; the release ${target} runs knows none after ${new Date(local * 1000).toISOString()}. Upgrade AvalancheGo before then, or the node falls off the network.`,
+      },
+    ];
+  });
+}

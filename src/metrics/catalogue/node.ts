@@ -59,6 +59,7 @@ export const upgradesMetrics = [
   gauge('avaxmon_acp_support_weight_avax', 'Stake, in AVAX, supporting an ACP (info.acps).', ['target', 'acp']),
   gauge('avaxmon_acp_object_weight_avax', 'Stake, in AVAX, objecting to an ACP (info.acps).', ['target', 'acp']),
   gauge('avaxmon_acp_abstain_weight_avax', 'Stake, in AVAX, abstaining on an ACP (info.acps).', ['target', 'acp']),
+  gauge('avaxmon_acp_support_stake_ratio', "Share of the primary network's stake whose connected validators announce support for an ACP (info.acps).", ['target', 'acp']),
 ] as const;
 
 export const nodeMetrics = [...healthMetrics, ...nodeInfoMetrics, ...peersMetrics, ...uptimeMetrics, ...upgradesMetrics];
