@@ -3,7 +3,7 @@ import { bargauge, boolTimeline, dashboard, sel, table, timeseries } from './bui
 export default dashboard({
   uid: 'avaxmon-node',
   title: 'avaxmon / Node detail',
-  description: 'Health checks and their failures, peers by version, observed uptime, the upgrade schedule, chain heights and progress, and ACP votes of the selected nodes.',
+  description: 'Health checks, their failures and the numbers they measure, peers by version, observed uptime, the upgrade schedule, chain heights and progress per chain, and ACP votes of the selected nodes.',
   panels: [
     boolTimeline({
       title: 'Health checks',
@@ -21,6 +21,40 @@ export default dashboard({
       min: 0,
       queries: [{ expr: `avaxmon_health_check_contiguous_failures${sel()}`, legend: '{{target}} {{check}}' }],
     }),
+    timeseries({
+      title: 'Connected stake per chain',
+      description: "Share of each chain's validator stake the node is connected to, from the chain health checks (avaxmon_health_chain_connected_stake_ratio); AvalancheGo's own alert threshold is 80%.",
+      unit: 'percentunit',
+      max: 1,
+      thresholds: [
+        { color: 'red', value: null },
+        { color: 'green', value: 0.8 },
+      ],
+      queries: [{ expr: `avaxmon_health_chain_connected_stake_ratio${sel()}`, legend: '{{target}} {{chain}}' }],
+    }),
+    timeseries({
+      title: 'Disk available',
+      description: 'Share of the disk available to the node, from the diskspace health check (avaxmon_health_disk_available_ratio); the node turns unhealthy below 10% and shuts down below 3%.',
+      unit: 'percentunit',
+      min: 0,
+      max: 1,
+      thresholds: [
+        { color: 'red', value: null },
+        { color: 'orange', value: 0.03 },
+        { color: 'green', value: 0.1 },
+      ],
+      queries: [{ expr: `avaxmon_health_disk_available_ratio${sel()}`, legend: '{{target}}' }],
+    }),
+    timeseries({
+      title: 'Network send failures and processing blocks',
+      description: 'Share of outbound messages that failed (avaxmon_health_network_send_fail_ratio) and blocks awaiting a decision per chain (avaxmon_health_chain_processing_blocks), from the health checks.',
+      unit: 'short',
+      min: 0,
+      queries: [
+        { expr: `avaxmon_health_network_send_fail_ratio${sel()}`, legend: '{{target}} send-fail ratio' },
+        { expr: `avaxmon_health_chain_processing_blocks${sel()}`, legend: '{{target}} {{chain}} processing blocks' },
+      ],
+    }),
     boolTimeline({
       title: 'Subnet health (health tags)',
       description: 'Whether health.health filtered by each configured tag (a subnet id) is healthy (avaxmon_health_tag_healthy).',
@@ -35,8 +69,19 @@ export default dashboard({
       queries: [{ expr: `sort_desc(avaxmon_node_peers_by_version${sel()})`, legend: '{{target}} {{version}}' }],
     }),
     timeseries({
+      title: 'Newer AvalancheGo among peers',
+      description: 'Share of the connected validator stake (avaxmon_node_peers_newer_version_stake_ratio) and of all peers (avaxmon_node_peers_newer_version_ratio) on a newer release than this node; AvalancheNodeVersionBehind fires above 50% of the stake.',
+      unit: 'percentunit',
+      min: 0,
+      max: 1,
+      queries: [
+        { expr: `avaxmon_node_peers_newer_version_stake_ratio${sel()}`, legend: '{{target}} stake' },
+        { expr: `avaxmon_node_peers_newer_version_ratio${sel()}`, legend: '{{target}} peers' },
+      ],
+    }),
+    timeseries({
       title: 'Uptime observed by peers',
-      description: "Distribution of the node's uptime as its peers observe it: minimum, 10th percentile and median (info.peers observedUptime).",
+      description: "Distribution of the node's uptime as the connected validators observe it: minimum, stake-weighted 10th percentile and median (info.peers observedUptime, weighted by platform.getValidatorsAt).",
       unit: 'percentunit',
       max: 1,
       queries: [
@@ -76,6 +121,13 @@ export default dashboard({
       ok: 'bootstrapped',
       fail: 'bootstrapping',
       queries: [{ expr: `avaxmon_chain_bootstrapped${sel()}`, legend: '{{target}} {{chain}}' }],
+    }),
+    boolTimeline({
+      title: 'Chains answering',
+      description: "Whether each chain answered the last chain_progress run (avaxmon_chain_up); a failing chain, e.g. 503 while it bootstraps, loses only its own series.",
+      ok: 'up',
+      fail: 'failing',
+      queries: [{ expr: `avaxmon_chain_up${sel()}`, legend: '{{target}} {{chain}}' }],
     }),
     timeseries({
       title: 'Chain height',
