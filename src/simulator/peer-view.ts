@@ -33,12 +33,15 @@ export function futureUpgradeDetails(state: SimState): Record<string, unknown> {
   const weights = validatorWeights(state);
   const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
   const byTime = new Map<number, number>();
+  // Peers share a handful of versions: parse each once.
+  const timeOf = new Map<string, number>();
   let mode = 0;
   let modeWeight = 0;
   for (const peer of state.peers) {
     const weight = weights.get(peer.nodeId);
     if (weight === undefined) continue;
-    const time = announcedUpgradeTime(peer.version);
+    if (!timeOf.has(peer.version)) timeOf.set(peer.version, announcedUpgradeTime(peer.version));
+    const time = timeOf.get(peer.version)!;
     const sum = (byTime.get(time) ?? 0) + weight;
     byTime.set(time, sum);
     if (sum > modeWeight) [mode, modeWeight] = [time, sum];

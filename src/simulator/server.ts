@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyStep } from './actions.js';
-import { isBootstrappingPath } from './chain-world.js';
+import { chainWorld, isBootstrappingPath } from './chain-world.js';
 import { activeFault, applyFault } from './faults.js';
 import { methodHandlers } from './handlers/index.js';
 import { healthReport, readinessReport } from './handlers/health.js';
@@ -37,6 +37,9 @@ const HEALTH_GET = new Map([
 /** A fake AvalancheGo node on loopback, with the real shapes, status codes and quirks. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const state = createState({ peers: options.peers, validators: options.validators });
+  // Built now, not on the first request: health, peers and validators all read it, and a node's
+  // world exists before anyone asks.
+  chainWorld(state);
   const onError = options.onError ?? ((error: Error) => process.stderr.write(`simulator: ${error.message}\n`));
   const server = createServer((request, response) => {
     handle(state, request, response).catch((error: unknown) => {

@@ -68,6 +68,9 @@ describe('node collectors against the simulator', () => {
     expect(valueOf(samples, 'avaxmon_node_observed_uptime_p10_ratio')).toBeCloseTo(0.94);
     expect(valueOf(samples, 'avaxmon_node_benched_peers', { chain: 'C' })).toBe(21);
     expect(valueOf(samples, 'avaxmon_node_peers_newer_version_ratio')).toBe(0);
+    // Peers 0..1998 are validators 1..1999 of the simulated set; the last peer does not validate.
+    expect(valueOf(samples, 'avaxmon_node_validator_peers')).toBe(1999);
+    expect(valueOf(samples, 'avaxmon_node_peers_newer_version_stake_ratio')).toBe(0);
     expect(samples.filter((sample) => sample.name.startsWith('avaxmon_node_')).length).toBeLessThan(40);
   });
 
@@ -90,6 +93,9 @@ describe('node collectors against the simulator', () => {
     expect(valueOf(samples, 'avaxmon_network_upgrade_scheduled', { upgrade: 'etna' })).toBe(1);
     expect(valueOf(samples, 'avaxmon_network_upgrade_scheduled', { upgrade: 'helicon' })).toBe(0);
     expect(valueOf(samples, 'avaxmon_acp_support_weight_avax', { acp: '23' })).toBe(150_000_000);
+    const weight = (name: string) => valueOf(samples, name, { acp: '23' })!;
+    const total = weight('avaxmon_acp_support_weight_avax') + weight('avaxmon_acp_object_weight_avax') + weight('avaxmon_acp_abstain_weight_avax');
+    expect(valueOf(samples, 'avaxmon_acp_support_stake_ratio', { acp: '23' })).toBeCloseTo(150_000_000 / total, 9);
     expect(find(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'apricotPhase4MinPChainHeight' })).toEqual([]);
   });
 });
