@@ -233,8 +233,11 @@ describe('rules over hand-built samples', () => {
     expect(alerting.activeAlerts()).toEqual([]);
     alerting.evaluate(outdated(0.8), sec(60));
     const [alert] = alerting.activeAlerts();
-    expect([alert.rule, alert.labels.upgrade, alert.labels.severity, alert.state]).toEqual(['AvalancheUpgradeScheduled', 'announced_by_peers', 'warning', 'firing']);
+    expect([alert.rule, alert.labels.upgrade, alert.labels.severity, alert.state]).toEqual(['AvalancheUpgradeScheduled', undefined, 'warning', 'firing']);
     expect(alert.annotations.description).toContain('80.00% of the stake');
+    // Upgraded: the stake announces the time the node knows, and the warning resolves at once.
+    alerting.evaluate([...outdated(0.8).slice(0, 3), { name: 'avaxmon_health_local_upgrade_timestamp_seconds', labels: { target: 'v' }, value: 1_790_089_200 }, ...outdated(0.8).slice(4)], sec(120));
+    expect(alerting.activeAlerts()).toEqual([]);
   });
 });
 

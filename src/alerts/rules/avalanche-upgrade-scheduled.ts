@@ -3,8 +3,6 @@ import { formatPercent, formatSeconds } from './series-rule.js';
 
 const SCHEDULED = 'avaxmon_network_upgrade_activation_timestamp_seconds';
 const PEERS_UPGRADE = 'avaxmon_health_peers_upgrade_timestamp_seconds';
-/** The alert label of an upgrade the node's own release does not know, so it cannot name it. */
-const UNKNOWN_UPGRADE = 'announced_by_peers';
 
 /**
  * Two views of the next upgrade. info.upgrades is the node's own: an outdated node reports the
@@ -57,7 +55,8 @@ function upgradesUnknownToNode(ctx: RuleContext): Candidate[] {
     const at = new Date(sample.value * 1000).toISOString();
     return [
       {
-        labels: { target, upgrade: UNKNOWN_UPGRADE },
+        // No `upgrade` label: the node's release does not know the upgrade's name.
+        labels: { target },
         severity: 'warning',
         summary: `Validators announce an upgrade at ${at} that the AvalancheGo of ${target} does not know`,
         description: `Validators holding ${formatPercent(stake)} of the stake announce a network upgrade at ${at}; the release ${target} runs knows none after ${new Date(local * 1000).toISOString()}. Upgrade AvalancheGo before then, or the node falls off the network.`,
