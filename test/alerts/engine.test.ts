@@ -218,6 +218,26 @@ describe('rules over hand-built samples', () => {
     ]);
   });
 
+  it('says what a failing health check measured: disk left, connected stake of a chain', async () => {
+    const { alerting } = await setup('    AvalancheHealthCheckFailing: { for: 0s }');
+    const check = (name: string) => ({ name: 'avaxmon_health_check_passing', labels: { target: 'v', check: name }, value: 0 });
+    alerting.evaluate(
+      [
+        target('v'),
+        check('diskspace'),
+        check('C'),
+        { name: 'avaxmon_health_disk_available_ratio', labels: { target: 'v' }, value: 0.08 },
+        { name: 'avaxmon_health_disk_available_bytes', labels: { target: 'v' }, value: 40_000_000_000 },
+        { name: 'avaxmon_health_chain_connected_stake_ratio', labels: { target: 'v', chain: 'C' }, value: 0.725 },
+        { name: 'avaxmon_health_chain_connected_stake_ratio', labels: { target: 'v', chain: 'P' }, value: 1 },
+      ],
+      sec(0),
+    );
+    const description = (name: string) => alerting.activeAlerts().find((alert) => alert.labels.check === name)?.annotations.description;
+    expect(description('diskspace')).toBe('Health check "diskspace" on v is failing. Disk available: 8.00% (40.0 GB).');
+    expect(description('C')).toBe('Health check "C" on v is failing. Chain C: connected to 72.50% of the chain\'s stake.');
+  });
+
   it("warns of an upgrade the node's own release does not know, from the stake its peers announce", async () => {
     const { alerting } = await setup('    AvalancheUpgradeScheduled: {}');
     // An outdated node: info.upgrades has nothing scheduled, but 80% of the stake announces Helicon.
