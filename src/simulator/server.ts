@@ -15,6 +15,8 @@ export interface SimulatorOptions {
   readonly scenario?: Scenario;
   readonly peers?: number;
   readonly validators?: number;
+  /** false: the node itself is not a primary validator (info.uptime answers "node is not a validator"). */
+  readonly validator?: boolean;
   readonly onError?: (error: Error) => void;
 }
 
@@ -36,6 +38,7 @@ const HEALTH_GET = new Map([
 /** A fake AvalancheGo node on loopback, with the real shapes, status codes and quirks. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const state = createState({ peers: options.peers, validators: options.validators });
+  if (options.validator === false) applyStep(state, { validator_leave: 'self' }, Date.now());
   const onError = options.onError ?? ((error: Error) => process.stderr.write(`simulator: ${error.message}\n`));
   const server = createServer((request, response) => {
     handle(state, request, response).catch((error: unknown) => {
