@@ -311,7 +311,7 @@ describe('restart', () => {
 
 interface WebhookBody {
   status: string;
-  alerts: Array<{ labels: Record<string, string>; fingerprint: string }>;
+  alerts: Array<{ labels: Record<string, string>; annotations: Record<string, string>; fingerprint: string }>;
 }
 const webhookAlerts = (hook: Recorder) =>
   hook.requests.map((request) => {
