@@ -221,6 +221,26 @@ describe('rules over hand-built samples', () => {
     expect(alerting.activeAlerts().map((alert) => `${alert.labels.node_id}:${alert.labels.view}`)).toEqual(['NodeID-self:network']);
   });
 
+  it('an inactive L1 validator fires AvalancheL1ValidatorInactive alone, not NotActive or BalanceLow too', async () => {
+    const { alerting } = await setup('    AvalancheValidatorNotActive: { for: 0s }\n    AvalancheL1ValidatorInactive: { for: 0s }\n    AvalancheL1ValidatorBalanceLow: { for: 0s }');
+    const l1 = { target: 'v', subnet: 'beam', node_id: 'NodeID-x' };
+    // What the validators collector exports for it: inactive, balance 0, no runway.
+    alerting.evaluate(
+      [
+        target('v'),
+        { name: 'avaxmon_validator_active', labels: l1, value: 0 },
+        { name: 'avaxmon_l1_validator_active', labels: l1, value: 0 },
+        { name: 'avaxmon_l1_validator_balance_avax', labels: l1, value: 0 },
+        { name: 'avaxmon_validator_active', labels: { ...l1, subnet: 'primary' }, value: 0 },
+      ],
+      sec(0),
+    );
+    expect(alerting.activeAlerts().map((alert) => `${alert.rule}:${alert.labels.subnet}`).sort()).toEqual([
+      'AvalancheL1ValidatorInactive:beam',
+      'AvalancheValidatorNotActive:primary',
+    ]);
+  });
+
   it('rewarding stake low warns below 90% and pages below 75%', async () => {
     const { alerting } = await setup('    AvalancheRewardingStakeLow: { for: 0s }');
     const severityAt = (ratio: number) => {
