@@ -129,11 +129,12 @@ async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): P
   out.add('avaxmon_validator_weight_avax', labels, read.number(entry.weight, 'weight') / NAVAX_PER_AVAX);
   out.add('avaxmon_validator_uptime_requirement_ratio', labels, requirement);
   exportRenewal(run, labels, entry);
+  // The node's own id is known once `self` was resolved or node_info has run.
   const isSelf = nodeId === run.ctx.facts.nodeId;
-  const ownView: View = isSelf ? 'self' : 'target';
-  if (entry.connected !== undefined) out.add('avaxmon_validator_connected', { ...labels, view: ownView }, read.boolean(entry.connected, 'connected'));
-  if (entry.uptime !== undefined) out.add('avaxmon_validator_uptime_ratio', { ...labels, view: ownView }, read.percentRatio(entry.uptime, 'uptime'));
-  const decisive = isSelf ? await networkView(run, labels) : entry.uptime === undefined ? undefined : { view: ownView, ratio: read.percentRatio(entry.uptime, 'uptime') };
+  const entryView: View = isSelf ? 'self' : 'target';
+  if (entry.connected !== undefined) out.add('avaxmon_validator_connected', { ...labels, view: entryView }, read.boolean(entry.connected, 'connected'));
+  if (entry.uptime !== undefined) out.add('avaxmon_validator_uptime_ratio', { ...labels, view: entryView }, read.percentRatio(entry.uptime, 'uptime'));
+  const decisive = isSelf ? await networkView(run, labels) : targetView(run, entry);
   if (!decisive) return;
   out.add('avaxmon_validator_downtime_budget_seconds', { ...labels, view: decisive.view }, downtimeBudgetSeconds({
     requirement,
@@ -144,12 +145,22 @@ async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): P
   }));
 }
 
+interface ViewedUptime {
+  readonly view: View;
+  readonly ratio: number;
+}
+
 /** This node's uptime as the other validators see it, exported with view="network". */
-async function networkView(run: Run, labels: Record<string, string>): Promise<{ view: View; ratio: number } | undefined> {
+async function networkView(run: Run, labels: Record<string, string>): Promise<ViewedUptime | undefined> {
   const uptime = await nodeUptime(run.ctx);
   if (!uptime) return undefined;
   run.out.add('avaxmon_validator_uptime_ratio', { ...labels, view: 'network' }, uptime.weightedAverageRatio);
   return { view: 'network', ratio: uptime.weightedAverageRatio };
+}
+
+/** Another validator's uptime as the queried node sees it: the best view a single node has of it. */
+function targetView(run: Run, entry: Entry): ViewedUptime | undefined {
+  return entry.uptime === undefined ? undefined : { view: 'target', ratio: run.read.percentRatio(entry.uptime, 'uptime') };
 }
 
 function helicon(run: Run): Promise<number | undefined> {
