@@ -4,7 +4,7 @@ import { validatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { downtimeBudgetSeconds } from './validators/downtime-budget.js';
 import { NetworkAggregator } from './validators/network-aggregates.js';
-import { heliconSeconds, nodeUptime } from './validators/network-view.js';
+import { heliconSeconds, nodeUptime, type NodeUptime } from './validators/network-view.js';
 import { balanceRunwaySeconds } from './validators/runway.js';
 import { uptimeRequirement } from './validators/uptime-requirement.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
@@ -30,6 +30,7 @@ interface Run {
   readonly nowSeconds: number;
   feePrice?: Promise<number>;
   helicon?: Promise<number | undefined>;
+  selfUptime?: Promise<NodeUptime | undefined>;
 }
 
 /**
@@ -61,7 +62,14 @@ export function createValidatorsCollector(): Collector {
 async function primaryNetwork(run: Run, watched: readonly string[]): Promise<void> {
   const { ctx, read } = run;
   const networkWide = ctx.target.validators.network_wide;
-  const entries = networkWide ? await currentValidators(run, undefined, undefined) : await currentValidators(run, undefined, watched);
+  if (!networkWide && watched.length === 0) return;
+  // The Helicon time (every listed validator) and this node's uptime (if watched) are asked alongside the set.
+  const selfWatched = ctx.facts.nodeId !== undefined && watched.includes(ctx.facts.nodeId);
+  const [entries] = await Promise.all([
+    currentValidators(run, undefined, networkWide ? undefined : watched),
+    helicon(run),
+    selfWatched ? selfUptime(run) : undefined,
+  ]);
   if (networkWide) await exportAggregates(run, entries);
   const byNode = indexByNode(read, entries, watched);
   for (const nodeId of watched) {
@@ -152,7 +160,7 @@ interface ViewedUptime {
 
 /** This node's uptime as the other validators see it, exported with view="network". */
 async function networkView(run: Run, labels: Record<string, string>): Promise<ViewedUptime | undefined> {
-  const uptime = await nodeUptime(run.ctx);
+  const uptime = await selfUptime(run);
   if (!uptime) return undefined;
   run.out.add('avaxmon_validator_uptime_ratio', { ...labels, view: 'network' }, uptime.weightedAverageRatio);
   return { view: 'network', ratio: uptime.weightedAverageRatio };
@@ -161,6 +169,11 @@ async function networkView(run: Run, labels: Record<string, string>): Promise<Vi
 /** Another validator's uptime as the queried node sees it: the best view a single node has of it. */
 function targetView(run: Run, entry: Entry): ViewedUptime | undefined {
   return entry.uptime === undefined ? undefined : { view: 'target', ratio: run.read.percentRatio(entry.uptime, 'uptime') };
+}
+
+function selfUptime(run: Run): Promise<NodeUptime | undefined> {
+  run.selfUptime ??= nodeUptime(run.ctx);
+  return run.selfUptime;
 }
 
 function helicon(run: Run): Promise<number | undefined> {
