@@ -137,6 +137,17 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { node_id: SIM_NODE_ID })).toBeCloseTo(1_153_440, 3);
   });
 
+  it('without info.upgrades (info API off on a central target) holds every validation to 0.9, and logs it once', async () => {
+    const other = primaryValidator(1, 0).nodeId;
+    harness = await startHarness(`validators: { node_ids: [${other}] }`);
+    harness.sim.apply({ disable_method: 'info.upgrades', validator_period: { node_id: other, start: '2026-01-05T00:00:00Z', days: 365 } });
+    await harness.run(createValidatorsCollector());
+    const samples = await harness.run(createValidatorsCollector());
+    // Started long before Helicon, so 0.8 really; unknown must not read as the laxer rule.
+    expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', { node_id: other })).toBe(0.9);
+    expect(harness.logs.filter((line) => line.includes('No heliconTime from the node'))).toHaveLength(1);
+  });
+
   it('on a node that is not a validator: not active, no budget, and the run succeeds', async () => {
     harness = await startHarness('validators: { node_ids: [self] }', { validator: false });
     const samples = await harness.run(createValidatorsCollector());

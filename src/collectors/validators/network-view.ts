@@ -35,9 +35,28 @@ function isNotValidator(error: unknown): boolean {
   return error instanceof UpstreamError && error.rpcCode === -32000 && /not a validator/i.test(error.message);
 }
 
-/** The network's Helicon activation (info.upgrades heliconTime); undefined on a node that predates it. */
+const UPGRADES_UNAVAILABLE = 'validators:info.upgrades';
+
+/**
+ * The network's Helicon activation (info.upgrades heliconTime); undefined on a node that predates
+ * it. A node with its info API disabled (a central target watching explicit node ids) cannot say:
+ * then every validation is held to the stricter post-Helicon rule (-Infinity), logged once, so an
+ * unknown never reads as "all is well".
+ */
 export async function heliconSeconds(ctx: CollectContext): Promise<number | undefined> {
   const read = new FieldReader(ctx.target.name, 'info.upgrades');
-  const upgrades = read.object(await ctx.node.call('/ext/info', 'info.upgrades', {}, ctx.signal), 'result');
+  let answer: unknown;
+  try {
+    answer = await ctx.node.call('/ext/info', 'info.upgrades', {}, ctx.signal);
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
+    if (!ctx.facts.unavailableMethods.has(UPGRADES_UNAVAILABLE)) {
+      ctx.facts.unavailableMethods.add(UPGRADES_UNAVAILABLE);
+      ctx.log.warn({ method: 'info.upgrades', err: error }, 'No heliconTime from the node; every validation is held to the post-Helicon uptime requirement');
+    }
+    return Number.NEGATIVE_INFINITY;
+  }
+  ctx.facts.unavailableMethods.delete(UPGRADES_UNAVAILABLE);
+  const upgrades = read.object(answer, 'result');
   return upgrades.heliconTime === undefined ? undefined : read.timestampSeconds(upgrades.heliconTime, 'heliconTime');
 }
