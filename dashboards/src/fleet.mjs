@@ -71,12 +71,13 @@ export default dashboard({
     }),
     timeseries({
       title: 'Uptime seen by validators (primary network)',
-      description: 'Stake-weighted average uptime of each node as observed by validators (info.uptime); the reward requirement is 80%.',
+      description: 'Stake-weighted average uptime of each node as observed by validators (info.uptime); the requirement is 90% for validations that started from Helicon on, 80% before.',
       unit: 'percentunit',
       max: 1,
       thresholds: [
         { color: 'red', value: null },
-        { color: 'green', value: 0.8 },
+        { color: 'orange', value: 0.8 },
+        { color: 'green', value: 0.9 },
       ],
       queries: [{ expr: `avaxmon_node_uptime_weighted_average_ratio${sel('subnet="primary"')}`, legend: '{{target}}' }],
     }),

@@ -92,12 +92,13 @@ export default dashboard({
     }),
     timeseries({
       title: 'Uptime seen by validators',
-      description: "Stake-weighted average uptime and share of stake that would reward the node, per subnet (info.uptime); the reward requirement is 80%.",
+      description: "Stake-weighted average uptime and share of stake that would reward the node, per subnet (info.uptime); the requirement is 90% for validations that started from Helicon on, 80% before.",
       unit: 'percentunit',
       max: 1,
       thresholds: [
         { color: 'red', value: null },
-        { color: 'green', value: 0.8 },
+        { color: 'orange', value: 0.8 },
+        { color: 'green', value: 0.9 },
       ],
       queries: [
         { expr: `avaxmon_node_uptime_weighted_average_ratio${sel()}`, legend: '{{target}} {{subnet}} weighted average' },

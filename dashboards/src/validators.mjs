@@ -2,7 +2,8 @@ import { bargauge, boolTimeline, dashboard, sel, stat, table, timeseries } from 
 
 const REWARD_THRESHOLDS = [
   { color: 'red', value: null },
-  { color: 'green', value: 0.8 },
+  { color: 'orange', value: 0.8 },
+  { color: 'green', value: 0.9 },
 ];
 const RUNWAY_THRESHOLDS = [
   { color: 'red', value: null },
@@ -13,19 +14,35 @@ const RUNWAY_THRESHOLDS = [
 export default dashboard({
   uid: 'avaxmon-validators',
   title: 'avaxmon / Validators and L1s',
-  description: "Watched validators' uptime against the reward threshold, connection, stake expiry, L1 balances and runway, fee config, and network-wide aggregates.",
+  description: "Watched validators' uptime as the network sees it against each validation's requirement, connection, stake expiry and auto-renewal, L1 balances and runway, fee config, and network-wide aggregates.",
   panels: [
     timeseries({
-      title: 'Validator uptime vs reward requirement',
-      description: 'P-Chain uptime of each watched validator (avaxmon_validator_uptime_ratio); the reward requirement is 80%.',
+      title: 'Validator uptime vs its requirement',
+      description:
+        'Uptime of each watched validator from the view that decides its reward (avaxmon_validator_uptime_ratio; view network = info.uptime for this node, target = the queried node for others), and the requirement of its validation (avaxmon_validator_uptime_requirement_ratio: 0.9 from Helicon, else 0.8). The node\'s view of itself (view self) is left out: it is always about 100%.',
       unit: 'percentunit',
       max: 1,
       thresholds: REWARD_THRESHOLDS,
-      queries: [{ expr: `avaxmon_validator_uptime_ratio${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+      queries: [
+        { expr: `avaxmon_validator_uptime_ratio${sel('view!="self"')}`, legend: '{{node_id}} {{subnet}} ({{view}})' },
+        { expr: `avaxmon_validator_uptime_requirement_ratio${sel()}`, legend: '{{node_id}} requirement' },
+      ],
+    }),
+    timeseries({
+      title: 'Stake voting to reward',
+      description: 'Share of stake that sees this node at or above its requirement and would vote to reward it (avaxmon_node_uptime_rewarding_stake_ratio, info.uptime); alerts below 90% and 75%.',
+      unit: 'percentunit',
+      max: 1,
+      thresholds: [
+        { color: 'red', value: null },
+        { color: 'orange', value: 0.75 },
+        { color: 'green', value: 0.9 },
+      ],
+      queries: [{ expr: `avaxmon_node_uptime_rewarding_stake_ratio${sel()}`, legend: '{{target}}' }],
     }),
     timeseries({
       title: 'Downtime budget',
-      description: 'How much longer each watched validator can be offline before its uptime falls below the reward requirement (avaxmon_validator_downtime_budget_seconds).',
+      description: 'How much longer each watched validator can be offline before its uptime this period (or cycle) falls below its requirement, from the view that decides the reward (avaxmon_validator_downtime_budget_seconds); below 0 this period\'s reward is lost.',
       unit: 's',
       thresholds: [
         { color: 'red', value: null },
@@ -36,10 +53,10 @@ export default dashboard({
     }),
     boolTimeline({
       title: 'Connected',
-      description: 'Whether the P-Chain reports each watched validator as connected (avaxmon_validator_connected).',
+      description: "Whether the queried node reports each other watched validator as connected (avaxmon_validator_connected{view=\"target\"}); a node's entry about itself is always connected and left out.",
       ok: 'connected',
       fail: 'disconnected',
-      queries: [{ expr: `avaxmon_validator_connected${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+      queries: [{ expr: `avaxmon_validator_connected${sel('view!="self"')}`, legend: '{{node_id}} {{subnet}}' }],
     }),
     boolTimeline({
       title: 'In the validator set',
@@ -50,7 +67,7 @@ export default dashboard({
     }),
     bargauge({
       title: 'Stake expiry countdown',
-      description: 'Time left until the staking period of each watched validator ends (avaxmon_validator_end_timestamp_seconds); alerts at 7 days, 1 day and 1 hour.',
+      description: 'Time left until the staking period (or auto-renew cycle) of each watched validator ends (avaxmon_validator_end_timestamp_seconds); validations that will not renew alert at 7 days and 1 day.',
       unit: 'dtdurations',
       thresholds: [
         { color: 'red', value: null },
@@ -59,6 +76,26 @@ export default dashboard({
         { color: 'green', value: 30 * 86400 },
       ],
       queries: [{ expr: `avaxmon_validator_end_timestamp_seconds${sel()} - time()`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    table({
+      title: 'Auto-renewal (ACP-236)',
+      description: 'Whether each watched primary validator renews at the end of its cycle (avaxmon_validator_auto_renew: 1 renews, 0 ends), its next cycle length (avaxmon_validator_next_period_seconds; 0 = leaves) and the share of rewards restaked (avaxmon_validator_auto_compound_ratio).',
+      unit: 'short',
+      rename: { target: 'Target', subnet: 'Subnet', node_id: 'Node id', Value: 'Renews' },
+      queries: [{ expr: `avaxmon_validator_auto_renew${sel()}` }],
+    }),
+    timeseries({
+      title: 'Next cycle length',
+      description: 'Next cycle length of each auto-renewed validator (avaxmon_validator_next_period_seconds); 0 means it leaves at the end of this cycle.',
+      unit: 's',
+      min: 0,
+      queries: [{ expr: `avaxmon_validator_next_period_seconds${sel()}`, legend: '{{node_id}}' }],
+    }),
+    stat({
+      title: 'Rewards restaked',
+      description: "Share of each auto-renewed validator's reward restaked at the end of each cycle (avaxmon_validator_auto_compound_ratio).",
+      unit: 'percentunit',
+      queries: [{ expr: `avaxmon_validator_auto_compound_ratio${sel()}`, legend: '{{node_id}}' }],
     }),
     table({
       title: 'Stake, rewards and delegation',
@@ -84,11 +121,11 @@ export default dashboard({
     }),
     timeseries({
       title: 'Stake and delegated stake',
-      description: "Weight of each watched validator (AVAX on the primary network; avaxmon_validator_weight) and the weight delegated to it (avaxmon_validator_delegator_weight_avax).",
+      description: "Own stake of each watched primary validator in AVAX (avaxmon_validator_weight_avax) and the stake delegated to it (avaxmon_validator_delegator_weight_avax).",
       unit: 'suffix: AVAX',
       w: 9,
       queries: [
-        { expr: `avaxmon_validator_weight${sel('subnet="primary"')}`, legend: '{{node_id}} own stake' },
+        { expr: `avaxmon_validator_weight_avax${sel()}`, legend: '{{node_id}} own stake' },
         { expr: `avaxmon_validator_delegator_weight_avax${sel()}`, legend: '{{node_id}} delegated' },
       ],
     }),
@@ -100,7 +137,7 @@ export default dashboard({
     }),
     timeseries({
       title: 'L1 validator runway',
-      description: 'How long the balance of each L1 validator lasts at the current fee (avaxmon_l1_validator_balance_runway_seconds); warning under 30 days, critical under 7.',
+      description: 'How long the balance of each active L1 validator lasts if the fee price stayed at its current value (avaxmon_l1_validator_balance_runway_seconds); an upper bound, as the price rises with the number of L1 validators. Warning under 30 days, critical under 7.',
       unit: 's',
       min: 0,
       thresholds: RUNWAY_THRESHOLDS,

@@ -4,21 +4,33 @@ import { validatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { downtimeBudgetSeconds } from './validators/downtime-budget.js';
 import { NetworkAggregator } from './validators/network-aggregates.js';
+import { heliconSeconds, nodeUptime, type NodeUptime } from './validators/network-view.js';
 import { balanceRunwaySeconds } from './validators/runway.js';
+import { uptimeRequirement } from './validators/uptime-requirement.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
 
 const METHOD = 'platform.getCurrentValidators';
 const NAVAX_PER_AVAX = 1e9;
+const MILLIONTHS = 1e6;
 
 type Entry = Record<string, unknown>;
 
-/** One run's shared state: the output, a reader, and the L1 fee price fetched at most once. */
+/**
+ * Whose view an uptime series is: `network` is how the other validators see this node (info.uptime,
+ * what decides its reward); `self` is the node's own getCurrentValidators entry for itself (always
+ * about 100%, kept as a secondary series); `target` is the queried node's view of another validator.
+ */
+type View = 'network' | 'self' | 'target';
+
+/** One run's shared state: the output, a reader, and the upstream facts fetched at most once. */
 interface Run {
   readonly ctx: CollectContext;
   readonly out: SampleSet;
   readonly read: FieldReader;
   readonly nowSeconds: number;
   feePrice?: Promise<number>;
+  helicon?: Promise<number | undefined>;
+  selfUptime?: Promise<NodeUptime | undefined>;
 }
 
 /**
@@ -26,6 +38,8 @@ interface Run {
  * only for the watched node ids. A watched node missing from a set exports
  * avaxmon_validator_active 0 so an alert has a series to fire on. With network_wide the primary
  * set is fetched whole, once, and summarised; per-validator series stay limited to watched nodes.
+ * For the watched node itself the uptime that counts is the network's (info.uptime), joined here
+ * so the downtime budget and the uptime alerts read one series per validator.
  */
 export function createValidatorsCollector(): Collector {
   return {
@@ -48,12 +62,19 @@ export function createValidatorsCollector(): Collector {
 async function primaryNetwork(run: Run, watched: readonly string[]): Promise<void> {
   const { ctx, read } = run;
   const networkWide = ctx.target.validators.network_wide;
-  const entries = networkWide ? await currentValidators(run, undefined, undefined) : await currentValidators(run, undefined, watched);
-  if (networkWide) exportAggregates(run, entries);
+  if (!networkWide && watched.length === 0) return;
+  // The Helicon time (every listed validator) and this node's uptime (if watched) are asked alongside the set.
+  const selfWatched = ctx.facts.nodeId !== undefined && watched.includes(ctx.facts.nodeId);
+  const [entries] = await Promise.all([
+    currentValidators(run, undefined, networkWide ? undefined : watched),
+    helicon(run),
+    selfWatched ? selfUptime(run) : undefined,
+  ]);
+  if (networkWide) await exportAggregates(run, entries);
   const byNode = indexByNode(read, entries, watched);
   for (const nodeId of watched) {
     const entry = byNode.get(nodeId);
-    if (entry) exportPrimaryValidator(run, nodeId, entry);
+    if (entry) await exportPrimaryValidator(run, nodeId, entry);
     else run.out.add('avaxmon_validator_active', { subnet: 'primary', node_id: nodeId }, 0);
   }
 }
@@ -66,7 +87,7 @@ async function subnetValidators(run: Run, subnet: SubnetConfig, watched: readonl
     const labels = { subnet: subnet.name, node_id: nodeId };
     if (!entry) run.out.add('avaxmon_validator_active', labels, 0);
     else if (isL1Validator(entry)) await exportL1Validator(run, labels, entry);
-    else exportStaker(run, labels, entry, 1);
+    else exportSubnetStaker(run, labels, entry);
   }
 }
 
@@ -102,32 +123,99 @@ function isL1Validator(entry: Entry): boolean {
   return entry.validationID !== undefined || entry.balance !== undefined;
 }
 
-function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): void {
+/**
+ * A primary network validator: stake in AVAX, the requirement of its validation (ACP-267), its
+ * ACP-236 renewal, its uptime by view, and the downtime budget from the view that decides its reward.
+ */
+async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): Promise<void> {
   const { read, out } = run;
   const labels = { subnet: 'primary', node_id: nodeId };
-  exportStaker(run, labels, entry, NAVAX_PER_AVAX);
-  if (entry.uptime === undefined) return;
-  out.add('avaxmon_validator_downtime_budget_seconds', labels, downtimeBudgetSeconds({
-    requirement: run.ctx.target.validators.reward_uptime_requirement,
-    uptimeRatio: read.percentRatio(entry.uptime, 'uptime'),
-    startSeconds: read.number(entry.startTime, 'startTime'),
-    endSeconds: read.number(entry.endTime, 'endTime'),
+  const startSeconds = read.number(entry.startTime, 'startTime');
+  const endSeconds = read.number(entry.endTime, 'endTime');
+  const requirement = uptimeRequirement(startSeconds, await helicon(run), run.ctx.target.validators.reward_uptime_requirement);
+  exportStaker(run, labels, entry);
+  out.add('avaxmon_validator_weight_avax', labels, read.number(entry.weight, 'weight') / NAVAX_PER_AVAX);
+  out.add('avaxmon_validator_uptime_requirement_ratio', labels, requirement);
+  exportRenewal(run, labels, entry);
+  // The node's own id is known once `self` was resolved or node_info has run.
+  const isSelf = nodeId === run.ctx.facts.nodeId;
+  const entryView: View = isSelf ? 'self' : 'target';
+  if (entry.connected !== undefined) out.add('avaxmon_validator_connected', { ...labels, view: entryView }, read.boolean(entry.connected, 'connected'));
+  if (entry.uptime !== undefined) out.add('avaxmon_validator_uptime_ratio', { ...labels, view: entryView }, read.percentRatio(entry.uptime, 'uptime'));
+  const decisive = isSelf ? await networkView(run, labels) : targetView(run, entry);
+  if (!decisive) return;
+  out.add('avaxmon_validator_downtime_budget_seconds', { ...labels, view: decisive.view }, downtimeBudgetSeconds({
+    requirement,
+    uptimeRatio: decisive.ratio,
+    startSeconds,
+    endSeconds,
     nowSeconds: run.nowSeconds,
   }));
 }
 
+interface ViewedUptime {
+  readonly view: View;
+  readonly ratio: number;
+}
+
+/** This node's uptime as the other validators see it, exported with view="network". */
+async function networkView(run: Run, labels: Record<string, string>): Promise<ViewedUptime | undefined> {
+  const uptime = await selfUptime(run);
+  if (!uptime) return undefined;
+  run.out.add('avaxmon_validator_uptime_ratio', { ...labels, view: 'network' }, uptime.weightedAverageRatio);
+  return { view: 'network', ratio: uptime.weightedAverageRatio };
+}
+
+/** Another validator's uptime as the queried node sees it: the best view a single node has of it. */
+function targetView(run: Run, entry: Entry): ViewedUptime | undefined {
+  return entry.uptime === undefined ? undefined : { view: 'target', ratio: run.read.percentRatio(entry.uptime, 'uptime') };
+}
+
+function selfUptime(run: Run): Promise<NodeUptime | undefined> {
+  run.selfUptime ??= nodeUptime(run.ctx);
+  return run.selfUptime;
+}
+
+function helicon(run: Run): Promise<number | undefined> {
+  run.helicon ??= heliconSeconds(run.ctx);
+  return run.helicon;
+}
+
 /**
- * A staker of the primary network or a subnet. Permissioned subnet validators list only txID,
- * times, weight and nodeID; the reward, uptime and delegation fields appear when present.
+ * ACP-236: an auto-renewed validator carries validatorAuthority, nextPeriod (seconds; "0" = it
+ * leaves at the end of this cycle) and autoCompoundRewardShares (millionths). A fixed-period
+ * validation has none of them and does not renew.
  */
-function exportStaker(run: Run, labels: Record<string, string>, entry: Entry, weightDivisor: number): void {
+function exportRenewal(run: Run, labels: Record<string, string>, entry: Entry): void {
+  const { read, out } = run;
+  if (entry.nextPeriod === undefined) {
+    out.add('avaxmon_validator_auto_renew', labels, 0);
+    return;
+  }
+  read.object(entry.validatorAuthority, 'validatorAuthority');
+  const nextPeriod = read.number(entry.nextPeriod, 'nextPeriod');
+  out.add('avaxmon_validator_auto_renew', labels, nextPeriod > 0);
+  out.add('avaxmon_validator_next_period_seconds', labels, nextPeriod);
+  out.add('avaxmon_validator_auto_compound_ratio', labels, read.number(entry.autoCompoundRewardShares, 'autoCompoundRewardShares') / MILLIONTHS);
+}
+
+/** Whether a primary validator stays on after its current period: auto-renewed with a next period. */
+function renews(read: FieldReader, entry: Entry): boolean {
+  return entry.nextPeriod !== undefined && decimal(read, entry.nextPeriod, 'nextPeriod') > 0;
+}
+
+/** A permissioned subnet validator lists only txID, times, weight (unitless) and nodeID. */
+function exportSubnetStaker(run: Run, labels: Record<string, string>, entry: Entry): void {
+  exportStaker(run, labels, entry);
+  run.out.add('avaxmon_validator_consensus_weight', labels, run.read.number(entry.weight, 'weight'));
+}
+
+/** What every staker has, and the reward and delegation fields of primary validators when present. */
+function exportStaker(run: Run, labels: Record<string, string>, entry: Entry): void {
   const { read, out } = run;
   out.add('avaxmon_validator_active', labels, 1);
-  out.add('avaxmon_validator_weight', labels, read.number(entry.weight, 'weight') / weightDivisor);
   out.add('avaxmon_validator_start_timestamp_seconds', labels, read.number(entry.startTime, 'startTime'));
   if (entry.endTime !== undefined) out.add('avaxmon_validator_end_timestamp_seconds', labels, read.number(entry.endTime, 'endTime'));
-  if (entry.uptime !== undefined) out.add('avaxmon_validator_uptime_ratio', labels, read.percentRatio(entry.uptime, 'uptime'));
-  if (entry.connected !== undefined) out.add('avaxmon_validator_connected', labels, read.boolean(entry.connected, 'connected'));
   if (entry.potentialReward !== undefined) out.add('avaxmon_validator_potential_reward_avax', labels, read.navaxToAvax(entry.potentialReward, 'potentialReward'));
   if (entry.delegationFee !== undefined) out.add('avaxmon_validator_delegation_fee_ratio', labels, read.percentRatio(entry.delegationFee, 'delegationFee'));
   // `delegators` is listed only when exactly one nodeID was asked for; the counts are always there.
@@ -145,10 +233,13 @@ async function exportL1Validator(run: Run, labels: Record<string, string>, entry
   out.add('avaxmon_l1_validator_active', labels, active);
   out.add('avaxmon_l1_validator_balance_avax', labels, read.navaxToAvax(entry.balance ?? '0', 'balance'));
   out.add('avaxmon_l1_validator_weight', labels, read.number(entry.weight, 'weight'));
+  out.add('avaxmon_validator_consensus_weight', labels, read.number(entry.weight, 'weight'));
   if (entry.validationID !== undefined) {
     out.add('avaxmon_l1_validator_info', { ...labels, validation_id: read.string(entry.validationID, 'validationID') }, 1);
   }
-  const runway = balanceRunwaySeconds(balanceNavax, await feePrice(run));
+  const price = await feePrice(run);
+  // An inactive validator has no runway left to run out: AvalancheL1ValidatorInactive speaks for it.
+  const runway = active ? balanceRunwaySeconds(balanceNavax, price) : undefined;
   if (runway !== undefined) out.add('avaxmon_l1_validator_balance_runway_seconds', labels, runway);
 }
 
@@ -164,13 +255,23 @@ function feePrice(run: Run): Promise<number> {
   return run.feePrice;
 }
 
-function exportAggregates(run: Run, entries: readonly Entry[]): void {
+/** The whole set as the target node sees it (its connections, its uptime tracking of each validator). */
+async function exportAggregates(run: Run, entries: readonly Entry[]): Promise<void> {
   const { read, out } = run;
-  const aggregator = new NetworkAggregator(run.nowSeconds, run.ctx.target.validators.reward_uptime_requirement);
+  const aggregator = new NetworkAggregator(run.nowSeconds);
+  const heliconAt = await helicon(run);
+  const override = run.ctx.target.validators.reward_uptime_requirement;
   for (const item of entries) {
     const entry = read.object(item, 'validators[]');
     const weightNavax = decimal(read, entry.weight, 'weight') + decimal(read, entry.delegatorWeight ?? 0, 'delegatorWeight');
-    aggregator.add(weightNavax / NAVAX_PER_AVAX, entry.connected === true, decimal(read, entry.uptime ?? 0, 'uptime') / 100, decimal(read, entry.endTime, 'endTime'));
+    aggregator.add({
+      weightAvax: weightNavax / NAVAX_PER_AVAX,
+      connected: entry.connected === true,
+      uptimeRatio: decimal(read, entry.uptime ?? 0, 'uptime') / 100,
+      requirement: uptimeRequirement(decimal(read, entry.startTime, 'startTime'), heliconAt, override),
+      endSeconds: decimal(read, entry.endTime, 'endTime'),
+      renews: renews(read, entry),
+    });
   }
   const summary = aggregator.result();
   const labels = { subnet: 'primary' };

@@ -33,7 +33,11 @@ const validatorsSchema = z
   .object({
     node_ids: z.array(z.union([z.literal('self'), nodeId])).default(['self']),
     network_wide: z.boolean().default(false),
-    reward_uptime_requirement: z.number().gt(0).lte(1).default(0.8),
+    /**
+     * Replaces the per-validation requirement (ACP-267: 0.9 from the network's Helicon time, else
+     * 0.8) for every validation; for custom networks with other staking rules.
+     */
+    reward_uptime_requirement: z.number().gt(0).lte(1).optional(),
   })
   .strict();
 
@@ -47,7 +51,7 @@ const targetSchema = z
     header_files: z.record(z.string(), z.string()).default({}),
     chains: z.array(z.string().min(1)).default([]),
     collectors: z.record(collectorName, collectorOverride).default({}),
-    validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false, reward_uptime_requirement: 0.8 }),
+    validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false }),
     subnets: z.array(subnetSchema).default([]),
   })
   .strict();

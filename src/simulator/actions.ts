@@ -2,6 +2,7 @@ import { parseDuration } from '../duration.js';
 import { chainActions } from './chain-actions.js';
 import { healthActions } from './health-actions.js';
 import { publicApiActions } from './public-api-actions.js';
+import { stakingActions } from './staking.js';
 import { generatePeers, type FaultKind, type SimState } from './state.js';
 
 /** One scenario action: a name in the YAML mapped to a change of the simulated world. */
@@ -61,6 +62,7 @@ export const actions: Record<string, Action> = {
   ...chainActions,
   ...healthActions,
   ...publicApiActions,
+  ...stakingActions,
 };
 
 /** Applies a step such as `{ fail_check: network, set_peers: 8 }`; unknown keys are errors. */

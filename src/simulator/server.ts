@@ -16,6 +16,8 @@ export interface SimulatorOptions {
   readonly scenario?: Scenario;
   readonly peers?: number;
   readonly validators?: number;
+  /** false: the node itself is not a primary validator (info.uptime answers "node is not a validator"). */
+  readonly validator?: boolean;
   readonly onError?: (error: Error) => void;
 }
 
@@ -40,6 +42,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   // Built now, not on the first request: health, peers and validators all read it, and a node's
   // world exists before anyone asks.
   chainWorld(state);
+  if (options.validator === false) applyStep(state, { validator_leave: 'self' }, Date.now());
   const onError = options.onError ?? ((error: Error) => process.stderr.write(`simulator: ${error.message}\n`));
   const server = createServer((request, response) => {
     handle(state, request, response).catch((error: unknown) => {

@@ -36,6 +36,8 @@ export interface SimState {
   peers: SimPeer[];
   uptimePercent: number;
   weightedUptimePercent: number;
+  /** ACP-236 auto-renewed primary validators by node id (see staking.ts); the others stake for a fixed period. */
+  autoRenewals: Map<string, SimAutoRenew>;
   bootstrapped: Map<string, boolean>;
   /** Methods the node answers with 404, as when an API is disabled by flag. */
   disabledMethods: Set<string>;
@@ -48,6 +50,15 @@ export interface SimState {
   validatorCount: number;
   /** Validators, L1s and chains; created on first use (see chainWorld()). */
   chainWorld?: ChainWorld;
+}
+
+/**
+ * ACP-236 auto-renewed staking of one primary validator. `nextPeriodSeconds` 0 means it leaves at
+ * the end of its current cycle; shares are millionths of the cycle's reward restaked.
+ */
+export interface SimAutoRenew {
+  nextPeriodSeconds: number;
+  autoCompoundRewardShares: number;
 }
 
 export const PRIMARY_NETWORK_ID = '11111111111111111111111111111111LpoYY';
@@ -67,6 +78,8 @@ export function createState(options: { peers?: number; validators?: number } = {
     peers: generatePeers(options.peers ?? 60),
     uptimePercent: 99.9812,
     weightedUptimePercent: 99.5,
+    // Validator 2 of the chain world (its id is generatePeers' peer 1) renews every 14 days, restaking half.
+    autoRenewals: new Map([[`NodeID-${fakeCb58(1, 33)}`, { nextPeriodSeconds: 14 * 86_400, autoCompoundRewardShares: 500_000 }]]),
     bootstrapped: new Map([['P', true], ['X', true], ['C', true]]),
     disabledMethods: new Set(),
     faults: [],
@@ -104,10 +117,18 @@ export function fakeCb58(seed: number, length: number): string {
   return text;
 }
 
+/** Mainnet's info.upgrades as AvalancheGo v1.15 answers it: every field, Helicon activated. */
 function mainnetUpgrades(): Record<string, string | number> {
   return {
     apricotPhase1Time: '2021-03-31T14:00:00Z',
+    apricotPhase2Time: '2021-05-10T11:00:00Z',
+    apricotPhase3Time: '2021-08-24T14:00:00Z',
+    apricotPhase4Time: '2021-09-22T21:00:00Z',
     apricotPhase4MinPChainHeight: 793005,
+    apricotPhase5Time: '2021-12-02T18:00:00Z',
+    apricotPhasePre6Time: '2022-09-05T01:30:00Z',
+    apricotPhase6Time: '2022-09-06T20:00:00Z',
+    apricotPhasePost6Time: '2022-09-07T03:00:00Z',
     banffTime: '2022-10-18T16:00:00Z',
     cortinaTime: '2023-04-25T15:00:00Z',
     cortinaXChainStopVertexID: 'jrGWDh5Po9FMj54depyunNixpia5PN4aAYxfmNzU8n752Rjga',
@@ -116,6 +137,6 @@ function mainnetUpgrades(): Record<string, string | number> {
     fortunaTime: '2025-04-08T15:00:00Z',
     graniteTime: '2025-11-19T16:00:00Z',
     graniteEpochDuration: 300000000000,
-    heliconTime: '9999-12-01T00:00:00Z',
+    heliconTime: '2026-09-22T15:00:00Z',
   };
 }

@@ -95,6 +95,23 @@ describe('alerts through the simulator and the daemon', () => {
     await until(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('resolved')).length === notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('firing')).length);
   });
 
+  it('sidecar mode: the peers see the node at 30% while its own entry says 100%, and the reward alerts fire', async () => {
+    const { stack, hook } = await alertStack(
+      'AvalancheRewardAtRisk: { for: 1s }\nAvalancheUptimeLow: { for: 1s }\nAvalancheRewardingStakeLow: { for: 1s }\nAvalancheUptimeDropping: { enabled: false }',
+    );
+    stack.sim.apply({ network_uptime: { weighted: 30, rewarding: 10 } });
+    await until(
+      () =>
+        notificationsOf(hook.requests, 'AvalancheRewardAtRisk', { severity: 'critical', view: 'network' }).length >= 1 &&
+        notificationsOf(hook.requests, 'AvalancheUptimeLow', { view: 'network' }).length >= 1 &&
+        notificationsOf(hook.requests, 'AvalancheRewardingStakeLow', { severity: 'critical' }).length >= 1,
+    );
+    const samples = await scrape(stack.url);
+    expect(valueOf(samples, 'avaxmon_validator_uptime_ratio', { view: 'self' })).toBeCloseTo(0.999812, 6);
+    // Nothing fires on the node's view of itself.
+    expect(notificationsOf(hook.requests, 'AvalancheUptimeLow', { view: 'self' })).toEqual([]);
+  });
+
   it('a stalled chain fires and resolves when it resumes (chain_progress collector)', async () => {
     const { stack, hook } = await alertStack('AvalancheChainStalled: { for: 1s, threshold: 2s }');
     // The simulated X-Chain is slow by nature; the assertions follow the C-Chain only.

@@ -156,7 +156,7 @@ describe('rules over hand-built samples', () => {
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheUptimeDropping']);
   });
 
-  it('stake expiring escalates info → warning → critical as the end nears', async () => {
+  it('stake expiring escalates info → warning as the end nears, with no critical tier', async () => {
     const { alerting } = await setup('    AvalancheStakeExpiring: {}');
     const end = sec(10 * 86_400);
     const samples = [target('v'), { name: 'avaxmon_validator_end_timestamp_seconds', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x' }, value: end / 1000 }];
@@ -167,8 +167,89 @@ describe('rules over hand-built samples', () => {
     expect(severityAt(sec(0))).toEqual([]);
     expect(severityAt(end - 5 * 86_400_000)).toEqual(['info']);
     expect(severityAt(end - 12 * 3_600_000)).toEqual(['warning']);
-    expect(severityAt(end - 1_800_000)).toEqual(['critical']);
+    expect(severityAt(end - 1_800_000)).toEqual(['warning']);
     expect(severityAt(end + 1000)).toEqual([]);
+  });
+
+  it('stake expiring fires for a validator that leaves after this cycle, not for one that renews (ACP-236)', async () => {
+    const { alerting } = await setup('    AvalancheStakeExpiring: {}');
+    const end = sec(12 * 3_600);
+    const of = (node_id: string, renews: number) => [
+      { name: 'avaxmon_validator_end_timestamp_seconds', labels: { target: 'v', subnet: 'primary', node_id }, value: end / 1000 },
+      { name: 'avaxmon_validator_auto_renew', labels: { target: 'v', subnet: 'primary', node_id }, value: renews },
+    ];
+    alerting.evaluate([target('v'), ...of('NodeID-renewing', 1), ...of('NodeID-exiting', 0)], sec(0));
+    expect(alerting.activeAlerts().map((alert) => `${alert.labels.node_id}:${alert.labels.severity}`)).toEqual(['NodeID-exiting:warning']);
+  });
+
+  it('reward at risk tells an auto-renewed validator that missing this cycle removes it', async () => {
+    const { alerting, hook } = await setup('    AvalancheRewardAtRisk: { for: 0s }');
+    const labels = { target: 'v', subnet: 'primary', node_id: 'NodeID-x' };
+    alerting.evaluate(
+      [
+        target('v'),
+        { name: 'avaxmon_validator_downtime_budget_seconds', labels: { ...labels, view: 'network' }, value: -60 },
+        { name: 'avaxmon_validator_auto_renew', labels, value: 1 },
+      ],
+      sec(0),
+    );
+    await hook.waitFor(1);
+    const alert = (hook.requests[0].json as WebhookBody).alerts[0];
+    expect(alert.labels).toMatchObject({ severity: 'critical', view: 'network' });
+    expect(alert.annotations.description).toContain('as the other validators see it (info.uptime)');
+    expect(alert.annotations.description).toContain("this period's reward is lost");
+    expect(alert.annotations.description).toContain('removes it from the validator set at the end of the cycle');
+  });
+
+  it('uptime low compares each validator with its own requirement and ignores the node\'s view of itself', async () => {
+    const { alerting } = await setup('    AvalancheUptimeLow: { for: 0s }\n    AvalancheUptimeDropping: { enabled: false }');
+    const uptime = (node_id: string, view: string, value: number): Sample => ({ name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id, view }, value });
+    const requirement = (node_id: string, value: number): Sample => ({ name: 'avaxmon_validator_uptime_requirement_ratio', labels: { target: 'v', subnet: 'primary', node_id }, value });
+    alerting.evaluate(
+      [
+        target('v'),
+        // This node: its own entry says 100%, its peers see 85%, and it started after Helicon (0.9).
+        uptime('NodeID-self', 'self', 1),
+        uptime('NodeID-self', 'network', 0.85),
+        requirement('NodeID-self', 0.9),
+        // Another validator at 85% on a pre-Helicon validation (0.8): fine.
+        uptime('NodeID-old', 'target', 0.85),
+        requirement('NodeID-old', 0.8),
+      ],
+      sec(0),
+    );
+    expect(alerting.activeAlerts().map((alert) => `${alert.labels.node_id}:${alert.labels.view}`)).toEqual(['NodeID-self:network']);
+  });
+
+  it('an inactive L1 validator fires AvalancheL1ValidatorInactive alone, not NotActive or BalanceLow too', async () => {
+    const { alerting } = await setup('    AvalancheValidatorNotActive: { for: 0s }\n    AvalancheL1ValidatorInactive: { for: 0s }\n    AvalancheL1ValidatorBalanceLow: { for: 0s }');
+    const l1 = { target: 'v', subnet: 'beam', node_id: 'NodeID-x' };
+    // What the validators collector exports for it: inactive, balance 0, no runway.
+    alerting.evaluate(
+      [
+        target('v'),
+        { name: 'avaxmon_validator_active', labels: l1, value: 0 },
+        { name: 'avaxmon_l1_validator_active', labels: l1, value: 0 },
+        { name: 'avaxmon_l1_validator_balance_avax', labels: l1, value: 0 },
+        { name: 'avaxmon_validator_active', labels: { ...l1, subnet: 'primary' }, value: 0 },
+      ],
+      sec(0),
+    );
+    expect(alerting.activeAlerts().map((alert) => `${alert.rule}:${alert.labels.subnet}`).sort()).toEqual([
+      'AvalancheL1ValidatorInactive:beam',
+      'AvalancheValidatorNotActive:primary',
+    ]);
+  });
+
+  it('rewarding stake low warns below 90% and pages below 75%', async () => {
+    const { alerting } = await setup('    AvalancheRewardingStakeLow: { for: 0s }');
+    const severityAt = (ratio: number) => {
+      alerting.evaluate([target('v'), { name: 'avaxmon_node_uptime_rewarding_stake_ratio', labels: { target: 'v', subnet: 'primary' }, value: ratio }], sec(0));
+      return alerting.activeAlerts().map((alert) => alert.labels.severity);
+    };
+    expect(severityAt(0.95)).toEqual([]);
+    expect(severityAt(0.85)).toEqual(['warning']);
+    expect(severityAt(0.6)).toEqual(['critical']);
   });
 
   it('reward at risk and L1 balance low pick warning or critical by threshold', async () => {
@@ -293,7 +374,7 @@ describe('restart', () => {
 
 interface WebhookBody {
   status: string;
-  alerts: Array<{ labels: Record<string, string>; fingerprint: string }>;
+  alerts: Array<{ labels: Record<string, string>; annotations: Record<string, string>; fingerprint: string }>;
 }
 const webhookAlerts = (hook: Recorder) =>
   hook.requests.map((request) => {
@@ -398,13 +479,13 @@ describe('frozen and held alerts', () => {
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
   });
 
-  it('holds per series: a missing validator uptime is unknown even while the node uptime is collected', async () => {
+  it('holds per series: a missing validator uptime is unknown even while another validator\'s is collected', async () => {
     const { alerting, hook } = await setup('    AvalancheUptimeLow: { for: 0s }\n    AvalancheUptimeDropping: { enabled: false }');
-    const node: Sample = { name: 'avaxmon_node_uptime_weighted_average_ratio', labels: { target: 'v', subnet: 'primary' }, value: 0.5 };
-    const validator: Sample = { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x' }, value: 0.5 };
+    const node: Sample = { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-self', view: 'network' }, value: 0.5 };
+    const validator: Sample = { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x', view: 'target' }, value: 0.5 };
     alerting.evaluate([target('v'), node, validator], sec(0));
     await hook.waitFor(2);
-    // The validators collector fails; the uptime collector still works.
+    // NodeID-x leaves the watched set's answer; this node's series stays.
     alerting.evaluate([target('v'), node], sec(60));
     alerting.evaluate([target('v'), node], sec(120));
     await settle();

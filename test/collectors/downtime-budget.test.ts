@@ -26,7 +26,7 @@ describe('downtime budget = (1 − req)·(end − start) − (1 − uptime)·(no
     expect(downtimeBudgetSeconds({ requirement: 0.8, uptimeRatio: 0, startSeconds: 0, endSeconds: 50 * DAY, nowSeconds: 10 * DAY })).toBeCloseTo(0, 6);
   });
 
-  it('honours a stricter requirement (ACP-267 proposes 90%)', () => {
+  it('honours ACP-267: 90% for validations that start from Helicon on', () => {
     // 0.1 · 90 d = 777,600 s; spent 0.02 · 30 d = 51,840 s; budget 725,760 s
     expect(downtimeBudgetSeconds({ requirement: 0.9, uptimeRatio: 0.98, startSeconds: 0, endSeconds: 90 * DAY, nowSeconds: 30 * DAY })).toBeCloseTo(725_760, 6);
   });

@@ -6,6 +6,7 @@ import { eventually, scrape, startStack, valueOf } from '../helpers/stack.js';
 import { requestCount, series, SIM_SUBNETS_YAML, startHarness, value, type Harness } from './chain-harness.js';
 
 const DAY = 86_400;
+const HELICON_MAINNET = Date.parse('2026-09-22T15:00:00Z') / 1000;
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
@@ -22,53 +23,100 @@ async function postP(url: string, params: unknown): Promise<Array<Record<string,
 }
 
 describe('validators collector', () => {
-  it('exports a watched primary validator from string-encoded fields, resolving self via info.getNodeID', async () => {
+  it('exports the watched node from the network\'s view (info.uptime), its own entry kept as view="self"', async () => {
     harness = await startHarness('validators: { node_ids: [self] }');
     const me = chainWorld(harness.sim.state).validators[0];
     // Run at exactly 30 days into the 90-day period, so the budget is the hand-worked one below.
     const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
     const labels = { target: 'node-a', subnet: 'primary', node_id: SIM_NODE_ID };
     expect(requestCount(harness.self, 'info.getNodeID')).toBe(1);
+    expect(requestCount(harness.self, 'info.uptime')).toBe(1);
+    expect(requestCount(harness.self, 'info.upgrades')).toBe(1);
     expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
-    expect(value(samples, 'avaxmon_validator_uptime_ratio', labels)).toBeCloseTo(0.999812, 9);
-    expect(value(samples, 'avaxmon_validator_connected', labels)).toBe(1);
-    expect(value(samples, 'avaxmon_validator_weight', labels)).toBe(me.weightNavax / 1e9);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'self' })).toBeCloseTo(0.999812, 9);
+    // The simulated peers see the node at 99.5% (info.uptime weightedAveragePercentage "99.5000").
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'network' })).toBeCloseTo(0.995, 9);
+    expect(series(samples, 'avaxmon_validator_uptime_ratio', { view: 'target' })).toEqual([]);
+    expect(value(samples, 'avaxmon_validator_connected', { ...labels, view: 'self' })).toBe(1);
+    expect(value(samples, 'avaxmon_validator_weight_avax', labels)).toBe(me.weightNavax / 1e9);
     expect(value(samples, 'avaxmon_validator_start_timestamp_seconds', labels)).toBe(me.startTime);
     expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', labels)).toBe(me.startTime + 90 * DAY);
     expect(value(samples, 'avaxmon_validator_potential_reward_avax', labels)).toBeCloseTo(me.potentialRewardNavax / 1e9, 9);
     expect(value(samples, 'avaxmon_validator_delegation_fee_ratio', labels)).toBeCloseTo(0.02, 9);
     expect(value(samples, 'avaxmon_validator_delegators', labels)).toBe(3);
     expect(value(samples, 'avaxmon_validator_delegator_weight_avax', labels)).toBe(3 * 25);
-    // (1 − 0.8)·90 d − (1 − 0.999812)·30 d = 1,555,200 s − 487.296 s = 1,554,712.704 s
-    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', labels)).toBeCloseTo(1_554_712.704, 3);
+    // Started 30 days ago (2026-10), after Mainnet's heliconTime 2026-09-22T15:00:00Z: ACP-267's 90%.
+    expect(me.startTime).toBeGreaterThanOrEqual(HELICON_MAINNET);
+    expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.9);
+    // (1 − 0.9)·90 d − (1 − 0.995)·30 d = 777,600 s − 12,960 s = 764,640 s, from the network's view
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
+    expect(series(samples, 'avaxmon_validator_downtime_budget_seconds')).toHaveLength(1);
+    expect(value(samples, 'avaxmon_validator_auto_renew', labels)).toBe(0);
+    expect(value(samples, 'avaxmon_validator_next_period_seconds', labels)).toBeUndefined();
     // Sidecar mode never summarises the whole network.
     expect(series(samples, 'avaxmon_network_validators')).toEqual([]);
   });
 
-  it('reads delegator counts whether or not the node lists delegators (only for exactly one nodeID)', async () => {
-    harness = await startHarness(`validators: { node_ids: [self, ${primaryValidator(1, 0).nodeId}] }`);
-    const other = chainWorld(harness.sim.state).validators[1];
-    // The quirk itself: `delegators` appears for one nodeID, not for two.
-    expect((await postP(harness.sim.url, { nodeIDs: [SIM_NODE_ID] }))[0].delegators).toHaveLength(3);
-    const both = await postP(harness.sim.url, { nodeIDs: [SIM_NODE_ID, other.nodeId] });
-    expect(both.map((entry) => entry.delegators)).toEqual([undefined, undefined]);
-    const samples = await harness.run(createValidatorsCollector());
-    expect(value(samples, 'avaxmon_validator_delegators', { node_id: SIM_NODE_ID })).toBe(3);
-    expect(value(samples, 'avaxmon_validator_delegators', { node_id: other.nodeId })).toBe(other.delegatorCount);
-    expect(value(samples, 'avaxmon_validator_uptime_ratio', { node_id: other.nodeId })).toBeCloseTo(other.uptimePercent / 100, 6);
+  it('applies 0.8 to a validation that started before heliconTime and 0.9 from heliconTime on', async () => {
+    harness = await startHarness('validators: { node_ids: [self] }');
+    const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
+    // One second before Helicon: the base requirement.
+    harness.sim.apply({ validator_period: { start: '2026-09-22T14:59:59Z', days: 90 } });
+    let samples = await harness.run(createValidatorsCollector(), (HELICON_MAINNET - 1 + 30 * DAY) * 1000);
+    expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.8);
+    // (1 − 0.8)·90 d − (1 − 0.995)·30 d = 1,555,200 − 12,960 = 1,542,240 s
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(1_542_240, 3);
+    // Exactly at Helicon: ACP-267's 90%.
+    harness.sim.apply({ validator_period: { start: '2026-09-22T15:00:00Z', days: 90 } });
+    samples = await harness.run(createValidatorsCollector(), (HELICON_MAINNET + 30 * DAY) * 1000);
+    expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.9);
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
   });
 
-  it('follows uptime below 80%, a disconnect, and a validator leaving and rejoining the set', async () => {
+  it('reads the other validators from the target\'s view, and ACP-236 renewal from v1.15 fields', async () => {
+    const fixed = primaryValidator(1, 0).nodeId;
+    const renewing = primaryValidator(2, 0).nodeId;
+    harness = await startHarness(`validators: { node_ids: [self, ${fixed}, ${renewing}] }`);
+    const world = chainWorld(harness.sim.state);
+    const entry = (await postP(harness.sim.url, { nodeIDs: [renewing] }))[0];
+    expect(entry).toMatchObject({ nextPeriod: '1209600', autoCompoundRewardShares: '500000', validatorAuthority: { threshold: '1' } });
+    let samples = await harness.run(createValidatorsCollector());
+    const other = world.validators[1];
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { node_id: fixed, view: 'target' })).toBeCloseTo(other.uptimePercent / 100, 6);
+    expect(value(samples, 'avaxmon_validator_connected', { node_id: fixed, view: 'target' })).toBe(Number(other.connected));
+    expect(series(samples, 'avaxmon_validator_downtime_budget_seconds', { node_id: fixed })[0].labels.view).toBe('target');
+    expect(value(samples, 'avaxmon_validator_auto_renew', { node_id: fixed })).toBe(0);
+    expect(value(samples, 'avaxmon_validator_auto_renew', { node_id: renewing })).toBe(1);
+    expect(value(samples, 'avaxmon_validator_next_period_seconds', { node_id: renewing })).toBe(14 * DAY);
+    expect(value(samples, 'avaxmon_validator_auto_compound_ratio', { node_id: renewing })).toBe(0.5);
+    // nextPeriod "0": the validator leaves at the end of this cycle.
+    harness.sim.apply({ validator_auto_renew: { node_id: renewing, next_period_days: 0, auto_compound_percent: 25 } });
+    samples = await harness.run(createValidatorsCollector());
+    expect(value(samples, 'avaxmon_validator_auto_renew', { node_id: renewing })).toBe(0);
+    expect(value(samples, 'avaxmon_validator_next_period_seconds', { node_id: renewing })).toBe(0);
+    expect(value(samples, 'avaxmon_validator_auto_compound_ratio', { node_id: renewing })).toBe(0.25);
+    // Only this node's own uptime is asked of info.uptime.
+    expect(requestCount(harness.self, 'info.uptime')).toBe(2);
+  });
+
+  it('follows the network\'s view, not the node\'s own, into the budget; a validator leaving and rejoining', async () => {
     harness = await startHarness('validators: { node_ids: [self] }');
     const me = chainWorld(harness.sim.state).validators[0];
     const at30Days = (me.startTime + 30 * DAY) * 1000;
     const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
-    harness.sim.apply({ validator_uptime: 30, validator_disconnect: 'self' });
+    // The node's own entry says all is well; its peers see it at 30%.
+    harness.sim.apply({ network_uptime: { weighted: 30, rewarding: 0 } });
     let samples = await harness.run(createValidatorsCollector(), at30Days);
-    expect(value(samples, 'avaxmon_validator_uptime_ratio', labels)).toBeCloseTo(0.3, 9);
-    expect(value(samples, 'avaxmon_validator_connected', labels)).toBe(0);
-    // (1 − 0.8)·90 d − (1 − 0.3)·30 d = 1,555,200 − 1,814,400 = −259,200 s: the reward is lost.
-    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', labels)).toBeCloseTo(-259_200, 3);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'self' })).toBeCloseTo(0.999812, 9);
+    expect(value(samples, 'avaxmon_validator_connected', { ...labels, view: 'self' })).toBe(1);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'network' })).toBeCloseTo(0.3, 9);
+    // (1 − 0.9)·90 d − (1 − 0.3)·30 d = 777,600 − 1,814,400 = −1,036,800 s: this period's reward is lost.
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(-1_036_800, 3);
+
+    // The self view falling does not move the budget: it is not what decides the reward.
+    harness.sim.apply({ network_uptime: { weighted: 99.5 }, validator_uptime: 30 });
+    samples = await harness.run(createValidatorsCollector(), at30Days);
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
 
     harness.sim.apply({ validator_leave: 'self' });
     samples = await harness.run(createValidatorsCollector(), at30Days);
@@ -80,12 +128,30 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
   });
 
-  it('uses the configured reward uptime requirement in the downtime budget', async () => {
-    harness = await startHarness('validators: { node_ids: [self], reward_uptime_requirement: 0.9 }');
+  it('uses a configured requirement instead of ACP-267 for custom networks', async () => {
+    harness = await startHarness('validators: { node_ids: [self], reward_uptime_requirement: 0.85 }');
     const me = chainWorld(harness.sim.state).validators[0];
     const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
-    // (1 − 0.9)·90 d − (1 − 0.999812)·30 d = 777,600 − 487.296 = 777,112.704 s
-    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { node_id: SIM_NODE_ID })).toBeCloseTo(777_112.704, 3);
+    expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', { node_id: SIM_NODE_ID })).toBe(0.85);
+    // (1 − 0.85)·90 d − (1 − 0.995)·30 d = 1,166,400 − 12,960 = 1,153,440 s
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { node_id: SIM_NODE_ID })).toBeCloseTo(1_153_440, 3);
+  });
+
+  it('without info.upgrades (info API off on a central target) holds every validation to 0.9, and logs it once', async () => {
+    const other = primaryValidator(1, 0).nodeId;
+    harness = await startHarness(`validators: { node_ids: [${other}] }`);
+    harness.sim.apply({ disable_method: 'info.upgrades', validator_period: { node_id: other, start: '2026-01-05T00:00:00Z', days: 365 } });
+    await harness.run(createValidatorsCollector());
+    const samples = await harness.run(createValidatorsCollector());
+    // Started long before Helicon, so 0.8 really; unknown must not read as the laxer rule.
+    expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', { node_id: other })).toBe(0.9);
+    expect(harness.logs.filter((line) => line.includes('No heliconTime from the node'))).toHaveLength(1);
+  });
+
+  it('on a node that is not a validator: not active, no budget, and the run succeeds', async () => {
+    harness = await startHarness('validators: { node_ids: [self] }', { validator: false });
+    const samples = await harness.run(createValidatorsCollector());
+    expect(samples.map((sample) => [sample.name, sample.value])).toEqual([['avaxmon_validator_active', 0]]);
   });
 
   it('exports permissioned subnet stakers and L1 validators with balance and runway', async () => {
@@ -95,7 +161,8 @@ describe('validators collector', () => {
     const samples = await harness.run(createValidatorsCollector(), nowMs);
     const permissioned = { subnet: 'permissioned', node_id: SIM_NODE_ID };
     expect(value(samples, 'avaxmon_validator_active', permissioned)).toBe(1);
-    expect(value(samples, 'avaxmon_validator_weight', permissioned)).toBe(20);
+    expect(value(samples, 'avaxmon_validator_consensus_weight', permissioned)).toBe(20);
+    expect(value(samples, 'avaxmon_validator_weight_avax', permissioned)).toBeUndefined();
     expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', permissioned)).toBe(world.subnets[0].stakers[0].endTime);
     // Permissioned subnet validators have no uptime, connected or reward fields.
     expect(value(samples, 'avaxmon_validator_uptime_ratio', permissioned)).toBeUndefined();
@@ -106,6 +173,7 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_l1_validator_active', l1)).toBe(1);
     expect(value(samples, 'avaxmon_validator_active', l1)).toBe(1);
     expect(value(samples, 'avaxmon_l1_validator_weight', l1)).toBe(20);
+    expect(value(samples, 'avaxmon_validator_consensus_weight', l1)).toBe(20);
     // L1 validators have no end time.
     expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', l1)).toBeUndefined();
     expect(value(samples, 'avaxmon_l1_validator_info', { ...l1, validation_id: mine.validationId })).toBe(1);
@@ -131,7 +199,8 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_l1_validator_active', inactive)).toBe(0);
     expect(value(samples, 'avaxmon_validator_active', inactive)).toBe(0);
     expect(value(samples, 'avaxmon_l1_validator_balance_avax', inactive)).toBe(0);
-    expect(value(samples, 'avaxmon_l1_validator_balance_runway_seconds', inactive)).toBe(0);
+    // No runway for an inactive validator: AvalancheL1ValidatorInactive fires, not BalanceLow too.
+    expect(value(samples, 'avaxmon_l1_validator_balance_runway_seconds', inactive)).toBeUndefined();
     // The same node validates the primary network and the permissioned subnet too.
     expect(value(samples, 'avaxmon_validator_active', { subnet: 'primary', node_id: inactiveNode })).toBe(1);
   });
@@ -160,6 +229,12 @@ describe('validators collector', () => {
   it('summarises 2,000 validators network-wide with one request, and per-validator series only for watched nodes', async () => {
     harness = await startHarness('validators: { node_ids: [self], network_wide: true }', { validators: 2000 });
     const world = chainWorld(harness.sim.state);
+    // Validator 7 ends within a day, but renews: its validation does not end.
+    const renewing = world.validators[7];
+    harness.sim.apply({ validator_auto_renew: renewing.nodeId });
+    // A post-Helicon validation at 85%: above the old 80%, below its 90%.
+    const late = world.validators.find((v, index) => index > 0 && v.startTime >= HELICON_MAINNET)!;
+    harness.sim.apply({ validator_uptime: { node_id: late.nodeId, percent: 85 } });
     const nowMs = Date.now();
     const samples = await harness.run(createValidatorsCollector(), nowMs);
     expect(requestCount(harness.self, 'platform.getCurrentValidators')).toBe(1);
@@ -173,13 +248,17 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_network_validator_connected_ratio', labels)).toBeCloseTo(connected / total, 9);
     expect(value(samples, 'avaxmon_network_validator_connected_ratio', labels)).toBeLessThan(1);
     const uptimes = world.validators.map((v) => v.uptimePercent / 100).sort((a, b) => a - b);
+    const requirementOf = (v: (typeof world.validators)[number]) => (v.startTime >= HELICON_MAINNET ? 0.9 : 0.8);
+    const below = world.validators.filter((v) => v.uptimePercent / 100 < requirementOf(v)).length;
+    expect(below).toBeGreaterThan(world.validators.filter((v) => v.uptimePercent / 100 < 0.8).length);
     expect(value(samples, 'avaxmon_network_validator_uptime_min_ratio', labels)).toBeCloseTo(uptimes[0], 6);
     expect(value(samples, 'avaxmon_network_validator_uptime_median_ratio', labels)).toBeCloseTo(uptimes[999], 6);
     expect(value(samples, 'avaxmon_network_validator_uptime_p10_ratio', labels)).toBeCloseTo(uptimes[199], 6);
     expect(value(samples, 'avaxmon_network_validator_uptime_p90_ratio', labels)).toBeCloseTo(uptimes[1799], 6);
-    expect(value(samples, 'avaxmon_network_validators_below_uptime_requirement', labels)).toBe(uptimes.filter((u) => u < 0.8).length);
+    expect(value(samples, 'avaxmon_network_validators_below_uptime_requirement', labels)).toBe(below);
     const now = nowMs / 1000;
-    const ending = world.validators.filter((v) => v.endTime > now && v.endTime - now <= DAY).length;
+    const ending = world.validators.filter((v) => v !== renewing && v.endTime > now && v.endTime - now <= DAY).length;
+    expect(renewing.endTime - now).toBeLessThanOrEqual(DAY);
     expect(ending).toBeGreaterThanOrEqual(50);
     expect(value(samples, 'avaxmon_network_validators_ending_within_24h', labels)).toBe(ending);
     // Per-validator series exist for the watched node only.

@@ -87,11 +87,12 @@ describe('node collectors against the simulator', () => {
     expect(valueOf(samples, 'avaxmon_node_uptime_weighted_average_ratio', { subnet: 'primary' })).toBe(0.795);
   });
 
-  it('exports upgrade times, marking year-9999 ones as not scheduled, and ACP weights in AVAX', async () => {
+  it('exports upgrade times (v1.15: Helicon activated) and ACP weights in AVAX', async () => {
     const samples = await scrape(stack.url);
     expect(valueOf(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'etna' })).toBe(Date.parse('2024-12-16T17:00:00Z') / 1000);
     expect(valueOf(samples, 'avaxmon_network_upgrade_scheduled', { upgrade: 'etna' })).toBe(1);
-    expect(valueOf(samples, 'avaxmon_network_upgrade_scheduled', { upgrade: 'helicon' })).toBe(0);
+    expect(valueOf(samples, 'avaxmon_network_upgrade_scheduled', { upgrade: 'helicon' })).toBe(1);
+    expect(valueOf(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'helicon' })).toBe(Date.parse('2026-09-22T15:00:00Z') / 1000);
     expect(valueOf(samples, 'avaxmon_acp_support_weight_avax', { acp: '23' })).toBe(150_000_000);
     const weight = (name: string) => valueOf(samples, name, { acp: '23' })!;
     const total = weight('avaxmon_acp_support_weight_avax') + weight('avaxmon_acp_object_weight_avax') + weight('avaxmon_acp_abstain_weight_avax');

@@ -4,15 +4,17 @@ import { join } from 'node:path';
 import { METRICS_API_METRICS } from '../../src/clients/metrics-api.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { SIM_L1, SIM_SUBNET } from '../../src/simulator/chain-world.js';
+import { primaryValidator, SIM_L1, SIM_SUBNET } from '../../src/simulator/chain-world.js';
 
 const DELEGATED_NODE = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
 const WALLET = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
+/** The simulator's auto-renewed validator (ACP-236), watched as another node: view="target" series. */
+const RENEWING_NODE = primaryValidator(2, 0).nodeId;
 
 /**
  * A config that turns on everything the dashboards show, against one simulator, at 1s intervals:
  * two targets (node-b is the same simulated node under a second name), every node collector, the
- * watched validator and the network-wide view, a permissioned subnet and an L1, the Metrics API and
+ * node itself and an auto-renewed validator watched, the network-wide view, a permissioned subnet and an L1, the Metrics API and
  * the Data API, and the built-in alert engine with a webhook receiver.
  */
 export function fullConfig(simUrl: string, options: { webhookUrl?: string } = {}): Config {
@@ -21,7 +23,7 @@ export function fullConfig(simUrl: string, options: { webhookUrl?: string } = {}
   - name: ${name}
     url: ${simUrl}
     health_tags: ["11111111111111111111111111111111LpoYY"]
-    validators: { node_ids: [self], network_wide: true }
+    validators: { node_ids: [self, ${RENEWING_NODE}], network_wide: true }
     subnets:
       - { name: ${SIM_SUBNET.name}, subnet_id: ${SIM_SUBNET.subnetId} }
       - { name: ${SIM_L1.name}, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId} }`;

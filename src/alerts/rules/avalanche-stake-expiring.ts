@@ -1,25 +1,29 @@
 import { formatSeconds, seriesRule } from './series-rule.js';
 
+/**
+ * Only validations that really end: fixed-period ones, and auto-renewed ones whose next period is 0.
+ * No critical tier: an hour before the end nothing can be done that a day before could not.
+ */
 export const avalancheStakeExpiring = seriesRule({
   name: 'AvalancheStakeExpiring',
   metric: 'avaxmon_validator_end_timestamp_seconds',
   labels: ['target', 'subnet', 'node_id'],
   defaultFor: '0m',
-  severity: ['info', 'warning', 'critical'],
+  severity: ['info', 'warning'],
   params: {
     info: { kind: 'duration', default: 7 * 86_400, help: 'info when the stake ends within this' },
     warning: { kind: 'duration', default: 86_400, help: 'warning when the stake ends within this' },
-    critical: { kind: 'duration', default: 3_600, help: 'critical when the stake ends within this' },
   },
-  description: "A validator's stake ends within 7 days (info), 1 day (warning) or 1 hour (critical).",
-  check: (end, ctx) => {
+  description: "A validation that will not renew ends within 7 days (info) or 1 day (warning); auto-renewed validators (ACP-236) with a next cycle are skipped.",
+  check: (end, ctx, sample) => {
     const left = end - ctx.nowMs / 1000;
     if (left <= 0) return undefined;
-    if (left < ctx.params.critical) return 'critical';
+    const { target, subnet, node_id } = sample.labels;
+    if (ctx.samples.valueOf('avaxmon_validator_auto_renew', { target, subnet, node_id }) === 1) return undefined;
     if (left < ctx.params.warning) return 'warning';
     return left < ctx.params.info ? 'info' : undefined;
   },
   summary: (labels, end, ctx) => `Stake of ${labels.node_id} ends in ${formatSeconds(end - ctx.nowMs / 1000)}`,
   detail: (labels, end) =>
-    `The validation period of ${labels.node_id} on subnet ${labels.subnet} ends at ${new Date(end * 1000).toISOString()}; re-stake to keep validating.`,
+    `The validation of ${labels.node_id} on subnet ${labels.subnet} ends at ${new Date(end * 1000).toISOString()} and will not renew; re-stake (or set a next period on an auto-renewed validator) to keep validating.`,
 });

@@ -1,34 +1,38 @@
+import { BASE_UPTIME_REQUIREMENT } from '../../collectors/validators/uptime-requirement.js';
 import type { AlertRule, Candidate } from '../rule.js';
+import { pick } from '../sample-index.js';
 import { formatPercent } from './series-rule.js';
 
-const SOURCES = [
-  { metric: 'avaxmon_node_uptime_weighted_average_ratio', labels: ['target', 'subnet'], what: 'stake-weighted uptime (info.uptime)' },
-  { metric: 'avaxmon_validator_uptime_ratio', labels: ['target', 'subnet', 'node_id'], what: 'P-Chain uptime of the validator' },
-] as const;
+const LABELS = ['target', 'subnet', 'node_id', 'view'] as const;
 
-/** Both sources of uptime compare against the same reward requirement (80% today; ACP-267 proposes 90%). */
+/**
+ * Each validator's uptime against its own requirement (ACP-267: 0.9 or 0.8). The node's view of
+ * itself (view="self", always about 100%) is skipped: for this node the network's view counts.
+ */
 export const avalancheUptimeLow: AlertRule = {
   name: 'AvalancheUptimeLow',
   defaultFor: '5m',
   severity: 'critical',
-  sources: SOURCES,
-  params: { threshold: { kind: 'number', default: 0.8, help: 'the reward uptime requirement, as a ratio' } },
+  sources: [{ metric: 'avaxmon_validator_uptime_ratio', labels: LABELS }],
+  params: {},
   description:
-    'Uptime is below the reward requirement: avaxmon_node_uptime_weighted_average_ratio < 0.8 or avaxmon_validator_uptime_ratio < 0.8.',
+    'A validator\'s uptime is below the requirement of its validation: avaxmon_validator_uptime_ratio{view!="self"} < avaxmon_validator_uptime_requirement_ratio (0.9 from Helicon, else 0.8).',
   evaluate(ctx) {
     const candidates: Candidate[] = [];
-    for (const source of SOURCES) {
-      for (const sample of ctx.samples.all(source.metric)) {
-        if (sample.value >= ctx.params.threshold) continue;
-        const labels = Object.fromEntries(source.labels.filter((key) => sample.labels[key] !== undefined).map((key) => [key, sample.labels[key]]));
-        const who = labels.node_id ? `validator ${labels.node_id}` : `node ${labels.target}`;
-        candidates.push({
-          labels,
-          severity: 'critical',
-          summary: `Uptime of ${who} is ${formatPercent(sample.value)}, below the reward requirement`,
-          description: `The ${source.what} of ${who} on subnet ${labels.subnet ?? 'primary'} is ${formatPercent(sample.value)}, below the ${formatPercent(ctx.params.threshold)} required for rewards.`,
-        });
-      }
+    for (const sample of ctx.samples.all('avaxmon_validator_uptime_ratio')) {
+      if (sample.labels.view === 'self') continue;
+      const labels = pick(sample.labels, LABELS);
+      const requirement =
+        ctx.samples.valueOf('avaxmon_validator_uptime_requirement_ratio', { target: labels.target, subnet: labels.subnet, node_id: labels.node_id }) ??
+        BASE_UPTIME_REQUIREMENT;
+      if (sample.value >= requirement) continue;
+      const who = labels.view === 'network' ? `validator ${labels.node_id} as the other validators see it` : `validator ${labels.node_id} as ${labels.target} sees it`;
+      candidates.push({
+        labels,
+        severity: 'critical',
+        summary: `Uptime of ${labels.node_id} is ${formatPercent(sample.value)}, below its ${formatPercent(requirement)} requirement`,
+        description: `The uptime of ${who} on subnet ${labels.subnet} is ${formatPercent(sample.value)}, below the ${formatPercent(requirement)} its validation needs for the reward.`,
+      });
     }
     return candidates;
   },

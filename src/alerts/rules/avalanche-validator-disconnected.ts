@@ -1,13 +1,32 @@
-import { seriesRule } from './series-rule.js';
+import type { AlertRule, Candidate } from '../rule.js';
+import { pick } from '../sample-index.js';
 
-export const avalancheValidatorDisconnected = seriesRule({
+const LABELS = ['target', 'subnet', 'node_id', 'view'] as const;
+
+/**
+ * The target node's connection to a watched validator. A node's entry for itself (view="self") is
+ * always connected and says nothing: the network's view of this node is AvalancheUptimeLow and
+ * AvalancheRewardAtRisk; a node cut off from its peers is AvalanchePeersLow.
+ */
+export const avalancheValidatorDisconnected: AlertRule = {
   name: 'AvalancheValidatorDisconnected',
-  metric: 'avaxmon_validator_connected',
-  labels: ['target', 'subnet', 'node_id'],
   defaultFor: '5m',
   severity: 'critical',
-  description: 'The P-Chain reports a watched validator as not connected (avaxmon_validator_connected == 0).',
-  check: (value) => (value === 0 ? 'critical' : undefined),
-  summary: (labels) => `Validator ${labels.node_id} is not connected`,
-  detail: (labels) => `platform.getCurrentValidators reports ${labels.node_id} on subnet ${labels.subnet} as disconnected (seen from ${labels.target}).`,
-});
+  sources: [{ metric: 'avaxmon_validator_connected', labels: LABELS }],
+  params: {},
+  description: 'The target node is not connected to a watched validator (avaxmon_validator_connected{view!="self"} == 0).',
+  evaluate(ctx) {
+    const candidates: Candidate[] = [];
+    for (const sample of ctx.samples.all('avaxmon_validator_connected')) {
+      if (sample.labels.view === 'self' || sample.value !== 0) continue;
+      const labels = pick(sample.labels, LABELS);
+      candidates.push({
+        labels,
+        severity: 'critical',
+        summary: `Validator ${labels.node_id} is not connected`,
+        description: `platform.getCurrentValidators on ${labels.target} reports ${labels.node_id} on subnet ${labels.subnet} as disconnected.`,
+      });
+    }
+    return candidates;
+  },
+};

@@ -8,6 +8,7 @@ import { avalancheNodeUnhealthy } from './avalanche-node-unhealthy.js';
 import { avalancheNodeVersionBehind } from './avalanche-node-version-behind.js';
 import { avalanchePeersLow } from './avalanche-peers-low.js';
 import { avalancheRewardAtRisk } from './avalanche-reward-at-risk.js';
+import { avalancheRewardingStakeLow } from './avalanche-rewarding-stake-low.js';
 import { avalancheStakeExpiring } from './avalanche-stake-expiring.js';
 import { avalancheSubnetUnhealthy } from './avalanche-subnet-unhealthy.js';
 import { avalancheUpgradeScheduled } from './avalanche-upgrade-scheduled.js';
@@ -29,6 +30,7 @@ export const ruleRegistry: ReadonlyMap<string, AlertRule> = new Map(
     avalancheUptimeLow,
     avalancheUptimeDropping,
     avalancheRewardAtRisk,
+    avalancheRewardingStakeLow,
     avalancheValidatorDisconnected,
     avalancheValidatorNotActive,
     avalancheStakeExpiring,

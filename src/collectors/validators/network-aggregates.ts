@@ -15,6 +15,18 @@ export interface NetworkAggregates {
 
 const DAY_SECONDS = 86_400;
 
+export interface ValidatorFacts {
+  /** The consensus weight: own stake plus delegations. */
+  readonly weightAvax: number;
+  readonly connected: boolean;
+  readonly uptimeRatio: number;
+  /** The requirement of this validation (ACP-267). */
+  readonly requirement: number;
+  readonly endSeconds: number;
+  /** Auto-renewed with a next cycle: its period ends, its validation does not. */
+  readonly renews: boolean;
+}
+
 /**
  * What a central monitor exports about the whole set: counts, sums and percentiles, never one
  * series per validator. Fed one validator at a time, so 2,000 validators cost no per-validator
@@ -28,18 +40,15 @@ export class NetworkAggregator {
   private endingWithin24h = 0;
   private uptimes: number[] = [];
 
-  constructor(
-    private readonly nowSeconds: number,
-    private readonly requirement: number,
-  ) {}
+  constructor(private readonly nowSeconds: number) {}
 
-  /** `weightAvax` is the consensus weight: own stake plus delegations. */
-  add(weightAvax: number, connected: boolean, uptimeRatio: number, endSeconds: number): void {
+  add(validator: ValidatorFacts): void {
+    const { weightAvax, uptimeRatio, endSeconds } = validator;
     this.count += 1;
     this.weightAvax += weightAvax;
-    if (connected) this.connectedWeightAvax += weightAvax;
-    if (uptimeRatio < this.requirement) this.belowRequirement += 1;
-    if (endSeconds > this.nowSeconds && endSeconds - this.nowSeconds <= DAY_SECONDS) this.endingWithin24h += 1;
+    if (validator.connected) this.connectedWeightAvax += weightAvax;
+    if (uptimeRatio < validator.requirement) this.belowRequirement += 1;
+    if (!validator.renews && endSeconds > this.nowSeconds && endSeconds - this.nowSeconds <= DAY_SECONDS) this.endingWithin24h += 1;
     this.uptimes.push(uptimeRatio);
   }
 

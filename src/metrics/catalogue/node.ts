@@ -49,7 +49,8 @@ export const peersMetrics = [
 ] as const;
 
 export const uptimeMetrics = [
-  gauge('avaxmon_node_uptime_rewarding_stake_ratio', 'Share of stake that observes this node above the uptime requirement (info.uptime).', ['target', 'subnet']),
+  gauge('avaxmon_node_validating', 'Whether the node is a primary network validator (0: info.uptime answers "node is not a validator").', ['target', 'subnet']),
+  gauge('avaxmon_node_uptime_rewarding_stake_ratio', 'Share of stake that sees this node at or above its uptime requirement, i.e. would vote to reward it (info.uptime rewardingStakePercentage).', ['target', 'subnet']),
   gauge('avaxmon_node_uptime_weighted_average_ratio', 'Stake-weighted average uptime of this node as observed by validators (info.uptime).', ['target', 'subnet']),
 ] as const;
 

@@ -1,6 +1,7 @@
 import { PRIMARY_NETWORK_ID } from '../state.js';
 import { chainWorld } from '../chain-world.js';
 import { announcedUpgradeTime, supportedAcps } from '../peer-view.js';
+import { selfValidates } from '../staking.js';
 import { RpcFailure, type MethodHandler } from './types.js';
 
 /** info.* with the real encodings: uint64 as strings, percentages as 4-decimal strings. */
@@ -58,17 +59,30 @@ export const infoMethods: Record<string, MethodHandler> = {
       })),
     };
   },
-  'info.uptime': (_, state) => ({
-    rewardingStakePercentage: state.uptimePercent.toFixed(4),
-    weightedAveragePercentage: state.weightedUptimePercent.toFixed(4),
-  }),
+  // AvalancheGo wraps network's errNotValidator: a node outside the primary set has no uptime to report.
+  'info.uptime': (_, state) => {
+    if (!selfValidates(state)) throw new RpcFailure("couldn't get node uptime: node is not a validator");
+    return {
+      rewardingStakePercentage: state.uptimePercent.toFixed(4),
+      weightedAveragePercentage: state.weightedUptimePercent.toFixed(4),
+    };
+  },
   'info.upgrades': (_, state) => state.upgrades,
-  'info.acps': (_, state) =>
-    ({
-      acps: Object.fromEntries(
-        Object.entries(state.acps).map(([acp, vote]) => [acp, { ...vote, supporters: [], objectors: [] }]),
-      ),
-    }),
+  // Since Helicon the node lists who voted: the supporters and objectors among its peers.
+  'info.acps': (_, state) => ({
+    acps: Object.fromEntries(
+      Object.entries(state.acps).map(([acp, vote], index) => [
+        acp,
+        {
+          supporters: state.peers.filter((_, at) => at % 3 !== index % 3).map((peer) => peer.nodeId),
+          supportWeight: vote.supportWeight,
+          objectors: state.peers.filter((_, at) => at % 7 === 1).map((peer) => peer.nodeId),
+          objectWeight: vote.objectWeight,
+          abstainWeight: vote.abstainWeight,
+        },
+      ]),
+    ),
+  }),
   'info.getBlockchainID': (params) => {
     if (params.alias === 'P') return { blockchainID: PRIMARY_NETWORK_ID };
     throw new RpcFailure(`there is no chain with alias/ID '${String(params.alias)}'`);

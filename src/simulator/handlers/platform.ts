@@ -1,5 +1,6 @@
 import { chainHeight, chainWorld, findChain, l1Balance, type ChainWorld, type SimL1Validator, type SimSubnetStaker, type SimValidator } from '../chain-world.js';
-import { PRIMARY_NETWORK_ID } from '../state.js';
+import { autoRenewJson } from '../staking.js';
+import { PRIMARY_NETWORK_ID, type SimState } from '../state.js';
 import { RpcFailure, type MethodHandler } from './types.js';
 
 const owner = (seed: string) => ({ locktime: '0', threshold: '1', addresses: [`P-avax1${seed.slice(0, 38).toLowerCase()}`] });
@@ -17,7 +18,7 @@ export const platformMethods: Record<string, MethodHandler> = {
     const subnetId = typeof params.subnetID === 'string' && params.subnetID !== '' ? params.subnetID : PRIMARY_NETWORK_ID;
     if (subnetId === PRIMARY_NETWORK_ID) {
       const listDelegators = nodeIds.length === 1;
-      return { validators: world.validators.filter((v) => !wanted || wanted.has(v.nodeId)).map((v) => primaryValidatorJson(v, listDelegators)) };
+      return { validators: world.validators.filter((v) => !wanted || wanted.has(v.nodeId)).map((v) => primaryValidatorJson(state, v, listDelegators)) };
     }
     const subnet = world.subnets.find((candidate) => candidate.subnetId === subnetId);
     if (!subnet) return { validators: [] };
@@ -45,7 +46,8 @@ export const platformMethods: Record<string, MethodHandler> = {
   },
 };
 
-function primaryValidatorJson(v: SimValidator, listDelegators: boolean): Record<string, unknown> {
+/** An auto-renewed validator (ACP-236) adds validatorAuthority, nextPeriod and autoCompoundRewardShares. */
+function primaryValidatorJson(state: SimState, v: SimValidator, listDelegators: boolean): Record<string, unknown> {
   return {
     txID: v.txId,
     startTime: String(v.startTime),
@@ -62,6 +64,7 @@ function primaryValidatorJson(v: SimValidator, listDelegators: boolean): Record<
     signer: SIGNER,
     delegatorCount: String(v.delegatorCount),
     delegatorWeight: String(v.delegatorWeightNavax),
+    ...autoRenewJson(state, v.nodeId, v.txId),
     ...(listDelegators ? { delegators: delegatorsOf(v) } : {}),
   };
 }
