@@ -40,7 +40,8 @@ describe('fee_config collector', () => {
     expect(value(samples, 'avaxmon_evm_config_up', l1)).toBe(1);
     expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsLondon' })).toBe(1);
     expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsDurango' })).toBe(1);
-    expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsHelicon' })).toBe(0);
+    // Helicon is live on Mainnet since 2026-09-22, as the simulator's info.upgrades says.
+    expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsHelicon' })).toBe(1);
     // ChainID in ethRules is a number, not a rule.
     expect(series(samples, 'avaxmon_evm_rule_active', { rule: 'ChainID' })).toEqual([]);
     expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'warpConfig' })).toBe(1);
