@@ -252,6 +252,19 @@ describe('rules over hand-built samples', () => {
     expect(severityAt(0.6)).toEqual(['critical']);
   });
 
+  it('reward at risk pages only once the budget is negative: uptime exactly at the requirement still earns the reward', async () => {
+    // AvalancheGo v1.15 rewards when uptime >= requirement (block/executor/options.go): a budget of
+    // exactly 0 is an uptime that lands on the requirement, still rewarded if nothing else is lost.
+    const { alerting } = await setup('    AvalancheRewardAtRisk: { for: 0s }');
+    const labels = { target: 'v', subnet: 'primary', node_id: 'NodeID-x', view: 'network' };
+    const severityAt = (budget: number) => {
+      alerting.evaluate([target('v'), { name: 'avaxmon_validator_downtime_budget_seconds', labels, value: budget }], sec(0));
+      return alerting.activeAlerts().map((alert) => alert.labels.severity);
+    };
+    expect(severityAt(0)).toEqual(['warning']);
+    expect(severityAt(-1)).toEqual(['critical']);
+  });
+
   it('reward at risk and L1 balance low pick warning or critical by threshold', async () => {
     const { alerting } = await setup('    AvalancheRewardAtRisk: { for: 0s }\n    AvalancheL1ValidatorBalanceLow: { for: 0s }');
     const labels = { target: 'v', subnet: 'primary', node_id: 'NodeID-x' };

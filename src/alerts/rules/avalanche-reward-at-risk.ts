@@ -18,12 +18,12 @@ export const avalancheRewardAtRisk = seriesRule({
   severity: ['warning', 'critical'],
   params: { warning: { kind: 'duration', default: 86_400, help: 'warns when the downtime budget left is under this' } },
   description:
-    "A watched validator may still be offline for less than 24h before missing its period's (or cycle's) uptime requirement (warning); none left means this period's reward is lost (critical). For this node the budget uses the network's view (info.uptime).",
-  check: (value, ctx) => (value <= 0 ? 'critical' : value < ctx.params.warning ? 'warning' : undefined),
+    "A watched validator may still be offline for less than 24h before missing its period's (or cycle's) uptime requirement (warning); a negative budget means this period's reward is lost (critical). A budget of exactly 0 still earns it: AvalancheGo rewards uptime at or above the requirement. For this node the budget uses the network's view (info.uptime).",
+  check: (value, ctx) => (value < 0 ? 'critical' : value < ctx.params.warning ? 'warning' : undefined),
   summary: (labels, value) =>
-    value <= 0 ? `Validator ${labels.node_id} has lost this period's staking reward` : `Validator ${labels.node_id} can afford only ${formatSeconds(value)} more downtime`,
+    value < 0 ? `Validator ${labels.node_id} has lost this period's staking reward` : `Validator ${labels.node_id} can afford only ${formatSeconds(value)} more downtime`,
   detail: (labels, value, ctx) =>
-    (value <= 0
+    (value < 0
       ? `The downtime budget of ${labels.node_id} (target ${labels.target}) is exhausted: its uptime ${whose(labels)} can no longer reach its requirement this period, so this period's reward is lost.`
       : `${labels.node_id} (target ${labels.target}) may be offline for ${formatSeconds(value)} more before its uptime ${whose(labels)} falls below its requirement for this period.`) +
     renewalNote(labels, ctx),
