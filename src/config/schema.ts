@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { collectorNames } from '../collectors/index.js';
-import { cb58Id, durationMs, httpUrl, labelName, nodeId } from './fields.js';
+import { cb58Id, durationMs, headerName, headerValue, httpUrl, labelName, nodeId } from './fields.js';
 import { alertsSchema } from './alerts-schema.js';
 import { publicApiSchemas } from './public-api-schema.js';
 import { probeSchema } from './probe-schema.js';
@@ -42,9 +42,9 @@ const targetSchema = z
     name: labelName,
     url: httpUrl,
     health_tags: z.array(z.string().min(1)).default([]),
-    headers: z.record(z.string(), z.string()).default({}),
+    headers: z.record(headerName, headerValue).default({}),
     /** Header values read from files, e.g. a bearer token mounted as a secret. */
-    header_files: z.record(z.string(), z.string()).default({}),
+    header_files: z.record(headerName, z.string().min(1)).default({}),
     chains: z.array(z.string().min(1)).default([]),
     collectors: z.record(collectorName, collectorOverride).default({}),
     validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false, reward_uptime_requirement: 0.8 }),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../errors.js';
 import { registerSecret } from '../redact.js';
+import { headerValueProblem } from './fields.js';
 import type { Config } from './schema.js';
 
 /** Reads `header_files` into headers, and registers every header value as a secret for redaction. */
@@ -8,8 +9,11 @@ export function resolveSecretFiles(config: Config): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   config.targets.forEach((target, index) => {
     for (const [header, file] of Object.entries(target.header_files)) {
-      const value = readSecretFile(file, `targets[${index}].header_files.${header}`, issues);
-      if (value !== undefined) target.headers[header] = value;
+      const path = `targets[${index}].header_files.${header}`;
+      const value = readSecretFile(file, path, issues);
+      const problem = value === undefined ? undefined : headerValueProblem(value);
+      if (problem) issues.push({ path, message: `the file's content ${problem}` });
+      else if (value !== undefined) target.headers[header] = value;
     }
     Object.values(target.headers).forEach(registerSecret);
   });
