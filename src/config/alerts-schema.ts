@@ -3,7 +3,7 @@ import { parseDuration } from '../duration.js';
 import type { ConfigIssue } from '../errors.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/rules/index.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret, registerSecretUrl } from '../redact.js';
 import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
 
@@ -162,7 +162,8 @@ function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigI
   const url = secret(receiver.url, receiver.url_file, 'url');
   if (url !== undefined && !httpUrl.safeParse(url).success) issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
   const urls = [...(url === undefined ? [] : [url]), ...(receiver.urls ?? [])];
-  urls.forEach(registerSecret);
+  // A webhook, Slack or Discord URL is the credential, its token in the path; a receiver may echo any part of it.
+  [...urls, receiver.api_url].forEach((each) => each !== undefined && registerSecretUrl(each));
   const resolved: ReceiverConfig = {
     name: receiver.name,
     type: receiver.type,
