@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AlertPayload } from './alert.js';
 import { fsyncDirectory, writeFileDurably } from './durable-file.js';
+import { WriteFailures } from './write-failures.js';
 
 /** A notification for one receiver, as the engine produces it. */
 export interface NewNotification {
@@ -41,7 +42,11 @@ export class Outbox {
   private journalLines = 0;
   private lastSeq = 0;
 
-  constructor(stateDir: string, private readonly log: Logger) {
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+    readonly failures = new WriteFailures(log),
+  ) {
     this.directory = join(stateDir, 'outbox');
     this.journal = join(stateDir, 'delivered.jsonl');
     mkdirSync(this.directory, { recursive: true });
@@ -57,7 +62,7 @@ export class Outbox {
       if (notification.reminder && this.hasQueued(notification.receiver, notification.fingerprint)) continue;
       this.lastSeq = Math.max(this.lastSeq + 1, nowMs * 1000);
       const entry: QueuedNotification = { ...notification, seq: this.lastSeq, createdMs: nowMs };
-      writeFileDurably(join(this.directory, fileName(entry.seq, id)), JSON.stringify(entry));
+      this.persist(entry, id);
       this.queued.set(id, entry);
       added.push(entry);
     }
@@ -70,10 +75,29 @@ export class Outbox {
    */
   remove(entry: QueuedNotification, delivered: boolean, nowMs = Date.now()): void {
     const id = idOf(entry.receiver, entry.key);
-    if (delivered && !entry.reminder) this.journalDelivered(id, nowMs);
-    rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
-    fsyncDirectory(this.directory);
     this.queued.delete(id);
+    try {
+      if (delivered && !entry.reminder) this.journalDelivered(id, nowMs);
+      rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
+      fsyncDirectory(this.directory);
+      this.failures.succeeded('journal');
+    } catch (error) {
+      // Worst case after a restart: the notification goes out again, with the same idempotency key.
+      this.failures.failed('journal', error);
+    }
+  }
+
+  /**
+   * A notification that cannot be written (a full disk) stays queued in memory: it is still sent,
+   * it is only not durable across a restart. Alert evaluation goes on either way.
+   */
+  private persist(entry: QueuedNotification, id: string): void {
+    try {
+      writeFileDurably(join(this.directory, fileName(entry.seq, id)), JSON.stringify(entry));
+      this.failures.succeeded('outbox');
+    } catch (error) {
+      this.failures.failed('outbox', error);
+    }
   }
 
   /** Queued notifications in queue order. */
