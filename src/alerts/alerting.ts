@@ -31,7 +31,7 @@ export class Alerting {
     this.lock = new StateDirLock(config.stateDir);
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
-    this.outbox = new Outbox(config.stateDir, log, this.writeFailures);
+    this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
     this.engine = new AlertEngine(
       config,
@@ -83,7 +83,7 @@ export class Alerting {
   samples(nowMs = Date.now()): Sample[] {
     const alerts = new LabelledCounter('avaxmon_alerts');
     for (const alert of this.engine.active()) alerts.add({ rule: alert.rule, severity: alert.labels.severity, state: alert.state });
-    const samples = [...alerts.samples(), ...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples()];
+    const samples = [...alerts.samples(), ...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples()];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
     samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });
