@@ -81,7 +81,7 @@ const cpuSeconds = () => {
 
 // Wait for the first round, then the storm.
 for (let ready = false; !ready; await sleep(500)) ready = await fetch(`${base}/-/ready`).then((r) => r.ok, () => false);
-const phases = { baseline: [], outage: [], drain: [] };
+const phases = { baseline: [], outage: [], drain: [], firing: [] };
 let phase = 'baseline';
 let peakDepth = 0;
 let scraping = true;
@@ -106,7 +106,9 @@ const drainStarted = performance.now();
 const expected = TARGETS * RECEIVERS.length;
 while (alertsDelivered.size < expected && performance.now() - drainStarted < 120_000) await sleep(100);
 const drainMs = performance.now() - drainStarted;
-await sleep(3000); // anything sent twice would arrive by now
+// Alerts still firing, outbox empty: what the alerts cost without the outbox, and time for a duplicate to show.
+phase = 'firing';
+await sleep(BASELINE_S * 1000);
 phase = 'done';
 scraping = false;
 await scraper;
@@ -133,6 +135,7 @@ console.log('| /metrics while | scrapes | p50 ms | p99 ms | max ms |\n|---|---|-
 console.log(row('no alerts (baseline)', phases.baseline));
 console.log(row('receivers down (storm queued)', phases.outage));
 console.log(row('receivers back (outbox drains)', phases.drain));
+console.log(row('alerts firing, outbox empty', phases.firing));
 console.log(`\npeak queue depth ${peakDepth}; failed attempts retried ${retried}; daemon CPU during the outage ${((cpuOutage / DOWN_S) * 100).toFixed(0)}% of a core`);
 console.log(`drained in ${(drainMs / 1000).toFixed(1)} s; expected ${expected} (receiver, alert) pairs, delivered ${alertsDelivered.size}, lost ${lost}, same key sent twice ${duplicates}`);
 const p99 = Math.max(percentile(phases.outage, 0.99), percentile(phases.drain, 0.99));

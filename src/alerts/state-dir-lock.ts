@@ -9,16 +9,17 @@ import { ConfigError } from '../errors.js';
  */
 export class StateDirLock {
   private readonly file: string;
-  private readonly releaseOnExit = () => this.release();
 
   constructor(stateDir: string) {
     this.file = join(stateDir, 'avaxmon.lock');
     this.acquire();
-    process.once('exit', this.releaseOnExit);
+    held.add(this);
+    if (held.size === 1) process.once('exit', releaseAll);
   }
 
   release(): void {
-    process.off('exit', this.releaseOnExit);
+    held.delete(this);
+    if (held.size === 0) process.off('exit', releaseAll);
     if (this.holder() === process.pid) rmSync(this.file, { force: true });
   }
 
@@ -49,6 +50,13 @@ export class StateDirLock {
       return undefined;
     }
   }
+}
+
+/** Locks this process holds, released on exit (SIGTERM ends in process.exit) by one listener. */
+const held = new Set<StateDirLock>();
+
+function releaseAll(): void {
+  for (const lock of [...held]) lock.release();
 }
 
 function isRunning(pid: number): boolean {
