@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
 import { HttpClient } from './clients/http.js';
+import { responseMemory } from './clients/response-memory.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
@@ -61,6 +62,7 @@ export class Daemon {
   constructor(private readonly options: DaemonOptions) {
     this.configValue = options.config;
     this.http = new HttpClient({ maxResponseBytes: options.config.global.max_response_bytes });
+    responseMemory.setLimit(options.config.global.max_response_memory_bytes);
     this.runtimes = new TargetRuntimes(this.http, this.self);
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
@@ -123,6 +125,7 @@ export class Daemon {
     await this.scheduler?.stop({ graceMs: RELOAD_GRACE_MS });
     this.configValue = config;
     this.http.setMaxResponseBytes(config.global.max_response_bytes);
+    responseMemory.setLimit(config.global.max_response_memory_bytes);
     await this.http.retainOrigins(configuredOrigins(config));
     this.self.recordReload(true, Date.now() / 1000);
     void this.schedule(config);

@@ -1,11 +1,23 @@
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-const DURATION = /^(?:(\d+(?:\.\d+)?)(ms|s|m|h|d))+$/;
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
+const UNIT_MS: Record<string, number> = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
 
-/** Parses Go/Prometheus-style durations ("500ms", "15s", "1h30m") into milliseconds. */
+/**
+ * Prometheus-style: each unit at most once, largest first ("1h30m", never "30m1h" or "1s1s"), so a
+ * typo cannot silently add up to a different duration. Fractions ("1.5s") are accepted as before.
+ */
+const DURATION = /^(?:(\d+(?:\.\d+)?)w)?(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+const UNITS_IN_ORDER = ['w', 'd', 'h', 'm', 's', 'ms'];
+
+/** The longest delay a Node.js timer can hold (2^31-1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Parses Prometheus-style durations ("500ms", "15s", "1h30m", "2w") into milliseconds. */
 export function parseDuration(text: string): number | undefined {
-  if (!DURATION.test(text)) return undefined;
+  const match = DURATION.exec(text);
+  if (!match || text === '') return undefined;
   let total = 0;
-  for (const [, amount, unit] of text.matchAll(PART)) total += Number(amount) * UNIT_MS[unit];
-  return total;
+  UNITS_IN_ORDER.forEach((unit, index) => {
+    const amount = match[index + 1];
+    if (amount !== undefined) total += Number(amount) * UNIT_MS[unit];
+  });
+  return Number.isFinite(total) ? total : undefined;
 }

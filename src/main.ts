@@ -64,7 +64,7 @@ async function testAlert(options: CliOptions): Promise<number> {
   }
   let config;
   try {
-    config = loadConfigFile(options.configFile);
+    config = loadConfigFile(options.configFile, { requireSomethingToWatch: false });
   } catch (error) {
     return reportConfigError(error);
   }

@@ -4,17 +4,79 @@
  * to redact nor an upstream error message that echoes it.
  */
 const secrets = new Set<string>();
+/** Longest first, so a URL is scrubbed whole before a token inside it is. */
+let scrubOrder: string[] = [];
 const MIN_SECRET_LENGTH = 4;
 export const REDACTED = '<redacted>';
 
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= MIN_SECRET_LENGTH) secrets.add(value);
+  if (!value || value.length < MIN_SECRET_LENGTH || secrets.has(value)) return;
+  secrets.add(value);
+  scrubOrder = [...secrets].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Registers a URL that is itself a credential (a webhook, Slack or Discord URL): the whole URL, and
+ * every part a receiver may echo on its own in an error (`/hook/<token>`, `?token=`, basic auth).
+ */
+export function registerSecretUrl(url: string): void {
+  registerSecret(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return;
+  }
+  registerUrlCredentials(parsed);
+  for (const segment of parsed.pathname.split('/')) {
+    if (isTokenLike(segment)) registerEncodedForms(segment);
+  }
+}
+
+/**
+ * Registers the credentials a URL carries besides its path: a password and the Authorization header
+ * it turns into, and query values (`?api_key=`). For node and API URLs, whose path segments (chain
+ * ids, `/ext/bc/C/rpc`) are not secret and appear in logs by design.
+ */
+export function registerUrlCredentials(url: string | URL): void {
+  let parsed: URL;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : url;
+  } catch {
+    return;
+  }
+  if (parsed.password) {
+    registerEncodedForms(parsed.password);
+    const userinfo = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    registerSecret(Buffer.from(userinfo).toString('base64'));
+  }
+  for (const value of parsed.searchParams.values()) registerSecret(value);
+  for (const [, raw] of parsed.search.matchAll(/[?&][^=&]*=([^&]*)/g)) registerSecret(raw);
+}
+
+/**
+ * Words such as `services`, `webhooks`, `hook` or `api` are structure, not secrets, and scrubbing
+ * them would mangle every log line that mentions them. Tokens and ids are long or carry digits.
+ */
+function isTokenLike(segment: string): boolean {
+  if (segment.length < 8) return false;
+  return segment.length >= 16 || !/^[a-z]+(?:[-_][a-z]+)*$/.test(segment);
+}
+
+function registerEncodedForms(value: string): void {
+  registerSecret(value);
+  try {
+    registerSecret(decodeURIComponent(value));
+  } catch {
+    // Not valid percent-encoding: the raw form is all a receiver can echo.
+  }
+  registerSecret(encodeURIComponent(value));
 }
 
 /** Replaces every secret in a text, also in its JSON-escaped form (as it appears in a log line). */
 export function scrubSecrets(text: string): string {
   let result = text;
-  for (const secret of secrets) {
+  for (const secret of scrubOrder) {
     for (const form of [secret, JSON.stringify(secret).slice(1, -1)]) {
       if (result.includes(form)) result = result.split(form).join(REDACTED);
     }

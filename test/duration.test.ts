@@ -9,9 +9,15 @@ describe('parseDuration', () => {
     ['1m', 60_000],
     ['1h30m', 5_400_000],
     ['2d', 172_800_000],
+    ['1w', 604_800_000],
+    ['1w2d3h4m5s6ms', 788_645_006],
+    ['1.5s', 1_500],
   ])('%s is %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
 
-  it.each(['', '15', 's', '1x', '-1s', '1s junk'])('rejects %j', (text) => expect(parseDuration(text)).toBeUndefined());
+  // Each unit once and largest first, as Prometheus: "1s1s" or "30s1m" is a typo, not 2s or 90s.
+  it.each(['', '15', 's', '1x', '-1s', '1s junk', '1s1s', '30s1m', '1ms1s', '1y', '1e3s'])('rejects %j', (text) =>
+    expect(parseDuration(text)).toBeUndefined(),
+  );
 });
 
 describe('jitter', () => {

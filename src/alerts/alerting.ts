@@ -10,6 +10,8 @@ import { createReceiver } from './receivers/index.js';
 import type { Receiver } from './receivers/receiver.js';
 import { SEVERITIES } from './rule.js';
 import { AlertStateStore } from './state-store.js';
+import { StateDirLock } from './state-dir-lock.js';
+import { WriteFailures } from './write-failures.js';
 import type { AlertRecord } from './alert.js';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -21,11 +23,15 @@ export class Alerting {
   private readonly delivery: Delivery;
   private readonly http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES });
   private configValue: AlertsConfig;
+  private readonly lock: StateDirLock;
+  private readonly writeFailures: WriteFailures;
 
   constructor(config: AlertsConfig, private readonly log: Logger) {
     this.configValue = config;
-    const store = new AlertStateStore(config.stateDir, log);
-    this.outbox = new Outbox(config.stateDir, log);
+    this.lock = new StateDirLock(config.stateDir);
+    this.writeFailures = new WriteFailures(log);
+    const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
+    this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
     this.engine = new AlertEngine(
       config,
@@ -71,12 +77,13 @@ export class Alerting {
     await this.delivery.drain(timeoutMs);
     await this.delivery.stop();
     await this.http.close();
+    this.lock.release();
   }
 
   samples(nowMs = Date.now()): Sample[] {
     const alerts = new LabelledCounter('avaxmon_alerts');
     for (const alert of this.engine.active()) alerts.add({ rule: alert.rule, severity: alert.labels.severity, state: alert.state });
-    const samples = [...alerts.samples(), ...this.delivery.notifications.samples()];
+    const samples = [...alerts.samples(), ...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples()];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
     samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });

@@ -4,6 +4,7 @@ import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import { scrubSecrets } from '../redact.js';
 import { backoffMs } from './backoff.js';
+import { DueHeap } from './due-heap.js';
 import type { Outbox, QueuedNotification } from './outbox.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
 
@@ -25,6 +26,8 @@ interface Attempts {
 /** Retry-After can ask for more than our own cap; honour it, but never park a notification for days. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 const MAX_IN_FLIGHT = 16;
+/** Retries are due on this grid, so a storm of failures wakes the sender once per tick, not once per notification. */
+const RETRY_TICK_MS = 250;
 
 /**
  * Sends the outbox at least once: the head notification of each (receiver, alert) goes out, and the
@@ -36,7 +39,11 @@ export class Delivery {
   readonly last = new Map<string, LastDelivery>();
   private readonly attempts = new Map<QueuedNotification, Attempts>();
   private readonly inFlight = new Map<QueuedNotification, Promise<void>>();
+  /** Lane heads to send now, in queue order; retries wait in `waiting` until due. */
+  private ready: QueuedNotification[] = [];
+  private readonly waiting = new DueHeap<QueuedNotification>();
   private timer?: NodeJS.Timeout;
+  private timerDueMs = Infinity;
   private stopped = false;
 
   constructor(
@@ -45,7 +52,10 @@ export class Delivery {
     private config: AlertsConfig,
     private readonly http: HttpClient,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.ready = outbox.heads();
+    outbox.takeNewHeads();
+  }
 
   reconfigure(config: AlertsConfig, receivers: ReadonlyMap<string, Receiver>): void {
     this.config = config;
@@ -53,26 +63,40 @@ export class Delivery {
     this.kick();
   }
 
-  /** Looks for due notifications now: after an enqueue, a delivery, or a retry timer. */
+  /**
+   * Sends what is due: after an enqueue, a delivery, or a retry timer. The cost is the number of
+   * notifications that are due, never the size of the queue.
+   */
   kick(): void {
     if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
     const nowMs = Date.now();
-    let nextDueMs = Infinity;
-    for (const entry of this.heads()) {
-      if (this.inFlight.size >= MAX_IN_FLIGHT) break;
-      const due = this.attempts.get(entry)?.nextAtMs ?? 0;
-      if (due > nowMs) {
-        nextDueMs = Math.min(nextDueMs, due);
-        continue;
-      }
+    this.ready.push(...this.outbox.takeNewHeads());
+    for (let due = this.waiting.popDue(nowMs); due !== undefined; due = this.waiting.popDue(nowMs)) this.ready.push(due);
+    let started = 0;
+    while (started < this.ready.length && this.inFlight.size < MAX_IN_FLIGHT) {
+      const entry = this.ready[started++];
+      if (!this.outbox.has(entry) || this.inFlight.has(entry)) continue;
       this.inFlight.set(entry, this.attempt(entry).finally(() => {
         this.inFlight.delete(entry);
         this.kick();
       }));
     }
-    if (nextDueMs < Infinity) this.timer = setTimeout(() => this.kick(), Math.max(0, nextDueMs - nowMs)).unref();
+    this.ready = this.ready.slice(started);
+    this.armTimer(nowMs);
+  }
+
+  private armTimer(nowMs: number): void {
+    const nextDueMs = this.waiting.peekDueMs() ?? Infinity;
+    if (nextDueMs >= this.timerDueMs && this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDueMs = nextDueMs;
+    if (nextDueMs === Infinity) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDueMs = Infinity;
+      this.kick();
+    }, Math.max(0, nextDueMs - nowMs)).unref();
   }
 
   /** Waits until the outbox is empty or `timeoutMs` passed; what is left stays on disk for the next start. */
@@ -88,19 +112,7 @@ export class Delivery {
     this.stopped = true;
     clearTimeout(this.timer);
     await Promise.all(this.inFlight.values());
-  }
-
-  /** The first queued notification of each (receiver, alert) that is not being sent right now. */
-  private heads(): QueuedNotification[] {
-    const seen = new Set<string>();
-    const heads: QueuedNotification[] = [];
-    for (const entry of this.outbox.entries()) {
-      const lane = `${entry.receiver}\n${entry.fingerprint}`;
-      if (seen.has(lane)) continue;
-      seen.add(lane);
-      if (!this.inFlight.has(entry)) heads.push(entry);
-    }
-    return heads;
+    this.outbox.flush();
   }
 
   private async attempt(entry: QueuedNotification): Promise<void> {
@@ -120,8 +132,9 @@ export class Delivery {
     attempts.count += 1;
     const { initialBackoffMs, maxBackoffMs } = this.config.retry;
     const delayMs = result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : backoffMs(attempts.count, initialBackoffMs, maxBackoffMs);
-    attempts.nextAtMs = Date.now() + delayMs;
+    attempts.nextAtMs = Math.ceil((Date.now() + delayMs) / RETRY_TICK_MS) * RETRY_TICK_MS;
     this.attempts.set(entry, attempts);
+    this.waiting.push(attempts.nextAtMs, entry);
     this.record(entry, 'retried', result.error);
     this.log.warn({ receiver: entry.receiver, alert: entry.alert.labels.alertname, attempt: attempts.count, retryInMs: Math.round(delayMs), error: scrubSecrets(result.error) }, 'Notification failed; will retry');
   }

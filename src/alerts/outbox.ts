@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AlertPayload } from './alert.js';
+import { LabelledCounter } from '../metrics/labelled-counter.js';
 import { fsyncDirectory, writeFileDurably } from './durable-file.js';
+import { WriteFailures } from './write-failures.js';
 
 /** A notification for one receiver, as the engine produces it. */
 export interface NewNotification {
@@ -26,22 +28,42 @@ export interface QueuedNotification extends NewNotification {
 const DELIVERED_MEMORY_MS = 24 * 3_600_000;
 /** The journal is rewritten once it holds more than twice the live keys (and at least this many lines). */
 const MIN_JOURNAL_LINES_TO_COMPACT = 64;
+/** Removals within this window share one fsync of the journal and the directory. */
+const REMOVAL_SYNC_DELAY_MS = 100;
+/** The default of alerts.max_queued_notifications. */
+export const DEFAULT_MAX_QUEUED = 10_000;
 
 /**
  * The durable outbox: one file per queued notification in `<state_dir>/outbox`, written with
  * write + fsync + rename, removed once the notification is done. After kill -9, whatever was queued
  * is still there; a notification queued twice (same receiver and key) is stored once. A journal of
  * delivered keys (`delivered.jsonl`) stops a notification re-queued after a crash from going out again.
+ *
+ * Sized for a storm: notifications are kept in lanes (one per receiver and alert, in order), so the
+ * sender finds the next one without sorting the queue; one enqueue batch costs one directory fsync;
+ * removals share an fsync per REMOVAL_SYNC_DELAY_MS (a crash in between re-sends, with the same
+ * idempotency key); and past max_queued the oldest notifications are dropped, counted and logged.
  */
 export class Outbox {
+  readonly dropped = new LabelledCounter('avaxmon_notifications_dropped_total');
   private readonly directory: string;
+  /** In queue (seq) order: enqueue appends, and load sorts once. */
   private readonly queued = new Map<string, QueuedNotification>();
+  private readonly lanes = new Map<string, QueuedNotification[]>();
+  private newHeads: QueuedNotification[] = [];
+  private syncTimer?: NodeJS.Timeout;
+  private droppingSinceLog = 0;
   private readonly delivered = new Map<string, number>();
   private readonly journal: string;
   private journalLines = 0;
   private lastSeq = 0;
 
-  constructor(stateDir: string, private readonly log: Logger) {
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+    readonly failures = new WriteFailures(log),
+    private readonly maxQueued = DEFAULT_MAX_QUEUED,
+  ) {
     this.directory = join(stateDir, 'outbox');
     this.journal = join(stateDir, 'delivered.jsonl');
     mkdirSync(this.directory, { recursive: true });
@@ -54,14 +76,30 @@ export class Outbox {
     for (const notification of notifications) {
       const id = idOf(notification.receiver, notification.key);
       if (this.queued.has(id) || this.delivered.has(id)) continue;
-      if (notification.reminder && this.hasQueued(notification.receiver, notification.fingerprint)) continue;
+      if (notification.reminder && this.lanes.has(laneOf(notification))) continue;
       this.lastSeq = Math.max(this.lastSeq + 1, nowMs * 1000);
-      const entry: QueuedNotification = { ...notification, seq: this.lastSeq, createdMs: nowMs };
-      writeFileDurably(join(this.directory, fileName(entry.seq, id)), JSON.stringify(entry));
-      this.queued.set(id, entry);
-      added.push(entry);
+      added.push({ ...notification, seq: this.lastSeq, createdMs: nowMs });
     }
-    return added;
+    this.persist(added);
+    for (const entry of added) this.track(entry);
+    this.dropOverflow();
+    return added.filter((entry) => this.has(entry));
+  }
+
+  has(entry: QueuedNotification): boolean {
+    return this.queued.get(idOf(entry.receiver, entry.key)) === entry;
+  }
+
+  /** Notifications that became the first of their lane since the last call: the sender's new work. */
+  takeNewHeads(): QueuedNotification[] {
+    const heads = this.newHeads.filter((entry) => this.has(entry));
+    this.newHeads = [];
+    return heads;
+  }
+
+  /** The first notification of every lane, in queue order of their heads. */
+  heads(): QueuedNotification[] {
+    return [...this.lanes.values()].map((lane) => lane[0]).sort((a, b) => a.seq - b.seq);
   }
 
   /**
@@ -70,30 +108,112 @@ export class Outbox {
    */
   remove(entry: QueuedNotification, delivered: boolean, nowMs = Date.now()): void {
     const id = idOf(entry.receiver, entry.key);
-    if (delivered && !entry.reminder) this.journalDelivered(id, nowMs);
-    rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
-    fsyncDirectory(this.directory);
+    if (this.queued.get(id) !== entry) return;
+    this.untrack(entry, id);
+    try {
+      if (delivered && !entry.reminder) this.journalDelivered(id, nowMs);
+      rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
+      this.scheduleSync();
+      this.failures.succeeded('journal');
+    } catch (error) {
+      // Worst case after a restart: the notification goes out again, with the same idempotency key.
+      this.failures.failed('journal', error);
+    }
+  }
+
+  /** Makes pending removals durable now (a stopping daemon calls it). */
+  flush(): void {
+    clearTimeout(this.syncTimer);
+    this.syncTimer = undefined;
+    try {
+      fsyncFile(this.journal);
+      fsyncDirectory(this.directory);
+    } catch (error) {
+      this.failures.failed('journal', error);
+    }
+  }
+
+  private scheduleSync(): void {
+    this.syncTimer ??= setTimeout(() => this.flush(), REMOVAL_SYNC_DELAY_MS).unref();
+  }
+
+  private track(entry: QueuedNotification): void {
+    this.queued.set(idOf(entry.receiver, entry.key), entry);
+    const key = laneOf(entry);
+    const lane = this.lanes.get(key);
+    if (lane) lane.push(entry);
+    else {
+      this.lanes.set(key, [entry]);
+      this.newHeads.push(entry);
+    }
+  }
+
+  private untrack(entry: QueuedNotification, id: string): void {
     this.queued.delete(id);
+    const key = laneOf(entry);
+    const lane = this.lanes.get(key);
+    if (!lane) return;
+    const index = lane.indexOf(entry);
+    if (index >= 0) lane.splice(index, 1);
+    if (lane.length === 0) this.lanes.delete(key);
+    else if (index === 0) this.newHeads.push(lane[0]);
+  }
+
+  /**
+   * Past max_queued the oldest notifications go, as Alertmanager drops the oldest alerts past its
+   * limit: a receiver down for days must not fill the disk, and the newest state is the one worth sending.
+   */
+  private dropOverflow(): void {
+    let dropped = 0;
+    for (const entry of this.queued.values()) {
+      if (this.queued.size <= this.maxQueued) break;
+      this.remove(entry, false);
+      this.dropped.add({ receiver: entry.receiver, reason: 'outbox_full' });
+      dropped += 1;
+    }
+    if (dropped === 0) {
+      this.droppingSinceLog = 0;
+      return;
+    }
+    if (this.droppingSinceLog === 0) this.log.error({ maxQueued: this.maxQueued, dropped }, 'Outbox full; dropping the oldest notifications');
+    this.droppingSinceLog += dropped;
+  }
+
+  /**
+   * A notification that cannot be written (a full disk) stays queued in memory: it is still sent,
+   * it is only not durable across a restart. Alert evaluation goes on either way.
+   */
+  private persist(entries: readonly QueuedNotification[]): void {
+    if (entries.length === 0) return;
+    try {
+      if (entries.length === 1) {
+        writeFileDurably(join(this.directory, fileName(entries[0].seq, idOf(entries[0].receiver, entries[0].key))), JSON.stringify(entries[0]));
+      } else {
+        writeBatchDurably(this.directory, entries.map((entry) => [fileName(entry.seq, idOf(entry.receiver, entry.key)), JSON.stringify(entry)]));
+      }
+      this.failures.succeeded('outbox');
+    } catch (error) {
+      this.failures.failed('outbox', error);
+    }
   }
 
   /** Queued notifications in queue order. */
   entries(): QueuedNotification[] {
-    return [...this.queued.values()].sort((a, b) => a.seq - b.seq);
+    return [...this.queued.values()];
   }
 
   get depth(): number {
     return this.queued.size;
   }
 
+  /** The first queued is the oldest: seq follows creation time. */
   oldestCreatedMs(): number | undefined {
-    let oldest: number | undefined;
-    for (const entry of this.queued.values()) oldest = oldest === undefined ? entry.createdMs : Math.min(oldest, entry.createdMs);
-    return oldest;
+    return this.queued.values().next().value?.createdMs;
   }
 
   /** Records a delivered key; forgets keys past DELIVERED_MEMORY_MS, and compacts the journal when it is mostly dead lines. */
   private journalDelivered(id: string, nowMs: number): void {
-    appendDurably(this.journal, `${JSON.stringify({ id, atMs: nowMs })}\n`);
+    appendFileSync(this.journal, `${JSON.stringify({ id, atMs: nowMs })}\n`);
     this.journalLines += 1;
     this.delivered.delete(id);
     this.delivered.set(id, nowMs);
@@ -111,13 +231,8 @@ export class Outbox {
     this.journalLines = this.delivered.size;
   }
 
-  /** A reminder is pointless while an earlier notification of the alert still waits for the receiver. */
-  private hasQueued(receiver: string, fingerprint: string): boolean {
-    for (const entry of this.queued.values()) if (entry.receiver === receiver && entry.fingerprint === fingerprint) return true;
-    return false;
-  }
-
   private load(): void {
+    const restored: QueuedNotification[] = [];
     for (const name of readdirSync(this.directory)) {
       const path = join(this.directory, name);
       // A .tmp file is a write that crashed before its rename: the notification was never queued.
@@ -127,13 +242,14 @@ export class Outbox {
       }
       try {
         const entry = JSON.parse(readFileSync(path, 'utf8')) as QueuedNotification;
-        this.queued.set(idOf(entry.receiver, entry.key), entry);
+        restored.push(entry);
         this.lastSeq = Math.max(this.lastSeq, entry.seq);
       } catch (error) {
         this.log.error({ file: name, err: error }, 'Unreadable outbox entry; removing it');
         rmSync(path, { force: true });
       }
     }
+    for (const entry of restored.sort((a, b) => a.seq - b.seq)) this.track(entry);
     if (this.queued.size > 0) this.log.info({ queued: this.queued.size }, 'Outbox restored from disk');
   }
 
@@ -156,21 +272,62 @@ export class Outbox {
     // Delivered, but the crash came before its file was removed.
     for (const id of this.delivered.keys()) {
       const entry = this.queued.get(id);
-      if (entry) rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
-      this.queued.delete(id);
+      if (!entry) continue;
+      rmSync(join(this.directory, fileName(entry.seq, id)), { force: true });
+      this.untrack(entry, id);
     }
     this.writeJournal();
   }
 }
 
-function appendDurably(file: string, line: string): void {
-  appendFileSync(file, line);
-  const fd = openSync(file, 'r+');
+function fsyncFile(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Like writeFileDurably for many files, with one directory fsync for the whole batch. */
+function writeBatchDurably(directory: string, files: ReadonlyArray<readonly [string, string]>): void {
+  const written: string[] = [];
+  try {
+    for (const [name, content] of files) {
+      const temporary = join(directory, `${name}.tmp`);
+      written.push(temporary);
+      const fd = openSync(temporary, 'w');
+      try {
+        writeFileSync(fd, content);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    for (const [name] of files) renameSync(join(directory, `${name}.tmp`), join(directory, name));
+  } catch (error) {
+    for (const temporary of written) removeQuietly(temporary);
+    throw error;
+  }
+  fsyncDirectory(directory);
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already renamed into place, or never created.
+  }
+}
+
+function laneOf(notification: NewNotification): string {
+  return `${notification.receiver}\n${notification.fingerprint}`;
 }
 
 function idOf(receiver: string, key: string): string {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineState } from './alert.js';
 import { writeFileDurably } from './durable-file.js';
+import { WriteFailures } from './write-failures.js';
 
 const STATE_VERSION = 1;
 const EMPTY: EngineState = { alerts: [], transitions: {} };
@@ -12,7 +13,11 @@ export class AlertStateStore {
   private readonly file: string;
   private lastWritten = '';
 
-  constructor(stateDir: string, private readonly log: Logger) {
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+    private readonly failures = new WriteFailures(log),
+  ) {
     mkdirSync(stateDir, { recursive: true });
     this.file = join(stateDir, 'alerts.json');
   }
@@ -36,11 +41,20 @@ export class AlertStateStore {
     }
   }
 
-  /** Writes only when something changed: most evaluations change nothing. */
+  /**
+   * Writes only when something changed: most evaluations change nothing. A failed write keeps the
+   * state in memory (the engine goes on) and is retried at the next change or evaluation.
+   */
   save(state: EngineState): void {
     const text = JSON.stringify({ version: STATE_VERSION, ...state });
     if (text === this.lastWritten) return;
-    writeFileDurably(this.file, text);
+    try {
+      writeFileDurably(this.file, text);
+    } catch (error) {
+      this.failures.failed('alerts', error);
+      return;
+    }
+    this.failures.succeeded('alerts');
     this.lastWritten = text;
   }
 }

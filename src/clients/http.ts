@@ -1,5 +1,6 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import { UpstreamError, type Outcome } from '../errors.js';
+import { responseMemory } from './response-memory.js';
 
 export interface HttpRequest {
   readonly url: string;
@@ -59,7 +60,7 @@ export class HttpClient {
         bodyTimeout: request.timeoutMs,
         signal,
       });
-      const text = await readCapped(response.body, this.maxResponseBytes, request);
+      const text = await readCapped(response.body, this.maxResponseBytes, request, Number(response.headers['content-length'] ?? 0));
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
@@ -96,18 +97,36 @@ export class HttpClient {
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, cap: number, request: HttpRequest): Promise<string> {
+/**
+ * Reads a body within the per-response cap and the process-wide response memory budget. A declared
+ * Content-Length is checked before reading a byte; an endless or undeclared body as it arrives.
+ */
+type Body = AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown };
+
+async function readCapped(body: Body, cap: number, request: HttpRequest, declaredBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > cap) {
-      body.destroy();
-      throw new UpstreamError(request.upstream, request.operation, 'bad_body', `response body exceeds ${cap} bytes`);
+  const fail = (detail: string): never => {
+    // The abort this causes is the error below, said better; it must not surface as unhandled.
+    body.on('error', () => undefined);
+    body.destroy();
+    throw new UpstreamError(request.upstream, request.operation, 'bad_body', detail);
+  };
+  const overBudget = () =>
+    fail(`response bodies being read exceed the memory budget of ${responseMemory.limitBytes} bytes (global.max_response_memory_bytes)`);
+  try {
+    if (declaredBytes > cap) fail(`response body exceeds ${cap} bytes`);
+    if (declaredBytes > 0 && declaredBytes > responseMemory.limitBytes - responseMemory.usedBytes) overBudget();
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > cap) fail(`response body exceeds ${cap} bytes`);
+      if (!responseMemory.take(chunk.length)) overBudget();
+      chunks.push(chunk);
     }
-    chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    responseMemory.give(chunks.reduce((total, chunk) => total + chunk.length, 0));
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** `http://user:pass@host` becomes basic auth, so credentials never travel in the request line. */

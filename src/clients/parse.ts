@@ -34,11 +34,19 @@ export class FieldReader {
     return value;
   }
 
-  /** AvalancheGo sends uint64 as decimal strings and some fields as plain numbers; accept both. */
+  /**
+   * AvalancheGo sends uint64 as decimal strings and some fields as plain numbers; accept both, and
+   * nothing else: not "12x", not "0x10", not "", not a number too large to be one (1e999).
+   */
   number(value: unknown, path: string): number {
     if (typeof value === 'number' && Number.isFinite(value)) return value;
-    if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value.trim())) return Number(value);
+    if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value) && Number.isFinite(Number(value))) return Number(value);
     return this.fail(path, 'a number or decimal string', value);
+  }
+
+  /** A field the node may omit (older versions) or send as null; present, it must have its type. */
+  optional<T>(value: unknown, path: string, read: (value: unknown, path: string) => T): T | undefined {
+    return value === undefined || value === null ? undefined : read.call(this, value, path);
   }
 
   /** A percentage (string "99.9812" or number) as a 0..1 ratio. */
@@ -55,7 +63,7 @@ export class FieldReader {
 
   /** RFC3339 (with or without nanoseconds) or Unix seconds to Unix seconds. */
   timestampSeconds(value: unknown, path: string): number {
-    if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) return Number(value);
+    if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^\d{1,15}$/.test(value))) return Number(value);
     const text = this.string(value, path);
     const millis = Date.parse(text.replace(/(\.\d{3})\d+/, '$1'));
     if (Number.isNaN(millis)) this.fail(path, 'an RFC3339 time', value);

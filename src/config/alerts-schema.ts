@@ -3,7 +3,7 @@ import { parseDuration } from '../duration.js';
 import type { ConfigIssue } from '../errors.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/rules/index.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret, registerSecretUrl } from '../redact.js';
 import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
 
@@ -73,6 +73,7 @@ export interface AlertsConfig {
   readonly externalUrl?: string;
   readonly flapWindowMs: number;
   readonly flapMaxTransitions: number;
+  readonly maxQueuedNotifications: number;
   readonly retry: { readonly initialBackoffMs: number; readonly maxBackoffMs: number; readonly maxAgeMs: number };
   readonly rules: Readonly<Record<string, RuleSettings>>;
   readonly receivers: readonly ReceiverConfig[];
@@ -87,6 +88,8 @@ export const alertsSchema = z
     flap_window: durationMs.default(3_600_000),
     /** Notifications (firing or resolved) one alert may cause within flap_window; more are held back. */
     flap_max_transitions: z.number().int().min(2).default(6),
+    /** Past this many queued notifications the oldest are dropped (counted in avaxmon_notifications_dropped_total). */
+    max_queued_notifications: z.number().int().min(1).default(10_000),
     retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
     rules: z.record(z.string(), ruleOverride).default({}),
     receivers: z.array(receiverSchema).default([]),
@@ -108,6 +111,7 @@ export const alertsSchema = z
       externalUrl: alerts.external_url,
       flapWindowMs: alerts.flap_window,
       flapMaxTransitions: alerts.flap_max_transitions,
+      maxQueuedNotifications: alerts.max_queued_notifications,
       retry: { initialBackoffMs: alerts.retry.initial_backoff, maxBackoffMs: alerts.retry.max_backoff, maxAgeMs: alerts.retry.max_age },
       rules,
       receivers,
@@ -162,7 +166,8 @@ function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigI
   const url = secret(receiver.url, receiver.url_file, 'url');
   if (url !== undefined && !httpUrl.safeParse(url).success) issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
   const urls = [...(url === undefined ? [] : [url]), ...(receiver.urls ?? [])];
-  urls.forEach(registerSecret);
+  // A webhook, Slack or Discord URL is the credential, its token in the path; a receiver may echo any part of it.
+  [...urls, receiver.api_url].forEach((each) => each !== undefined && registerSecretUrl(each));
   const resolved: ReceiverConfig = {
     name: receiver.name,
     type: receiver.type,

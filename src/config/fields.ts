@@ -1,14 +1,38 @@
 import { z } from 'zod';
-import { parseDuration } from '../duration.js';
+import { MAX_TIMER_MS, parseDuration } from '../duration.js';
 
-/** A Go-style duration string ("15s", "1m30s") parsed to milliseconds. */
+/**
+ * A Prometheus-style duration string ("15s", "1m30s", "1w") parsed to milliseconds. Every duration
+ * ends up in a timer or a schedule, so anything a timer cannot hold is refused here rather than
+ * firing at once (Node) or crashing the scheduler (croner) later.
+ */
 export const durationMs = z.string().transform((text, ctx) => {
   const ms = parseDuration(text);
   if (ms === undefined) {
     ctx.addIssue({ code: 'custom', message: `must be a duration like 500ms, 15s, 1m or 1h (got "${text}")` });
     return z.NEVER;
   }
+  if (ms > MAX_TIMER_MS) {
+    ctx.addIssue({ code: 'custom', message: `must be at most 24d, the longest a timer can wait (got "${text}")` });
+    return z.NEVER;
+  }
   return ms;
+});
+
+/** An HTTP field name (RFC 9110 token): anything else would be refused by undici at the first request. */
+export const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name (letters, digits and !#$%&\'*+-.^_`|~)');
+
+/** Why a header value cannot be sent, or undefined: CR/LF would split the request, NUL is refused. */
+export function headerValueProblem(value: string): string | undefined {
+  if (/[\r\n]/.test(value)) return 'must not contain a line break (CR or LF)';
+  // Visible ASCII, space, tab and obs-text (RFC 9110 field-value); undici refuses anything else.
+  if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) return 'must hold only printable characters (no control characters)';
+  return undefined;
+}
+
+export const headerValue = z.string().superRefine((value, ctx) => {
+  const problem = headerValueProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
 export const httpUrl = z

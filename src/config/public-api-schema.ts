@@ -10,7 +10,7 @@ import {
 } from '../clients/metrics-api.js';
 import type { ConfigIssue } from '../errors.js';
 import { registerSecret } from '../redact.js';
-import { durationMs, httpUrl, labelName, nodeId } from './fields.js';
+import { durationMs, headerValue, httpUrl, labelName, nodeId } from './fields.js';
 import { readSecretFile } from './secret-files.js';
 
 /** EVM chain ids: YAML may give 43114 as a number or "43114" as a string; both become the string. */
@@ -103,7 +103,8 @@ const delegatorsSchema = z
 const dataApiSchema = z
   .object({
     url: httpUrl.default('https://glacier-api.avax.network'),
-    api_key: z.string().min(1).optional(),
+    /** Sent as a header, so it must be a valid header value. */
+    api_key: headerValue.min(1).optional(),
     api_key_file: z.string().min(1).optional(),
     network: z.enum(DATA_API_NETWORKS).default('mainnet'),
     interval: durationMs.default(600_000),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { collectorNames } from '../collectors/index.js';
-import { cb58Id, durationMs, httpUrl, labelName, nodeId } from './fields.js';
+import { DEFAULT_RESPONSE_MEMORY_BYTES } from '../clients/response-memory.js';
+import { cb58Id, durationMs, headerName, headerValue, httpUrl, labelName, nodeId } from './fields.js';
 import { alertsSchema } from './alerts-schema.js';
 import { publicApiSchemas } from './public-api-schema.js';
 import { probeSchema } from './probe-schema.js';
@@ -46,9 +47,9 @@ const targetSchema = z
     name: labelName,
     url: httpUrl,
     health_tags: z.array(z.string().min(1)).default([]),
-    headers: z.record(z.string(), z.string()).default({}),
+    headers: z.record(headerName, headerValue).default({}),
     /** Header values read from files, e.g. a bearer token mounted as a secret. */
-    header_files: z.record(z.string(), z.string()).default({}),
+    header_files: z.record(headerName, z.string().min(1)).default({}),
     chains: z.array(z.string().min(1)).default([]),
     collectors: z.record(collectorName, collectorOverride).default({}),
     validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false }),
@@ -63,12 +64,20 @@ const globalSchema = z
     /** Spreads the first run of each job over this fraction of its interval. */
     jitter_ratio: z.number().min(0).max(1).default(1),
     max_response_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+    /** All upstream bodies being read at once; a request that would exceed it fails at once. */
+    max_response_memory_bytes: z.number().int().positive().default(DEFAULT_RESPONSE_MEMORY_BYTES),
   })
   .strict();
 
 export const configSchema = z
   .object({
-    global: globalSchema.default({ interval: 15_000, timeout: 5_000, jitter_ratio: 1, max_response_bytes: 32 * 1024 * 1024 }),
+    global: globalSchema.default({
+      interval: 15_000,
+      timeout: 5_000,
+      jitter_ratio: 1,
+      max_response_bytes: 32 * 1024 * 1024,
+      max_response_memory_bytes: DEFAULT_RESPONSE_MEMORY_BYTES,
+    }),
     targets: z.array(targetSchema).default([]),
     alerts: alertsSchema,
     probe: probeSchema,
@@ -76,7 +85,7 @@ export const configSchema = z
   })
   .strict()
   .superRefine((config, ctx) => {
-    checkGlobalTiming(config.global, ctx);
+    checkGlobal(config.global, ctx);
     const seen = new Set<string>();
     config.targets.forEach((target, index) => {
       if (seen.has(target.name)) {
@@ -87,7 +96,10 @@ export const configSchema = z
     });
   });
 
-function checkGlobalTiming(global: { interval: number; timeout: number }, ctx: z.RefinementCtx): void {
+function checkGlobal(global: { interval: number; timeout: number; max_response_bytes: number; max_response_memory_bytes: number }, ctx: z.RefinementCtx): void {
+  if (global.max_response_memory_bytes < global.max_response_bytes) {
+    ctx.addIssue({ code: 'custom', path: ['global', 'max_response_memory_bytes'], message: 'must be at least global.max_response_bytes' });
+  }
   if (global.interval < 1000) ctx.addIssue({ code: 'custom', path: ['global', 'interval'], message: 'must be at least 1s' });
   if (global.timeout > global.interval) {
     ctx.addIssue({ code: 'custom', path: ['global', 'timeout'], message: 'must not exceed global.interval' });

@@ -1,17 +1,23 @@
 import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../errors.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret, registerUrlCredentials } from '../redact.js';
+import { headerValueProblem } from './fields.js';
 import type { Config } from './schema.js';
 
-/** Reads `header_files` into headers, and registers every header value as a secret for redaction. */
+/** Reads `header_files` into headers, and registers every header value and URL credential as a secret for redaction. */
 export function resolveSecretFiles(config: Config): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   config.targets.forEach((target, index) => {
     for (const [header, file] of Object.entries(target.header_files)) {
-      const value = readSecretFile(file, `targets[${index}].header_files.${header}`, issues);
-      if (value !== undefined) target.headers[header] = value;
+      const path = `targets[${index}].header_files.${header}`;
+      const value = readSecretFile(file, path, issues);
+      const problem = value === undefined ? undefined : headerValueProblem(value);
+      if (problem) issues.push({ path, message: `the file's content ${problem}` });
+      else if (value !== undefined) target.headers[header] = value;
     }
     Object.values(target.headers).forEach(registerSecret);
+    // A hosted node's key often rides in the URL (`?api_key=`, `https://user:key@...`).
+    [target.url, ...target.subnets.map((subnet) => subnet.rpc_url)].forEach((url) => url !== undefined && registerUrlCredentials(url));
   });
   return issues;
 }

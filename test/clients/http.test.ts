@@ -1,7 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
 import { HttpClient } from '../../src/clients/http.js';
+import { DEFAULT_RESPONSE_MEMORY_BYTES, responseMemory } from '../../src/clients/response-memory.js';
 import { UpstreamError } from '../../src/errors.js';
+
+/** A hostile upstream: a chunked body that never ends, until the client goes away. */
+function endless(response: ServerResponse): void {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(16 * 1024, 'z');
+  const timer = setInterval(() => response.write(chunk), 1);
+  response.on('close', () => clearInterval(timer));
+}
 
 describe('HttpClient', () => {
   let server: Server;
@@ -15,6 +25,8 @@ describe('HttpClient', () => {
         response.writeHead(200, { 'content-type': 'application/json' });
         return void response.write('{"partial":');
       }
+      if (request.url === '/endless') return void endless(response);
+      if (request.url === '/declared-large') return void response.end('y'.repeat(300_000));
       if (request.url === '/auth') return void response.end(request.headers.authorization ?? 'none');
       response.end('ok');
     });
@@ -35,6 +47,29 @@ describe('HttpClient', () => {
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).outcome).toBe('bad_body');
     expect((error as Error).message).toBe('node-a GET test: response body exceeds 1024 bytes');
+  });
+
+  it('holds all bodies being read within one memory budget, failing the request that would overdraw it', async () => {
+    const roomy = new HttpClient({ maxResponseBytes: 1024 * 1024 });
+    responseMemory.setLimit(256 * 1024);
+    try {
+      const read = (path: string, upstream: string) =>
+        roomy.request({ url: `${base}${path}`, timeoutMs: 5000, upstream, operation: 'GET test' }).then(
+          () => new UpstreamError(upstream, 'GET test', 'success', 'unexpectedly read in full'),
+          (caught: unknown) => caught as UpstreamError,
+        );
+      const results = await Promise.all(['node-a', 'node-b', 'node-c'].map((name) => read('/endless', name)));
+      const overBudget = results.filter((error) => /exceed the memory budget of 262144 bytes \(global\.max_response_memory_bytes\)/.test(error.message));
+      expect(overBudget.length).toBeGreaterThan(0);
+      expect(overBudget[0].message).toMatch(/^node-[abc] GET test: /);
+      // A declared body that cannot fit fails before a byte of it is read.
+      const declared = await read('/declared-large', 'node-d');
+      expect(declared.message).toBe('node-d GET test: response bodies being read exceed the memory budget of 262144 bytes (global.max_response_memory_bytes)');
+      expect(responseMemory.usedBytes).toBe(0);
+    } finally {
+      responseMemory.setLimit(DEFAULT_RESPONSE_MEMORY_BYTES);
+      await roomy.close();
+    }
   });
 
   it('times out a body that stops arriving', async () => {

@@ -89,7 +89,7 @@ targets:
   });
 
   it('reports YAML syntax errors', () => {
-    expect(issuesOf('targets: [unclosed')[0]).toMatch(/^YAML: /);
+    expect(issuesOf('targets: [unclosed')[0]).toMatch(/^\(root\): YAML error at line 1, column \d+: /);
   });
 
   it('rejects a collector timeout longer than its interval', () => {

@@ -6,4 +6,6 @@ export const alertsMetrics = [
   counter('avaxmon_notifications_total', 'Notification delivery attempts by receiver and outcome (delivered, retried, rejected, expired, dropped).', ['receiver', 'outcome']),
   gauge('avaxmon_notification_queue_depth', 'Notifications waiting in the durable outbox.', []),
   gauge('avaxmon_notification_oldest_queued_age_seconds', 'Age of the oldest notification waiting in the outbox; 0 when it is empty.', []),
+  counter('avaxmon_notifications_dropped_total', 'Notifications dropped from the outbox before delivery, by receiver and reason (outbox_full: past alerts.max_queued_notifications, oldest first).', ['receiver', 'reason']),
+  counter('avaxmon_state_dir_write_errors_total', 'Failed writes to alerts.state_dir by file (outbox, journal, alerts); the state is kept in memory meanwhile.', ['file']),
 ] as const;
