@@ -21,19 +21,20 @@ export function createNodeInfoCollector(): Collector {
         optionalInfo(ctx, out, 'info.getVMs'),
         bootstrapStates(ctx),
       ]);
-      const v = read('info.getNodeVersion').object(version, 'result');
+      const versionReader = read('info.getNodeVersion');
+      const v = versionReader.object(version, 'result');
       const nodeId = nodeIdReply === undefined ? '' : read('info.getNodeID').string(read('info.getNodeID').object(nodeIdReply, 'result').nodeID, 'nodeID');
       if (nodeId) ctx.facts.nodeId = nodeId;
       out.add('avaxmon_node_info', {
         node_id: nodeId,
-        version: read('info.getNodeVersion').string(v.version, 'version'),
-        database_version: String(v.databaseVersion ?? ''),
-        rpc_protocol_version: String(v.rpcProtocolVersion ?? ''),
+        version: versionReader.string(v.version, 'version'),
+        database_version: versionReader.optional(v.databaseVersion, 'databaseVersion', versionReader.string) ?? '',
+        rpc_protocol_version: String(versionReader.optional(v.rpcProtocolVersion, 'rpcProtocolVersion', versionReader.number) ?? ''),
         network: read('info.getNetworkName').string(read('info.getNetworkName').object(networkName, 'result').networkName, 'networkName'),
       }, 1);
       out.add('avaxmon_node_network_id', {}, read('info.getNetworkID').number(read('info.getNetworkID').object(networkId, 'result').networkID, 'networkID'));
-      for (const [vm, vmVersion] of Object.entries(read('info.getNodeVersion').object(v.vmVersions ?? {}, 'vmVersions'))) {
-        out.add('avaxmon_node_vm_info', { vm, version: String(vmVersion) }, 1);
+      for (const [vm, vmVersion] of Object.entries(versionReader.object(v.vmVersions ?? {}, 'vmVersions'))) {
+        out.add('avaxmon_node_vm_info', { vm, version: versionReader.string(vmVersion, `vmVersions.${vm}`) }, 1);
       }
       if (vmsReply !== undefined) exportInstalledVms(ctx, out, vmsReply);
       for (const [chain, isBootstrapped] of bootstrapped) out.add('avaxmon_chain_bootstrapped', { chain }, isBootstrapped);

@@ -266,7 +266,7 @@ async function exportAggregates(run: Run, entries: readonly Entry[]): Promise<vo
     const weightNavax = decimal(read, entry.weight, 'weight') + decimal(read, entry.delegatorWeight ?? 0, 'delegatorWeight');
     aggregator.add({
       weightAvax: weightNavax / NAVAX_PER_AVAX,
-      connected: entry.connected === true,
+      connected: read.optional(entry.connected, 'connected', read.boolean) ?? false,
       uptimeRatio: decimal(read, entry.uptime ?? 0, 'uptime') / 100,
       requirement: uptimeRequirement(decimal(read, entry.startTime, 'startTime'), heliconAt, override),
       endSeconds: decimal(read, entry.endTime, 'endTime'),
