@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 const CACHE_TTL_MS = 60_000;
 const CACHE_MAX_ENTRIES = 256;
 // Compared against when the user is unknown, so the answer takes as long as for a known user.
-const UNKNOWN_USER_HASH = bcrypt.hashSync('avaxmon-unknown-user', 10);
+// Precomputed (bcrypt cost 10): hashing it at import cost ~80 ms of every start-up.
+const UNKNOWN_USER_HASH = '$2b$10$zzldetS5YhBUQpVhu5lrZeW.ee3utMJeUEVixlpjErxvvyMSUl.22';
 
 /**
  * HTTP basic auth over every endpoint, with bcrypt hashes from basic_auth_users. Like
