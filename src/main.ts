@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import type { Logger } from 'pino';
 import { loadConfigFile } from './config/load.js';
+import { loadReceiverConfig } from './config/load-receiver.js';
 import { Daemon } from './daemon.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
 import { createLogger } from './log.js';
@@ -64,7 +65,7 @@ async function testAlert(options: CliOptions): Promise<number> {
   }
   let config;
   try {
-    config = loadConfigFile(options.configFile);
+    config = loadReceiverConfig(options.configFile, options.values.receiver as string);
   } catch (error) {
     return reportConfigError(error);
   }
