@@ -4,7 +4,7 @@ import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
 export const DEFAULT_LISTEN_ADDRESS = ':9683';
 
 export interface CliOptions {
-  readonly command: 'run' | 'check-config' | 'simulate' | 'test-alert' | 'help' | 'version';
+  readonly command: 'run' | 'check-config' | 'simulate' | 'test-alert' | 'collect' | 'help' | 'version';
   readonly positionals: string[];
   readonly configFile: string;
   readonly listenAddress: string;
@@ -21,6 +21,7 @@ Commands:
   check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
   simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers)
   test-alert --receiver NAME send a test notification through a receiver of --config.file; exit 0 if delivered
+  collect [--target NAME]    run every collector of --config.file once, print the metrics; exit 1 if any failed
 
 Flags:
   --config.file=FILE         config file to load (default: config.yaml)
@@ -54,6 +55,7 @@ export function parseCli(argv: string[]): CliOptions {
         validators: { type: 'string' },
         peers: { type: 'string' },
         receiver: { type: 'string' },
+        target: { type: 'string' },
       },
     });
   } catch (error) {
@@ -78,7 +80,7 @@ export function parseCli(argv: string[]): CliOptions {
 
 function commandOf(word: string | undefined): CliOptions['command'] {
   if (word === undefined) return 'run';
-  if (word === 'check-config' || word === 'simulate' || word === 'test-alert') return word;
+  if (word === 'check-config' || word === 'simulate' || word === 'test-alert' || word === 'collect') return word;
   throw new UsageError(`unknown command "${word}"`);
 }
 
