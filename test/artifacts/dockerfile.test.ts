@@ -100,6 +100,18 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
     for (const signal of only(runtime(), 'STOPSIGNAL')) expect(signal.getArgumentsContent()).toBe('SIGTERM');
   });
 
+  it('takes VERSION and REVISION build arguments into build_info (through the environment) and the OCI labels', () => {
+    const args = only(runtime(), 'ARG').map((arg) => arg.getArgumentsContent()?.split('=')[0]);
+    expect(args).toEqual(expect.arrayContaining(['VERSION', 'REVISION']));
+    const env = only(runtime(), 'ENV').map((instruction) => instruction.getArgumentsContent() ?? '').join(' ');
+    expect(env).toContain('AVAXMON_VERSION=${VERSION}');
+    expect(env).toContain('AVAXMON_REVISION=${REVISION}');
+    const labels = only(runtime(), 'LABEL').map((label) => label.getArgumentsContent() ?? '').join(' ');
+    for (const label of ['title', 'source', 'licenses="Apache-2.0"', 'version="${VERSION}"', 'revision="${REVISION}"']) {
+      expect(labels).toContain(`org.opencontainers.image.${label}`);
+    }
+  });
+
   it('keeps the build context small with .dockerignore', () => {
     const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['.git', 'node_modules', 'dist']));
@@ -161,6 +173,17 @@ describe("the runtime stage's install and command, outside a container", () => {
     });
     expect(exitCode, output).toBe(0);
   }, 120_000);
+
+  it('reports the build arguments in avaxmon_build_info, as the image ENV passes them', () => {
+    const configFile = join(workDir, 'empty.yaml');
+    writeFileSync(configFile, 'targets: []\n');
+    const collect = spawnSync(process.execPath, [join(ROOT, 'dist/main.js'), 'collect', `--config.file=${configFile}`], {
+      encoding: 'utf8',
+      env: { ...process.env, AVAXMON_VERSION: '9.8.7', AVAXMON_REVISION: '0123abc' },
+    });
+    expect(collect.status, collect.stderr).toBe(0);
+    expect(collect.stdout).toMatch(/^avaxmon_build_info\{version="9\.8\.7",node_version="v[\d.]+",revision="0123abc"\} 1$/m);
+  });
 });
 
 /**
