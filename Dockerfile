@@ -40,9 +40,10 @@ LABEL org.opencontainers.image.title="avaxmon" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.revision="${REVISION}"
-# The slim image has no curl; Node's own fetch probes the liveness endpoint.
+# GET /-/healthy (the slim image has no curl), following the daemon's own --web.listen-address and
+# --web.config.file (TLS, client certificates, basic auth): it reads them from PID 1's command line.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9683/-/healthy').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "dist/main.js", "healthcheck"]
 # Exec form: node runs as PID 1 and receives SIGTERM itself; avaxmon drains and exits 0 on it.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "dist/main.js"]

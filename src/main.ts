@@ -9,6 +9,8 @@ import { createLogger } from './log.js';
 import { USAGE, UsageError, parseCli, parseListenAddress, type CliOptions } from './cli/args.js';
 import { runSimulatorCommand } from './simulator/command.js';
 import { runCollectCommand } from './cli/collect.js';
+import { runHealthcheck } from './cli/healthcheck.js';
+import { listenOn } from './server/listen.js';
 import { sendTestAlert } from './alerts/test-alert.js';
 import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
@@ -40,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
       return testAlert(options);
     case 'collect':
       return collect(options);
+    case 'healthcheck':
+      return runHealthcheck(options);
     case 'run':
       return runDaemon(options);
   }
@@ -98,7 +102,7 @@ async function runDaemon(options: CliOptions): Promise<number> {
     const web = options.webConfigFile ? loadWebConfig(options.webConfigFile) : {};
     daemon = new Daemon({ config, logger, configFile: options.configFile, web });
     await daemon.open();
-    await daemon.app.listen({ host, port });
+    await listenOn(daemon.app, host, port);
     logger.info(
       { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
       'avaxmon listening',
