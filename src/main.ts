@@ -11,6 +11,7 @@ import { runSimulatorCommand } from './simulator/command.js';
 import { runCollectCommand } from './cli/collect.js';
 import { runHealthcheck } from './cli/healthcheck.js';
 import { listenOn } from './server/listen.js';
+import { watchWebConfig } from './server/web-config-watch.js';
 import { sendTestAlert } from './alerts/test-alert.js';
 import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
@@ -103,6 +104,7 @@ async function runDaemon(options: CliOptions): Promise<number> {
     daemon = new Daemon({ config, logger, configFile: options.configFile, web });
     await daemon.open();
     await listenOn(daemon.app, host, port);
+    if (options.webConfigFile) watchWebConfig(options.webConfigFile, daemon.app, logger);
     logger.info(
       { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
       'avaxmon listening',
