@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
+import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
@@ -19,11 +20,12 @@ export class Alerting {
   readonly engine: AlertEngine;
   readonly outbox: Outbox;
   private readonly delivery: Delivery;
-  private readonly http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES });
+  private readonly http: HttpClient;
   private configValue: AlertsConfig;
 
   constructor(config: AlertsConfig, private readonly log: Logger) {
     this.configValue = config;
+    this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers) });
     const store = new AlertStateStore(config.stateDir, log);
     this.outbox = new Outbox(config.stateDir, log);
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
@@ -60,6 +62,7 @@ export class Alerting {
     this.configValue = { ...config, stateDir: this.configValue.stateDir };
     this.engine.reconfigure(this.configValue);
     this.delivery.reconfigure(this.configValue, receiversOf(config));
+    void this.http.setTransports(receiverTransports(config.receivers));
   }
 
   lastDelivery(receiver: string): LastDelivery | undefined {

@@ -3,6 +3,7 @@ import { HttpClient } from '../clients/http.js';
 import { PublicApiJobs } from '../collectors/public/index.js';
 import { nodeSliceRun, runSlice, type SliceRun } from '../collectors/run-collector.js';
 import type { Config } from '../config/schema.js';
+import { transportsOf } from '../config/transports.js';
 import { createLogger } from '../log.js';
 import { allMetrics } from '../metrics/catalogue/index.js';
 import { assemble, renderSamples } from '../metrics/exposition.js';
@@ -22,7 +23,7 @@ import { UsageError } from './args.js';
 export async function runCollectCommand(config: Config, options: CliOptions): Promise<number> {
   const runs = selectRuns(config, options.values.target as string | undefined);
   const logger = createLogger(options.logLevel, 'json', pino.destination(2));
-  const http = new HttpClient({ maxResponseBytes: config.global.max_response_bytes });
+  const http = new HttpClient({ maxResponseBytes: config.global.max_response_bytes, transports: transportsOf(config) });
   const self = new SelfMetrics({ version: VERSION, revision: REVISION });
   const snapshot = new MetricsSnapshot(allMetrics);
   try {

@@ -4,6 +4,7 @@ import { cb58Id, durationMs, httpUrl, labelName, nodeId } from './fields.js';
 import { alertsSchema } from './alerts-schema.js';
 import { publicApiSchemas } from './public-api-schema.js';
 import { probeSchema } from './probe-schema.js';
+import { httpConfigFields } from './http-config-schema.js';
 
 /** Checked in the schema, so an unknown name is reported with every other bad path at once. */
 const collectorName = z
@@ -49,6 +50,7 @@ const targetSchema = z
     collectors: z.record(collectorName, collectorOverride).default({}),
     validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false, reward_uptime_requirement: 0.8 }),
     subnets: z.array(subnetSchema).default([]),
+    ...httpConfigFields,
   })
   .strict();
 
