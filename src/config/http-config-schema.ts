@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { registerSecret } from '../redact.js';
 import { httpUrl } from './fields.js';
 
 /**
@@ -62,7 +63,14 @@ export interface HttpTransport {
 /** Spread into a section's z.object: the keys every upstream may set. */
 export const httpConfigFields = {
   tls_config: tlsConfigSchema.optional(),
-  proxy_url: httpUrl.optional(),
+  // http://user:password@proxy:3128: the password is a secret like any other.
+  proxy_url: httpUrl
+    .transform((url) => {
+      const { password } = new URL(url);
+      if (password) registerSecret(decodeURIComponent(password));
+      return url;
+    })
+    .optional(),
 };
 
 export function transportOf(section: { tls_config?: TlsOptions; proxy_url?: string }): HttpTransport | undefined {

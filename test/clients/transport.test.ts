@@ -12,6 +12,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { transportsOf } from '../../src/config/transports.js';
 import type { HttpTransport } from '../../src/config/http-config-schema.js';
 import { issuesOf } from '../helpers/config-issues.js';
+import { scrubSecrets } from '../../src/redact.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-transport-'));
 const file = (name: string) => join(dir, name);
@@ -135,6 +136,11 @@ describe('proxies', () => {
     expect(tunnelled).toEqual([`127.0.0.1:${plainPort}`]);
     expect(await get(`http://localhost:${plainPort}/`)).toBe('HTTP 200');
     expect(tunnelled).toHaveLength(1);
+  });
+
+  it("a proxy_url's password is a secret: redacted from logs and the status page", () => {
+    transportsFor('    proxy_url: http://avaxmon:pr0xy-pa55word@proxy.internal:3128\n');
+    expect(scrubSecrets('connecting through http://avaxmon:pr0xy-pa55word@proxy.internal:3128')).not.toContain('pr0xy-pa55word');
   });
 
   it('a proxy that cannot be reached is an error naming the upstream, not a hang', async () => {
