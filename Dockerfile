@@ -1,12 +1,13 @@
 # syntax=docker/dockerfile:1
 # avaxmon container image: a multi-stage build on Node 24 that ships production dependencies only.
-#   docker build -t avaxmon .
+#   docker build -t avaxmon --build-arg VERSION=0.1.0 --build-arg REVISION=$(git rev-parse HEAD) .
 #   docker run -v ./config.yaml:/etc/avaxmon/config.yaml:ro -v avaxmon-state:/var/lib/avaxmon -p 9683:9683 avaxmon
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: the sources are not copied yet, so `prepare` cannot build here.
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run -s build
@@ -26,9 +27,23 @@ RUN mkdir -p /etc/avaxmon /var/lib/avaxmon && chown node:node /var/lib/avaxmon &
 USER node
 VOLUME ["/var/lib/avaxmon"]
 EXPOSE 9683
-# The slim image has no curl; Node's own fetch probes the liveness endpoint.
+# The release version and git commit, into avaxmon_build_info and the OCI labels. Last, so a new
+# commit does not invalidate the cached dependency layers above.
+ARG VERSION=""
+ARG REVISION=unknown
+ENV AVAXMON_VERSION=${VERSION} AVAXMON_REVISION=${REVISION}
+LABEL org.opencontainers.image.title="avaxmon" \
+      org.opencontainers.image.description="Monitoring daemon for AvalancheGo nodes and validators: Prometheus metrics and alerts" \
+      org.opencontainers.image.source="https://github.com/avaxmon/avaxmon" \
+      org.opencontainers.image.url="https://github.com/avaxmon/avaxmon" \
+      org.opencontainers.image.documentation="https://github.com/avaxmon/avaxmon/blob/main/docs/deploy-docker.md" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
+# GET /-/healthy (the slim image has no curl), following the daemon's own --web.listen-address and
+# --web.config.file (TLS, client certificates, basic auth): it reads them from PID 1's command line.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9683/-/healthy').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "dist/main.js", "healthcheck"]
 # Exec form: node runs as PID 1 and receives SIGTERM itself; avaxmon drains and exits 0 on it.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "dist/main.js"]

@@ -5,6 +5,7 @@ import { HttpClient } from './clients/http.js';
 import { responseMemory } from './clients/response-memory.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
+import { transportsOf } from './config/transports.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
 import { nodeSliceRun, runSlice, sliceKey, type SliceRun } from './collectors/run-collector.js';
 import { PublicApiJobs } from './collectors/public/index.js';
@@ -61,7 +62,7 @@ export class Daemon {
 
   constructor(private readonly options: DaemonOptions) {
     this.configValue = options.config;
-    this.http = new HttpClient({ maxResponseBytes: options.config.global.max_response_bytes });
+    this.http = new HttpClient({ maxResponseBytes: options.config.global.max_response_bytes, transports: transportsOf(options.config) });
     responseMemory.setLimit(options.config.global.max_response_memory_bytes);
     this.runtimes = new TargetRuntimes(this.http, this.self);
     this.publicApis = new PublicApiJobs(this.http, this.self);
@@ -127,6 +128,7 @@ export class Daemon {
     this.http.setMaxResponseBytes(config.global.max_response_bytes);
     responseMemory.setLimit(config.global.max_response_memory_bytes);
     await this.http.retainOrigins(configuredOrigins(config));
+    await this.http.setTransports(transportsOf(config));
     this.self.recordReload(true, Date.now() / 1000);
     void this.schedule(config);
     this.log.info({ targets: config.targets.length }, 'Config reloaded');

@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 import type { Logger } from 'pino';
 import { loadConfigFile } from './config/load.js';
+import { loadReceiverConfig } from './config/load-receiver.js';
+import { configSummary } from './config/summary.js';
 import { Daemon } from './daemon.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
 import { createLogger } from './log.js';
 import { USAGE, UsageError, parseCli, parseListenAddress, type CliOptions } from './cli/args.js';
 import { runSimulatorCommand } from './simulator/command.js';
+import { runCollectCommand } from './cli/collect.js';
+import { runHealthcheck } from './cli/healthcheck.js';
+import { listenOn } from './server/listen.js';
+import { watchWebConfig } from './server/web-config-watch.js';
 import { sendTestAlert } from './alerts/test-alert.js';
 import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
@@ -35,6 +41,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'test-alert':
       return testAlert(options);
+    case 'collect':
+      return collect(options);
+    case 'healthcheck':
+      return runHealthcheck(options);
     case 'run':
       return runDaemon(options);
   }
@@ -64,7 +74,7 @@ async function testAlert(options: CliOptions): Promise<number> {
   }
   let config;
   try {
-    config = loadConfigFile(options.configFile, { requireSomethingToWatch: false });
+    config = loadReceiverConfig(options.configFile, options.values.receiver as string);
   } catch (error) {
     return reportConfigError(error);
   }
@@ -73,16 +83,28 @@ async function testAlert(options: CliOptions): Promise<number> {
   return result.ok ? 0 : 1;
 }
 
+async function collect(options: CliOptions): Promise<number> {
+  try {
+    return await runCollectCommand(loadConfigFile(options.configFile), options);
+  } catch (error) {
+    if (!(error instanceof UsageError)) return reportConfigError(error);
+    process.stderr.write(`avaxmon: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
 async function runDaemon(options: CliOptions): Promise<number> {
   const logger = createLogger(options.logLevel, options.logFormat);
   let daemon: Daemon;
   try {
     const { host, port } = parseListenAddress(options.listenAddress);
     const config = loadConfigFile(options.configFile);
+    logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
     const web = options.webConfigFile ? loadWebConfig(options.webConfigFile) : {};
     daemon = new Daemon({ config, logger, configFile: options.configFile, web });
     await daemon.open();
-    await daemon.app.listen({ host, port });
+    await listenOn(daemon.app, host, port);
+    if (options.webConfigFile) watchWebConfig(options.webConfigFile, daemon.app, logger);
     logger.info(
       { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
       'avaxmon listening',

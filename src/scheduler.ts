@@ -2,6 +2,9 @@ import { Cron } from 'croner';
 import type { Logger } from 'pino';
 
 const FIRST_RUN_SPREAD_MS = 5_000;
+// First runs start about this often (25 a second): one node's collectors are ready within a few
+// hundred milliseconds, a hundred targets spread over seconds, a large fleet over FIRST_RUN_SPREAD_MS.
+const FIRST_RUN_MS_PER_JOB = 40;
 
 /** A unit of scheduled work: one collector on one target, or one public-API collector. */
 export interface Job {
@@ -28,15 +31,16 @@ export class Scheduler {
 
   /**
    * Starts every job; resolves when each has completed its first run. Each job gets a stable offset
-   * (at most FIRST_RUN_SPREAD_MS, so readiness does not wait a whole interval): its first run happens
-   * then, and its croner schedule starts one interval later.
+   * (at most FIRST_RUN_SPREAD_MS, and less for a small fleet, so readiness does not wait a whole
+   * interval): its first run happens then, and its croner schedule starts one interval later.
    */
   async start(jobs: readonly Job[]): Promise<void> {
-    await Promise.all(jobs.map((job) => this.startJob(job)));
+    const spreadMs = Math.min(FIRST_RUN_SPREAD_MS, jobs.length * FIRST_RUN_MS_PER_JOB);
+    await Promise.all(jobs.map((job) => this.startJob(job, spreadMs)));
   }
 
-  private async startJob(job: Job): Promise<void> {
-    const offsetMs = jitterMs(job.id, Math.min(job.intervalMs * this.jitterRatio, FIRST_RUN_SPREAD_MS));
+  private async startJob(job: Job, firstRunSpreadMs: number): Promise<void> {
+    const offsetMs = jitterMs(job.id, Math.min(job.intervalMs * this.jitterRatio, firstRunSpreadMs));
     const intervalSeconds = Math.max(1, Math.round(job.intervalMs / 1000));
     const startAt = new Date(Date.now() + offsetMs + job.intervalMs);
     this.crons.push(new Cron('* * * * * *', { interval: intervalSeconds, protect: true, startAt }, () => this.trigger(job)));

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
+import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
@@ -21,13 +22,14 @@ export class Alerting {
   readonly engine: AlertEngine;
   readonly outbox: Outbox;
   private readonly delivery: Delivery;
-  private readonly http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES });
+  private readonly http: HttpClient;
   private configValue: AlertsConfig;
   private readonly lock: StateDirLock;
   private readonly writeFailures: WriteFailures;
 
   constructor(config: AlertsConfig, private readonly log: Logger) {
     this.configValue = config;
+    this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers) });
     this.lock = new StateDirLock(config.stateDir);
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
@@ -66,6 +68,7 @@ export class Alerting {
     this.configValue = { ...config, stateDir: this.configValue.stateDir };
     this.engine.reconfigure(this.configValue);
     this.delivery.reconfigure(this.configValue, receiversOf(config));
+    void this.http.setTransports(receiverTransports(config.receivers));
   }
 
   lastDelivery(receiver: string): LastDelivery | undefined {

@@ -1,4 +1,5 @@
 import { HttpClient } from '../clients/http.js';
+import { receiverTransports } from '../config/transports.js';
 import type { Config } from '../config/schema.js';
 import { scrubSecrets } from '../redact.js';
 import { fingerprintOf } from './alert.js';
@@ -18,7 +19,7 @@ export async function sendTestAlert(config: Config, receiverName: string | undef
   if (!receiverConfig) return { ok: false, message: `unknown receiver "${receiverName ?? ''}" (known: ${known})` };
   const labels = { alertname: 'AvaxmonTestAlert', severity: receiverConfig.severities[0], target: 'avaxmon-test' };
   const fingerprint = fingerprintOf(labels);
-  const http = new HttpClient({ maxResponseBytes: 1024 * 1024 });
+  const http = new HttpClient({ maxResponseBytes: 1024 * 1024, transports: receiverTransports([receiverConfig]) });
   try {
     const result = await createReceiver(receiverConfig).send(
       {

@@ -4,7 +4,7 @@ import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
 export const DEFAULT_LISTEN_ADDRESS = ':9683';
 
 export interface CliOptions {
-  readonly command: 'run' | 'check-config' | 'simulate' | 'test-alert' | 'help' | 'version';
+  readonly command: 'run' | 'check-config' | 'simulate' | 'test-alert' | 'collect' | 'healthcheck' | 'help' | 'version';
   readonly positionals: string[];
   readonly configFile: string;
   readonly listenAddress: string;
@@ -21,6 +21,8 @@ Commands:
   check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
   simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers)
   test-alert --receiver NAME send a test notification through a receiver of --config.file; exit 0 if delivered
+  collect [--target NAME]    run every collector of --config.file once, print the metrics; exit 1 if any failed
+  healthcheck                GET /-/healthy of the local daemon (its listen address, TLS, auth); for HEALTHCHECK
 
 Flags:
   --config.file=FILE         config file to load (default: config.yaml)
@@ -54,6 +56,7 @@ export function parseCli(argv: string[]): CliOptions {
         validators: { type: 'string' },
         peers: { type: 'string' },
         receiver: { type: 'string' },
+        target: { type: 'string' },
       },
     });
   } catch (error) {
@@ -78,13 +81,14 @@ export function parseCli(argv: string[]): CliOptions {
 
 function commandOf(word: string | undefined): CliOptions['command'] {
   if (word === undefined) return 'run';
-  if (word === 'check-config' || word === 'simulate' || word === 'test-alert') return word;
+  const commands = ['check-config', 'simulate', 'test-alert', 'collect', 'healthcheck'] as const;
+  if ((commands as readonly string[]).includes(word)) return word as (typeof commands)[number];
   throw new UsageError(`unknown command "${word}"`);
 }
 
-/** Parses "host:port", ":port" or "[::1]:port" as Prometheus' --web.listen-address does. */
+/** Parses "host:port", ":port" (host "": every address) or "[::1]:port" as Prometheus' --web.listen-address does. */
 export function parseListenAddress(address: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(address);
   if (!match) throw new UsageError(`--web.listen-address must be HOST:PORT, got "${address}"`);
-  return { host: match[1] ?? (match[2] || '0.0.0.0'), port: Number(match[3]) };
+  return { host: match[1] ?? match[2], port: Number(match[3]) };
 }

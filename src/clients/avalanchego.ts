@@ -1,7 +1,7 @@
 import { UpstreamError, type Outcome } from '../errors.js';
 import type { HttpClient, HttpResponse } from './http.js';
 import { gorillaRequestBody, parseGorillaResponse } from './jsonrpc.js';
-import { parseJsonBody } from './response-body.js';
+import { bodySuffix, parseJsonBody } from './response-body.js';
 
 export interface RequestRecorder {
   recordRequest(target: string, method: string, outcome: Outcome): void;
@@ -35,7 +35,7 @@ export class NodeClient {
   async call<T = unknown>(path: string, method: string, params: unknown = {}, signal?: AbortSignal): Promise<T> {
     return this.recorded(method, async () => {
       const response = await this.post(path, method, gorillaRequestBody(method, params, this.nextId++), signal);
-      return parseGorillaResponse(response, this.target, method) as T;
+      return parseGorillaResponse(response, this.target, method, path) as T;
     });
   }
 
@@ -51,8 +51,11 @@ export class NodeClient {
         operation,
         signal,
       });
+      if (response.status === 404) {
+        throw new UpstreamError(this.target, operation, 'http_4xx', `not an AvalancheGo API (HTTP 404 at ${path.split('?')[0]})`, { status: 404 });
+      }
       if (response.status !== 200 && response.status !== 503) {
-        throw new UpstreamError(this.target, operation, response.status >= 500 ? 'http_5xx' : 'http_4xx', `HTTP ${response.status}`, {
+        throw new UpstreamError(this.target, operation, response.status >= 500 ? 'http_5xx' : 'http_4xx', `HTTP ${response.status}${bodySuffix(response.text)}`, {
           status: response.status,
         });
       }

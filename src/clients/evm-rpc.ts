@@ -1,7 +1,7 @@
 import { UpstreamError } from '../errors.js';
 import type { NodeClient } from './avalanchego.js';
 import type { HttpResponse } from './http.js';
-import { parseJsonBody, snippet, statusOutcome } from './response-body.js';
+import { bodySuffix, parseJsonBody, snippet, statusOutcome } from './response-body.js';
 
 /** geth's "method not found": the method is absent on this chain (coreth lacks eth_feeConfig) or disabled. */
 const METHOD_NOT_FOUND = -32601;
@@ -31,7 +31,7 @@ export class EvmRpcClient {
 export function parseEvmResponse(response: HttpResponse, upstream: string, method: string): unknown {
   // An unknown chain id or a disabled RPC has no route on the node.
   if (response.status === 404) {
-    throw new UpstreamError(upstream, method, 'unavailable', `HTTP 404: no such chain RPC (${snippet(response.text)})`, { status: 404 });
+    throw new UpstreamError(upstream, method, 'unavailable', `HTTP 404: no such chain RPC${bodySuffix(response.text)}`, { status: 404 });
   }
   const body = parseJsonBody(response, upstream, method) as { result?: unknown; error?: { code?: unknown; message?: unknown } } | null;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {

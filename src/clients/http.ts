@@ -1,6 +1,8 @@
-import { Pool, errors as undiciErrors } from 'undici';
+import { errors as undiciErrors, type Dispatcher } from 'undici';
+import type { HttpTransport } from '../config/http-config-schema.js';
 import { UpstreamError, type Outcome } from '../errors.js';
 import { responseMemory } from './response-memory.js';
+import { createDispatcher } from './dispatcher.js';
 
 export interface HttpRequest {
   readonly url: string;
@@ -24,6 +26,8 @@ export interface HttpResponse {
 export interface HttpClientOptions {
   readonly maxResponseBytes: number;
   readonly connectTimeoutMs?: number;
+  /** tls_config and proxy_url per origin (see transportsOf); the environment's proxy otherwise. */
+  readonly transports?: ReadonlyMap<string, HttpTransport>;
 }
 
 /**
@@ -32,12 +36,23 @@ export interface HttpClientOptions {
  * UpstreamError whose outcome says what kind of failure it was.
  */
 export class HttpClient {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, Dispatcher>();
 
   private maxResponseBytes: number;
+  private transports: ReadonlyMap<string, HttpTransport>;
 
   constructor(private readonly options: HttpClientOptions) {
     this.maxResponseBytes = options.maxResponseBytes;
+    this.transports = options.transports ?? new Map();
+  }
+
+  /** A reload may change an origin's tls_config or proxy_url: its pool starts over with them. */
+  async setTransports(transports: ReadonlyMap<string, HttpTransport>): Promise<void> {
+    const changed = [...this.pools.keys()].filter((origin) => JSON.stringify(transports.get(origin)) !== JSON.stringify(this.transports.get(origin)));
+    this.transports = transports;
+    const closing = changed.map((origin) => this.pools.get(origin)!.close());
+    for (const origin of changed) this.pools.delete(origin);
+    await Promise.all(closing);
   }
 
   /** A reload may change the cap; pools and their connections stay. */
@@ -52,6 +67,7 @@ export class HttpClient {
       : AbortSignal.timeout(request.timeoutMs);
     try {
       const response = await this.pool(url.origin, request.timeoutMs).request({
+        origin: url.origin,
         path: url.pathname + url.search,
         method: request.method ?? 'GET',
         headers: { ...authorizationFromUrl(url), ...request.headers },
@@ -83,13 +99,13 @@ export class HttpClient {
     this.pools.clear();
   }
 
-  private pool(origin: string, timeoutMs: number): Pool {
+  private pool(origin: string, timeoutMs: number): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, {
+      pool = createDispatcher(origin, this.transports.get(origin), {
         connections: 8,
-        connect: { timeout: this.options.connectTimeoutMs ?? timeoutMs },
-        keepAliveTimeout: 30_000,
+        connectTimeoutMs: this.options.connectTimeoutMs ?? timeoutMs,
+        keepAliveTimeoutMs: 30_000,
       });
       this.pools.set(origin, pool);
     }

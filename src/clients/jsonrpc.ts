@@ -1,6 +1,6 @@
 import { UpstreamError } from '../errors.js';
 import type { HttpResponse } from './http.js';
-import { parseJsonBody, snippet, statusOutcome } from './response-body.js';
+import { bodySuffix, parseJsonBody, snippet, statusOutcome } from './response-body.js';
 
 /**
  * AvalancheGo's gorilla JSON-RPC dialect (/ext/info, /ext/health, /ext/bc/P, /ext/bc/X,
@@ -13,11 +13,14 @@ export function gorillaRequestBody(method: string, params: unknown, id: number):
 
 // The node answers a disabled or absent API with these; anything else is a real error.
 const UNAVAILABLE = /not available|can't find (?:method|service)|method not found|is disabled|not enabled|unknown service/i;
+// Of those, the node's own words for an API switched off in its config.
+const DISABLED = /is disabled|not enabled/i;
 
-export function parseGorillaResponse(response: HttpResponse, upstream: string, method: string): unknown {
-  // A node started with an API disabled (--api-info-enabled=false, ...) has no route: plain 404.
+export function parseGorillaResponse(response: HttpResponse, upstream: string, method: string, path: string): unknown {
+  // Nothing routes this path: not an AvalancheGo API (a node with this API disabled by a flag such
+  // as --api-info-enabled=false has no route either, and cannot be told apart from the answer).
   if (response.status === 404) {
-    throw new UpstreamError(upstream, method, 'unavailable', `HTTP 404: API not enabled on the node (${snippet(response.text)})`, {
+    throw new UpstreamError(upstream, method, 'unavailable', `not an AvalancheGo API (HTTP 404 at ${path})${bodySuffix(response.text)}`, {
       status: 404,
     });
   }
@@ -28,7 +31,8 @@ export function parseGorillaResponse(response: HttpResponse, upstream: string, m
   if (body.error) {
     const message = String(body.error.message ?? 'unknown error');
     const outcome = UNAVAILABLE.test(message) ? 'unavailable' : 'rpc_error';
-    throw new UpstreamError(upstream, method, outcome, `JSON-RPC error ${body.error.code}: ${message}`, {
+    const prefix = DISABLED.test(message) ? 'API disabled on the node: ' : '';
+    throw new UpstreamError(upstream, method, outcome, `${prefix}JSON-RPC error ${body.error.code}: ${message}`, {
       status: response.status,
       rpcCode: body.error.code,
     });

@@ -29,6 +29,12 @@ export function statusOutcome(status: number, otherwise: 'bad_body' | 'success')
   return otherwise;
 }
 
+/** ": <snippet>" of a non-empty body, or nothing: a message never ends in an empty "()" or ": ". */
+export function bodySuffix(text: string): string {
+  const flat = snippet(text);
+  return flat === '' ? '' : `: ${flat}`;
+}
+
 export function snippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;

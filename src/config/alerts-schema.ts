@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpConfigFields, transportOf, type HttpTransport } from './http-config-schema.js';
 import { parseDuration } from '../duration.js';
 import type { ConfigIssue } from '../errors.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/rule.js';
@@ -39,6 +40,7 @@ const receiverSchema = z
     timeout: durationMs.default(10_000),
     /** Reminder interval for this receiver; alertmanager defaults to 1m so its alerts never expire. */
     repeat_interval: durationMs.optional(),
+    ...httpConfigFields,
   })
   .strict();
 
@@ -65,6 +67,8 @@ export interface ReceiverConfig {
   readonly sendResolved: boolean;
   readonly timeoutMs: number;
   readonly repeatIntervalMs?: number;
+  /** tls_config and proxy_url toward this receiver's URLs. */
+  readonly transport?: HttpTransport;
 }
 
 export interface AlertsConfig {
@@ -182,6 +186,7 @@ function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigI
     sendResolved: receiver.send_resolved,
     timeoutMs: receiver.timeout,
     repeatIntervalMs: receiver.repeat_interval,
+    transport: transportOf(receiver),
   };
   issues.push(...missingFields(resolved, receiver, at));
   return resolved;

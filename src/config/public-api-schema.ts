@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpConfigFields } from './http-config-schema.js';
 import { BALANCE_CURRENCIES, DATA_API_NETWORKS, DELEGATION_STATUSES } from '../clients/data-api.js';
 import {
   CHAIN_AGGREGATES,
@@ -48,6 +49,7 @@ const metricsApiSchema = z
     max_requests_per_run: z.number().int().min(1).default(100),
     request_spacing: durationMs.default(250),
     max_retry_wait: durationMs.default(30_000),
+    ...httpConfigFields,
   })
   .strict()
   // `when` runs the check even when other keys are bad, so check-config names every bad metric at once.
@@ -118,6 +120,7 @@ const dataApiSchema = z
     max_requests_per_run: z.number().int().min(1).optional(),
     request_spacing: durationMs.optional(),
     max_retry_wait: durationMs.default(30_000),
+    ...httpConfigFields,
   })
   .strict()
   .superRefine(

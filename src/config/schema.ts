@@ -5,6 +5,7 @@ import { cb58Id, durationMs, headerName, headerValue, httpUrl, labelName, nodeId
 import { alertsSchema } from './alerts-schema.js';
 import { publicApiSchemas } from './public-api-schema.js';
 import { probeSchema } from './probe-schema.js';
+import { httpConfigFields } from './http-config-schema.js';
 
 /** Checked in the schema, so an unknown name is reported with every other bad path at once. */
 const collectorName = z
@@ -54,6 +55,7 @@ const targetSchema = z
     collectors: z.record(collectorName, collectorOverride).default({}),
     validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false }),
     subnets: z.array(subnetSchema).default([]),
+    ...httpConfigFields,
   })
   .strict();
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
 import type { Config, TargetConfig } from '../config/schema.js';
+import { transportsOf } from '../config/transports.js';
 import { nodeSliceRun, runSlice } from '../collectors/run-collector.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { allMetrics } from '../metrics/catalogue/index.js';
@@ -79,7 +80,7 @@ export class ProbeRunner {
   }
 
   private freshHttp(): HttpClient {
-    return new HttpClient({ maxResponseBytes: this.config.global.max_response_bytes });
+    return new HttpClient({ maxResponseBytes: this.config.global.max_response_bytes, transports: transportsOf(this.config) });
   }
 
   private freshSelf(): SelfMetrics {

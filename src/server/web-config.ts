@@ -9,7 +9,8 @@ import type { WebOptions } from './app.js';
 
 /**
  * --web.config.file in exporter-toolkit's format, so one file works for avaxmon and the Prometheus
- * exporters beside it. Unlike the toolkit, the file is read once at start-up, and the options avaxmon
+ * exporters beside it. The file and its certificates are re-read when they change (web-config-watch.ts:
+ * a rotated certificate needs no restart), and the options avaxmon
  * cannot honour (cipher_suites, curve_preferences, client_allowed_sans, http2) are refused rather than
  * ignored.
  */

@@ -45,6 +45,29 @@ describe('avaxmon test-alert', () => {
     expect(hook.requests[0].json).toMatchObject({ status: 'firing', commonLabels: { alertname: 'AvaxmonTestAlert', severity: 'warning' } });
   });
 
+  it("needs only the receiver it tests: an unrelated target's and receiver's unset ${ENV} do not stop it", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'avaxmon-test-alert-')), 'config.yaml');
+    writeFileSync(
+      file,
+      `targets:
+  - { name: node, url: "http://127.0.0.1:9650", headers: { Authorization: "Bearer \${AVAXMON_UNSET_NODE_TOKEN}" } }
+alerts:
+  receivers:
+    - { name: ops-hook, type: webhook, url: "${hook.url}/hook/ok" }
+    - { name: chat, type: slack, url: "\${AVAXMON_UNSET_SLACK_URL}" }
+`,
+    );
+    const before = hook.requests.length;
+    const result = await run(['test-alert', '--receiver', 'ops-hook', `--config.file=${file}`]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(hook.requests).toHaveLength(before + 1);
+    // The receiver under test still gets its own variables checked, with its index in the file.
+    const broken = await run(['test-alert', '--receiver', 'chat', `--config.file=${file}`]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr.trim()).toBe('alerts.receivers[1].url: environment variable AVAXMON_UNSET_SLACK_URL is not set');
+  });
+
   it('exits 1 naming the known receivers when the name is wrong, and 1 with the URL redacted when delivery fails', async () => {
     const unknown = await run(['test-alert', '--receiver', 'nope', `--config.file=${configFile}`]);
     expect(unknown.code).toBe(1);

@@ -79,8 +79,8 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
     expect(users.at(-1)!.getArgumentsContent()).not.toMatch(/^(root|0)(:|$)/);
   });
 
-  it('checks health on /-/healthy without curl', () => {
-    expect(healthcheckCommand().join(' ')).toContain('http://127.0.0.1:9683/-/healthy');
+  it('checks health with avaxmon healthcheck (which follows the listen address, TLS and auth), without curl', () => {
+    expect(healthcheckCommand()).toEqual(['node', 'dist/main.js', 'healthcheck']);
     for (const instruction of runtime().instructions) expect(instruction.getArgumentsContent()).not.toMatch(/\bcurl\b|\bwget\b/);
   });
 
@@ -98,6 +98,18 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
     expect(entrypoint.getOpeningBracket()).not.toBeNull();
     expect(jsonArgs(entrypoint)).toEqual(['node', 'dist/main.js']);
     for (const signal of only(runtime(), 'STOPSIGNAL')) expect(signal.getArgumentsContent()).toBe('SIGTERM');
+  });
+
+  it('takes VERSION and REVISION build arguments into build_info (through the environment) and the OCI labels', () => {
+    const args = only(runtime(), 'ARG').map((arg) => arg.getArgumentsContent()?.split('=')[0]);
+    expect(args).toEqual(expect.arrayContaining(['VERSION', 'REVISION']));
+    const env = only(runtime(), 'ENV').map((instruction) => instruction.getArgumentsContent() ?? '').join(' ');
+    expect(env).toContain('AVAXMON_VERSION=${VERSION}');
+    expect(env).toContain('AVAXMON_REVISION=${REVISION}');
+    const labels = only(runtime(), 'LABEL').map((label) => label.getArgumentsContent() ?? '').join(' ');
+    for (const label of ['title', 'source', 'licenses="Apache-2.0"', 'version="${VERSION}"', 'revision="${REVISION}"']) {
+      expect(labels).toContain(`org.opencontainers.image.${label}`);
+    }
   });
 
   it('keeps the build context small with .dockerignore', () => {
@@ -149,11 +161,13 @@ describe("the runtime stage's install and command, outside a container", () => {
     // It runs against the simulator from the config it was given, not just a listening socket.
     expect(await waitForMetric(`http://127.0.0.1:${port}/metrics`, /^avaxmon_target_up\{target="node-a"\} 1$/m, 10_000), output).toBe(true);
 
-    // The image's own HEALTHCHECK command, pointed at the port this test chose.
-    const healthcheck = healthcheckCommand().map((arg) => arg.replace(':9683/', `:${port}/`));
+    // The image's own HEALTHCHECK command. Here the daemon is not PID 1, so the test hands it the
+    // daemon's listen address, as PID 1's command line would in the container.
+    const healthcheck = healthcheckCommand();
     expect(healthcheck[0]).toBe('node');
-    const probe = spawnSync(process.execPath, healthcheck.slice(1), { encoding: 'utf8' });
+    const probe = spawnSync(process.execPath, [...healthcheck.slice(1), `--web.listen-address=127.0.0.1:${port}`], { cwd: workDir, encoding: 'utf8' });
     expect(probe.status, probe.stderr).toBe(0);
+    expect(probe.stdout).toContain(`http://127.0.0.1:${port}/-/healthy: HTTP 200`);
 
     const exitCode = await new Promise<number | null>((resolve) => {
       daemon!.once('exit', (code) => resolve(code));
@@ -161,6 +175,17 @@ describe("the runtime stage's install and command, outside a container", () => {
     });
     expect(exitCode, output).toBe(0);
   }, 120_000);
+
+  it('reports the build arguments in avaxmon_build_info, as the image ENV passes them', () => {
+    const configFile = join(workDir, 'empty.yaml');
+    writeFileSync(configFile, 'targets: []\n');
+    const collect = spawnSync(process.execPath, [join(ROOT, 'dist/main.js'), 'collect', `--config.file=${configFile}`], {
+      encoding: 'utf8',
+      env: { ...process.env, AVAXMON_VERSION: '9.8.7', AVAXMON_REVISION: '0123abc' },
+    });
+    expect(collect.status, collect.stderr).toBe(0);
+    expect(collect.stdout).toMatch(/^avaxmon_build_info\{version="9\.8\.7",node_version="v[\d.]+",revision="0123abc"\} 1$/m);
+  });
 });
 
 /**

@@ -30,14 +30,20 @@ const MODELS: Record<string, new (data: never) => Validatable> = {
   'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
 
-const kustomization = parse(readFileSync(join(DIR, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
-const manifests: { file: string; manifest: Manifest }[] = kustomization.resources.flatMap((file) =>
+const kustomization = parse(readFileSync(join(DIR, 'kustomization.yaml'), 'utf8')) as {
+  resources: string[];
+  images: { name: string; newName: string; newTag: string }[];
+};
+// Resources are this directory's manifest files, plus other kustomizations (the dashboards).
+const manifestFiles = kustomization.resources.filter((resource) => resource.endsWith('.yaml'));
+const manifests: { file: string; manifest: Manifest }[] = manifestFiles.flatMap((file) =>
   parseAllDocuments(readFileSync(join(DIR, file), 'utf8')).map((document) => ({ file, manifest: document.toJS() as Manifest })),
 );
 const byKind = (kind: string) => manifests.filter(({ manifest }) => manifest.kind === kind).map(({ manifest }) => manifest);
 
 interface Container {
   name: string;
+  image: string;
   ports?: { name: string; containerPort: number }[];
   securityContext?: Record<string, unknown>;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
@@ -55,7 +61,32 @@ const container = (name: string) => podSpec.containers.find((candidate) => candi
 describe('deploy/kubernetes', () => {
   it('lists every manifest file in kustomization.yaml', () => {
     const files = readdirSync(DIR).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml');
-    expect([...kustomization.resources].sort()).toEqual(files.sort());
+    expect([...manifestFiles].sort()).toEqual(files.sort());
+  });
+
+  it("takes avaxmon's image from the one kustomize images: field", () => {
+    expect(container('avaxmon').image).toBe('avaxmon');
+    expect(kustomization.images).toEqual([{ name: 'avaxmon', newName: 'ghcr.io/avaxmon/avaxmon', newTag: expect.stringMatching(/^\d+\.\d+\.\d+/) }]);
+  });
+
+  it('ships every dashboard as a ConfigMap labelled grafana_dashboard: "1" through a configMapGenerator', () => {
+    expect(kustomization.resources).toContain('../../dashboards');
+    const DASHBOARDS = join(ROOT, 'dashboards');
+    const generator = parse(readFileSync(join(DASHBOARDS, 'kustomization.yaml'), 'utf8')) as {
+      generatorOptions: { labels: Record<string, string>; disableNameSuffixHash: boolean };
+      configMapGenerator: { name: string; files: string[] }[];
+    };
+    expect(generator.generatorOptions.labels).toEqual({ grafana_dashboard: '1' });
+    expect(generator.generatorOptions.disableNameSuffixHash).toBe(true);
+    const shipped = generator.configMapGenerator.flatMap((entry) => entry.files);
+    expect(shipped.sort()).toEqual(readdirSync(DASHBOARDS).filter((file) => file.endsWith('.json')).sort());
+    // What kustomize generates from each entry is a valid ConfigMap whose data is the dashboard JSON.
+    for (const entry of generator.configMapGenerator) {
+      const data = Object.fromEntries(entry.files.map((file) => [file, readFileSync(join(DASHBOARDS, file), 'utf8')]));
+      const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: entry.name, labels: generator.generatorOptions.labels }, data };
+      expect(() => new ConfigMap(configMap as never).validate()).not.toThrow();
+      for (const text of Object.values(data)) expect((JSON.parse(text) as { title?: string }).title).toBeTruthy();
+    }
   });
 
   it('has the sidecar example: StatefulSet, ConfigMap, Services, ServiceMonitor, PodMonitor, PrometheusRule', () => {

@@ -178,9 +178,9 @@ describe('the two JSON-RPC error dialects', () => {
 
   it('gorilla errors carry data:null and code -32000 for everything, so the gorilla parser reads the message', () => {
     const gorilla = ok({ jsonrpc: '2.0', error: { code: -32000, message: 'rpc: can\'t find method "platform.GetFoo"', data: null }, id: 1 });
-    expect(() => parseGorillaResponse(gorilla, 't', 'platform.getFoo')).toThrow(UpstreamError);
+    expect(() => parseGorillaResponse(gorilla, 't', 'platform.getFoo', '/ext/bc/P')).toThrow(UpstreamError);
     try {
-      parseGorillaResponse(gorilla, 't', 'platform.getFoo');
+      parseGorillaResponse(gorilla, 't', 'platform.getFoo', '/ext/bc/P');
     } catch (error) {
       expect((error as UpstreamError).outcome).toBe('unavailable');
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { RECEIVER_TYPES } from '../../src/config/alerts-schema.js';
-import { loadConfigFile } from '../../src/config/load.js';
+import { loadConfigFile, parseConfig } from '../../src/config/load.js';
 import { ruleNames } from '../../src/alerts/rules/index.js';
 import { collectorNames } from '../../src/collectors/index.js';
 
@@ -32,5 +32,25 @@ describe('config.example.yaml', () => {
     expect(Object.keys(raw.targets[0].collectors).sort()).toEqual([...collectorNames].sort());
     expect(Object.keys(raw.alerts.rules).sort()).toEqual([...ruleNames].sort());
     expect(new Set(raw.alerts.receivers.map((receiver) => receiver.type))).toEqual(new Set(RECEIVER_TYPES));
+  });
+});
+
+describe('config.minimal.yaml', () => {
+  const MINIMAL = new URL('../../config.minimal.yaml', import.meta.url).pathname;
+  const text = readFileSync(MINIMAL, 'utf8');
+
+  it('is valid with no environment variables set: one local node, no secrets', () => {
+    const config = parseConfig(text, { env: {} });
+    expect(config.targets.map((target) => [target.name, target.url])).toEqual([['node', 'http://127.0.0.1:9650']]);
+    expect(config.alerts).toBeUndefined();
+  });
+
+  it('turns on alerts to a local webhook when its commented alerts section is uncommented', () => {
+    const [head, alertsBlock] = text.split(/^(?=# alerts:)/m);
+    const uncommented = head + alertsBlock.replace(/^# /gm, '');
+    const config = parseConfig(uncommented, { env: {} });
+    expect(config.alerts?.receivers.map((receiver) => [receiver.name, receiver.type, receiver.urls])).toEqual([
+      ['local-hook', 'webhook', ['http://127.0.0.1:9099/avaxmon']],
+    ]);
   });
 });

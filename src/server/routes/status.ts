@@ -3,6 +3,7 @@ import type { Daemon } from '../../daemon.js';
 import { displayUrl, scrubSecrets } from '../../redact.js';
 import { REVISION, VERSION } from '../../version.js';
 import { badge, escapeHtml, table } from '../html.js';
+import { targetStatusBadge } from '../target-status.js';
 
 /** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
 export function registerStatusRoute(app: FastifyInstance, daemon: Daemon): void {
@@ -13,7 +14,7 @@ export function renderStatusPage(daemon: Daemon): string {
   const targets = daemon.config.targets.map((target) => [
     escapeHtml(target.name),
     escapeHtml(displayUrl(target.url)),
-    badge(daemon.self.isTargetUp(target.name)),
+    targetStatusBadge(daemon, target.name),
   ]);
   const collectors = [...daemon.collectorStates.values()].map((state) => {
     const status = daemon.self.collectorStatus(state.target, state.collector);
@@ -39,7 +40,7 @@ th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.
 <h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : 'starting'}</p>
 <nav><a href="/metrics">Metrics</a><a href="/-/healthy">Health</a><a href="/-/ready">Readiness</a></nav>
 <h2>Targets</h2>
-${table(['target', 'url', 'reachable'], targets, 'No targets configured.')}
+${table(['target', 'url', 'status'], targets, 'No targets configured.')}
 <h2>Collectors</h2>
 ${table(['target', 'collector', 'last run', 'last success', 'duration', 'last error'], collectors, 'No collectors scheduled yet.')}
 ${daemon.statusSections.map((section) => section()).join('\n')}
