@@ -74,7 +74,7 @@ async function testAlert(options: CliOptions): Promise<number> {
   }
   let config;
   try {
-    config = loadReceiverConfig(options.configFile, options.values.receiver as string);
+    config = loadReceiverConfig(options.configFile, options.values.receiver as string, { requireSomethingToWatch: false });
   } catch (error) {
     return reportConfigError(error);
   }

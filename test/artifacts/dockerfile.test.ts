@@ -177,8 +177,9 @@ describe("the runtime stage's install and command, outside a container", () => {
   }, 120_000);
 
   it('reports the build arguments in avaxmon_build_info, as the image ENV passes them', () => {
-    const configFile = join(workDir, 'empty.yaml');
-    writeFileSync(configFile, 'targets: []\n');
+    // Only /probe targets: a valid config whose one-shot collect has nothing to run, so it exits 0.
+    const configFile = join(workDir, 'probe-only.yaml');
+    writeFileSync(configFile, "probe:\n  allowed_targets: ['http://10.0.*.*:9650']\n");
     const collect = spawnSync(process.execPath, [join(ROOT, 'dist/main.js'), 'collect', `--config.file=${configFile}`], {
       encoding: 'utf8',
       env: { ...process.env, AVAXMON_VERSION: '9.8.7', AVAXMON_REVISION: '0123abc' },

@@ -16,7 +16,8 @@ const configFile = join(dir, 'config.yaml');
 let daemon: ChildProcess | undefined;
 
 beforeAll(() => {
-  writeFileSync(configFile, 'targets: []\n');
+  // Any valid config: a target that never answers does not make the daemon unhealthy.
+  writeFileSync(configFile, 'targets:\n  - name: absent\n    url: http://127.0.0.1:9\n');
   // A private CA, and a server certificate it signed, which also serves as the client certificate.
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
