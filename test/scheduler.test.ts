@@ -8,7 +8,7 @@ describe('Scheduler', () => {
     let running = 0;
     let maxRunning = 0;
     let runs = 0;
-    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), 0);
+    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), { jitterRatio: 0 });
     await scheduler.start([
       {
         id: 'slow',
@@ -31,7 +31,7 @@ describe('Scheduler', () => {
 
   it('runs each job on its own interval', async () => {
     const counts = { fast: 0, slow: 0 };
-    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), 0);
+    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), { jitterRatio: 0 });
     await scheduler.start([
       { id: 'fast', intervalMs: 1000, run: async () => void counts.fast++ },
       { id: 'slow', intervalMs: 10_000, run: async () => void counts.slow++ },
@@ -47,7 +47,7 @@ describe('Scheduler jitter', () => {
   it('spreads the first runs of 100 targets over seconds, not one tick', async () => {
     const startedAt = Date.now();
     const firstRuns: number[] = [];
-    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), 1);
+    const scheduler = new Scheduler(createLogger('error', 'json', captureStream([])), { jitterRatio: 1 });
     await scheduler.start(
       Array.from({ length: 100 }, (_, index) => ({
         id: `validator-${index}/health`,

@@ -54,6 +54,15 @@ export class Alerting {
     }
   }
 
+  /** Evaluates `rules` (all when omitted) for one target over its own samples; see AlertEngine.evaluateTarget. */
+  evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = Date.now()): void {
+    try {
+      this.engine.evaluateTarget(target, samples, nowMs, rules);
+    } catch (error) {
+      this.log.error({ err: error, target }, 'Alert evaluation failed');
+    }
+  }
+
   /** A reload keeps every alert's state and the outbox; only rules and receivers change. */
   reconfigure(config: AlertsConfig): void {
     if (config.stateDir !== this.configValue.stateDir) this.log.warn('alerts.state_dir changes take effect on restart only');

@@ -59,12 +59,22 @@ const globalSchema = z
     /** Spreads the first run of each job over this fraction of its interval. */
     jitter_ratio: z.number().min(0).max(1).default(1),
     max_response_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+    /** Collector runs in flight at once, overall and per upstream origin; runs beyond wait their turn. */
+    max_concurrent_collections: z.number().int().positive().default(256),
+    max_concurrent_collections_per_origin: z.number().int().positive().default(4),
   })
   .strict();
 
 export const configSchema = z
   .object({
-    global: globalSchema.default({ interval: 15_000, timeout: 5_000, jitter_ratio: 1, max_response_bytes: 32 * 1024 * 1024 }),
+    global: globalSchema.default({
+      interval: 15_000,
+      timeout: 5_000,
+      jitter_ratio: 1,
+      max_response_bytes: 32 * 1024 * 1024,
+      max_concurrent_collections: 256,
+      max_concurrent_collections_per_origin: 4,
+    }),
     targets: z.array(targetSchema).default([]),
     alerts: alertsSchema,
     probe: probeSchema,

@@ -1,55 +1,173 @@
-import { gzipSync } from 'node:zlib';
+import { gzip as gzipAsync, gzipSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
 import type { MetricDesc, Sample } from './metric-desc.js';
-import { assemble, renderSamples, type ExpositionFormat, type RenderedFamilies } from './exposition.js';
+import { familyHeader, renderSamples, type ExpositionFormat } from './exposition.js';
+
+const gzipBuffer = promisify(gzipAsync);
+/** Scrapers care about latency more than ratio: level 1 is several times faster and still ~8x smaller. */
+const GZIP_OPTIONS = { level: constants.Z_BEST_SPEED };
+/** The exposition is assembled at most this often; a scrape arriving sooner waits for the next one. */
+export const MIN_ASSEMBLY_INTERVAL_MS = 250;
 
 interface Slice {
   readonly samples: readonly Sample[];
-  readonly rendered: RenderedFamilies;
+  /** The slice's lines per family, encoded once when the slice is set. */
+  readonly families: ReadonlyMap<string, Buffer>;
 }
 
-interface Rendered {
+/** One family: its lines per slice, and their join, cached until one of its slices changes. */
+interface Family {
+  readonly desc: MetricDesc;
+  readonly headers: Record<ExpositionFormat, Buffer>;
+  readonly bySlice: Map<string, Buffer>;
+  joined?: Buffer;
+}
+
+interface Assembled {
   readonly body: Buffer;
-  gzipped?: Buffer;
+  readonly version: number;
+  gzipped?: Promise<Buffer>;
+  gzippedSync?: Buffer;
 }
 
 /**
- * The collected series, as slices replaced whole by each collector run. A slice is rendered to text
- * when it is set; the exposition is assembled from the rendered slices once per change, so a scrape
- * only copies a buffer.
+ * The collected series, as slices replaced whole by each collector run. A slice is rendered when it
+ * is set, and only its families are marked dirty; an assembly re-joins only dirty families and
+ * concatenates the cached rest. Assembly is lazy (on a scrape, in the format asked for) and
+ * coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS); gzip is computed once per assembled body,
+ * off the event loop.
  */
 export class MetricsSnapshot {
   private readonly slices = new Map<string, Slice>();
-  private readonly exposition = new Map<ExpositionFormat, Rendered>();
-  private dirty = true;
+  private readonly families = new Map<string, Family>();
+  /** Slice keys holding samples of a target, so a target's samples are found without a scan. */
+  private readonly slicesOfTarget = new Map<string, Set<string>>();
+  private readonly assembled = new Map<ExpositionFormat, Assembled>();
+  private readonly pending = new Map<ExpositionFormat, Promise<Assembled>>();
+  private lastAssemblyMs = -Infinity;
+  /** Bumped on every change; an assembly is current while its version matches. */
+  private version = 0;
 
-  constructor(private readonly descs: readonly MetricDesc[]) {}
+  constructor(descs: readonly MetricDesc[]) {
+    for (const desc of descs) {
+      this.families.set(desc.name, {
+        desc,
+        headers: { text: Buffer.from(familyHeader(desc, 'text')), openmetrics: Buffer.from(familyHeader(desc, 'openmetrics')) },
+        bySlice: new Map(),
+      });
+    }
+  }
 
   /** Replaces one slice (e.g. "validator-1/health") whole; an empty list removes its series. */
   setSlice(key: string, samples: readonly Sample[]): void {
+    const previous = this.slices.get(key);
+    if (!previous && samples.length === 0) return;
+    const families = renderSamples(samples);
+    for (const name of previous?.families.keys() ?? []) {
+      if (families.has(name)) continue;
+      const family = this.families.get(name);
+      if (family?.bySlice.delete(key)) family.joined = undefined;
+    }
+    for (const [name, lines] of families) {
+      const family = this.families.get(name);
+      if (!family) continue;
+      family.bySlice.set(key, lines);
+      family.joined = undefined;
+    }
+    this.indexTargets(key, previous?.samples ?? [], samples);
     if (samples.length === 0) this.slices.delete(key);
-    else this.slices.set(key, { samples, rendered: renderSamples(samples) });
-    this.dirty = true;
+    else this.slices.set(key, { samples, families });
+    this.version++;
   }
 
+  /** Every sample; for tests and tools, never on the collection path. */
   samples(): Sample[] {
     return [...this.slices.values()].flatMap((slice) => slice.samples);
   }
 
-  /** Re-assembles the exposition after a change; called once per collection run, never per scrape. */
-  render(): void {
-    if (!this.dirty) return;
-    const rendered = [...this.slices.values()].map((slice) => slice.rendered);
-    for (const format of ['text', 'openmetrics'] as const) {
-      this.exposition.set(format, { body: Buffer.from(assemble(this.descs, rendered, format)) });
+  /** The samples labelled with this target, from whichever slices hold them. */
+  samplesOf(target: string): Sample[] {
+    const out: Sample[] = [];
+    for (const key of this.slicesOfTarget.get(target) ?? []) {
+      for (const sample of this.slices.get(key)?.samples ?? []) if (sample.labels.target === target) out.push(sample);
     }
-    this.dirty = false;
+    return out;
   }
 
+  /** Every target some slice holds samples of. */
+  targets(): string[] {
+    return [...this.slicesOfTarget.keys()];
+  }
+
+  /** The families a slice holds now. */
+  familiesOf(key: string): string[] {
+    return [...(this.slices.get(key)?.families.keys() ?? [])];
+  }
+
+  /** The current body, assembled now if anything changed; for tests and one-off callers. */
   body(format: ExpositionFormat, gzip: boolean): Buffer {
-    this.render();
-    const rendered = this.exposition.get(format)!;
-    if (!gzip) return rendered.body;
-    rendered.gzipped ??= gzipSync(rendered.body);
-    return rendered.gzipped;
+    const assembled = this.currentOrAssemble(format);
+    if (!gzip) return assembled.body;
+    assembled.gzippedSync ??= gzipSync(assembled.body, GZIP_OPTIONS);
+    return assembled.gzippedSync;
+  }
+
+  /**
+   * The scrape path: a body at least as new as the call. When something changed, it is assembled
+   * now, or, if the last assembly was under MIN_ASSEMBLY_INTERVAL_MS ago, once that interval has
+   * passed, shared by every scrape waiting for it; a scrape waits for at most one assembly.
+   */
+  async serve(format: ExpositionFormat, gzip: boolean): Promise<Buffer> {
+    const current = this.assembled.get(format);
+    const assembled = current?.version === this.version ? current : await this.nextAssembly(format);
+    if (!gzip) return assembled.body;
+    if (assembled.gzippedSync) return assembled.gzippedSync;
+    assembled.gzipped ??= gzipBuffer(assembled.body, GZIP_OPTIONS);
+    return assembled.gzipped;
+  }
+
+  private nextAssembly(format: ExpositionFormat): Promise<Assembled> {
+    let pending = this.pending.get(format);
+    if (pending) return pending;
+    const waitMs = Math.max(0, this.lastAssemblyMs + MIN_ASSEMBLY_INTERVAL_MS - performance.now());
+    pending = new Promise<Assembled>((resolve) => {
+      setTimeout(() => {
+        this.pending.delete(format);
+        resolve(this.currentOrAssemble(format));
+      }, waitMs);
+    });
+    this.pending.set(format, pending);
+    return pending;
+  }
+
+  private currentOrAssemble(format: ExpositionFormat): Assembled {
+    const current = this.assembled.get(format);
+    if (current?.version === this.version) return current;
+    const parts: Buffer[] = [];
+    for (const family of this.families.values()) {
+      if (family.bySlice.size === 0) continue;
+      family.joined ??= Buffer.concat([...family.bySlice.values()]);
+      parts.push(family.headers[format], family.joined);
+    }
+    const assembled: Assembled = { body: Buffer.concat(parts), version: this.version };
+    this.assembled.set(format, assembled);
+    this.lastAssemblyMs = performance.now();
+    return assembled;
+  }
+
+  private indexTargets(key: string, before: readonly Sample[], after: readonly Sample[]): void {
+    const targetsAfter = new Set(after.map((sample) => sample.labels.target).filter((target) => target !== undefined));
+    for (const sample of before) {
+      const target = sample.labels.target;
+      if (target === undefined || targetsAfter.has(target)) continue;
+      const keys = this.slicesOfTarget.get(target);
+      keys?.delete(key);
+      if (keys?.size === 0) this.slicesOfTarget.delete(target);
+    }
+    for (const target of targetsAfter) {
+      let keys = this.slicesOfTarget.get(target);
+      if (!keys) this.slicesOfTarget.set(target, (keys = new Set()));
+      keys.add(key);
+    }
   }
 }

@@ -7,7 +7,7 @@ export function registerOpsRoutes(app: FastifyInstance, daemon: Daemon): void {
   app.get('/-/ready', async (_, reply) =>
     daemon.isReady()
       ? reply.type('text/plain').send('avaxmon is ready.\n')
-      : reply.code(503).type('text/plain').send('avaxmon is not ready: first collection round in progress.\n'),
+      : reply.code(503).type('text/plain').send(`avaxmon is not ready: ${daemon.notReadyReason()}.\n`),
   );
   app.post('/-/reload', async (_, reply) => {
     const result = await daemon.reload();

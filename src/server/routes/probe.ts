@@ -28,7 +28,7 @@ export function registerProbeRoute(app: FastifyInstance, daemon: Daemon): void {
     reply.raw.once('close', () => abort.abort());
     const samples = await runner.probe(resolution.target, daemon.config, timeout, abort.signal);
     const format = negotiateFormat(request);
-    const text = assemble(allMetrics, [renderSamples(samples)], format) + (format === 'openmetrics' ? '# EOF\n' : '');
+    const text = assemble(allMetrics, [renderSamples(samples)], format).toString() + (format === 'openmetrics' ? '# EOF\n' : '');
     reply.header('content-type', format === 'openmetrics' ? OPENMETRICS_TEXT : PROMETHEUS_TEXT);
     if (!acceptsGzip(request)) return reply.send(text);
     return reply.header('content-encoding', 'gzip').send(gzipSync(text));

@@ -23,6 +23,8 @@ export function renderStatusPage(daemon: Daemon): string {
       badge(status?.success, 'ok', 'failing'),
       escapeHtml(status?.lastSuccessSeconds ? new Date(status.lastSuccessSeconds * 1000).toISOString() : 'never'),
       escapeHtml(status ? `${(status.durationSeconds * 1000).toFixed(0)} ms` : '-'),
+      escapeHtml(String(status?.skippedRuns ?? 0)),
+      escapeHtml(String(status?.abandonedRuns ?? 0)),
       escapeHtml(scrubSecrets(state.lastError ?? '')),
     ];
   });
@@ -41,7 +43,7 @@ th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.
 <h2>Targets</h2>
 ${table(['target', 'url', 'reachable'], targets, 'No targets configured.')}
 <h2>Collectors</h2>
-${table(['target', 'collector', 'last run', 'last success', 'duration', 'last error'], collectors, 'No collectors scheduled yet.')}
+${table(['target', 'collector', 'last run', 'last success', 'duration', 'skipped ticks', 'abandoned runs', 'last error'], collectors, 'No collectors scheduled yet.')}
 ${daemon.statusSections.map((section) => section()).join('\n')}
 </body></html>
 `;
