@@ -6,6 +6,7 @@ import { ruleRegistry } from './rules/index.js';
 import { renderAlertsSection } from './status-section.js';
 
 const ALERTS_SLICE = '~alerts';
+const DELIVERY_SLICE = '~delivery';
 /** How long a stopping daemon keeps delivering; what is left stays in the outbox for the next start. */
 const STOP_DRAIN_MS = 3_000;
 /**
@@ -14,8 +15,6 @@ const STOP_DRAIN_MS = 3_000;
  * relearning window ending, reminders of a target whose collectors are gone.
  */
 const SWEEP_MS = 10_000;
-/** The alert self-metrics (counts by state, queue depth) are refreshed at most this often. */
-const SAMPLES_REFRESH_MS = 250;
 
 /** Rule names by the metric families they read, from each rule's declared `sources`. */
 const rulesByFamily = new Map<string, Set<string>>();
@@ -31,12 +30,14 @@ for (const [name, rule] of ruleRegistry) {
 export class DaemonAlerts {
   private alerting?: Alerting;
   private sweepTimer?: NodeJS.Timeout;
-  private samplesTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly log: Logger,
     private readonly snapshot: MetricsSnapshot,
-  ) {}
+  ) {
+    // A handful of series (per receiver and outcome), cheap to take at each scrape.
+    snapshot.beforeServe(() => snapshot.setSlice(DELIVERY_SLICE, this.alerting?.deliverySamples() ?? []));
+  }
 
   get current(): Alerting | undefined {
     return this.alerting;
@@ -52,6 +53,7 @@ export class DaemonAlerts {
     const removed = this.alerting;
     this.alerting = undefined;
     this.snapshot.setSlice(ALERTS_SLICE, []);
+    this.snapshot.setSlice(DELIVERY_SLICE, []);
     await removed?.stop(0);
   }
 
@@ -72,8 +74,7 @@ export class DaemonAlerts {
     if (!this.alerting || !this.sweepTimer) return;
     const rules = families && rulesReading(families);
     if (rules?.size === 0) return;
-    this.alerting.evaluateTarget(target, this.snapshot.samplesOf(target), rules);
-    this.refreshSamplesSoon();
+    if (this.alerting.evaluateTarget(target, this.snapshot.samplesOf(target), rules)) this.publishAlertCounts();
   }
 
   statusSection(): string {
@@ -82,21 +83,18 @@ export class DaemonAlerts {
 
   async stop(): Promise<void> {
     clearInterval(this.sweepTimer);
-    clearTimeout(this.samplesTimer);
     await this.alerting?.stop(STOP_DRAIN_MS);
   }
 
   private sweep(): void {
     if (!this.alerting) return;
     this.alerting.evaluate(this.snapshot.samples());
-    this.refreshSamplesSoon();
+    this.publishAlertCounts();
   }
 
-  private refreshSamplesSoon(): void {
-    this.samplesTimer ??= setTimeout(() => {
-      this.samplesTimer = undefined;
-      this.snapshot.setSlice(ALERTS_SLICE, this.alerting?.samples() ?? []);
-    }, SAMPLES_REFRESH_MS).unref();
+  /** Alert counts change only with an evaluation that changed an alert: then at once, so /metrics agrees with what was notified. */
+  private publishAlertCounts(): void {
+    this.snapshot.setSlice(ALERTS_SLICE, this.alerting?.alertSamples() ?? []);
   }
 }
 

@@ -68,7 +68,7 @@ export class AlertEngine {
    * next evaluation makes the same transitions again (with the same idempotency keys) and nothing
    * is lost.
    */
-  evaluate(samples: readonly Sample[], nowMs: number): void {
+  evaluate(samples: readonly Sample[], nowMs: number): boolean {
     const byTarget = new Map<string, Sample[]>();
     for (const alert of this.alerts.values()) if (alert.labels.target !== undefined) byTarget.set(alert.labels.target, []);
     for (const sample of samples) {
@@ -78,7 +78,7 @@ export class AlertEngine {
       if (list) list.push(sample);
       else byTarget.set(target, [sample]);
     }
-    this.evaluateScopes([...byTarget].map(([target, targetSamples]) => ({ target, samples: targetSamples })), nowMs);
+    return this.evaluateScopes([...byTarget].map(([target, targetSamples]) => ({ target, samples: targetSamples })), nowMs);
   }
 
   /**
@@ -86,11 +86,12 @@ export class AlertEngine {
    * alerts of other targets and other rules are left as they are. Every rule reads the series of one
    * target at a time (its sources all carry `target`), so evaluating target by target is exact.
    */
-  evaluateTarget(target: string, samples: readonly Sample[], nowMs: number, rules?: ReadonlySet<string>): void {
-    this.evaluateScopes([{ target, samples, rules }], nowMs);
+  evaluateTarget(target: string, samples: readonly Sample[], nowMs: number, rules?: ReadonlySet<string>): boolean {
+    return this.evaluateScopes([{ target, samples, rules }], nowMs);
   }
 
-  private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): void {
+  /** Returns whether any alert in scope changed (or a notification went out). */
+  private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;
     const inScope = (alert: AlertRecord) =>
       scopes.some((scope) => scope.target === alert.labels.target && (!scope.rules || scope.rules.has(alert.rule)));
@@ -104,9 +105,9 @@ export class AlertEngine {
       throw error;
     }
     // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
-    if (outgoing.length > 0 || JSON.stringify(this.active().filter(inScope)) !== before.alerts) {
-      this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
-    }
+    const changed = outgoing.length > 0 || JSON.stringify(this.active().filter(inScope)) !== before.alerts;
+    if (changed) this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
+    return changed;
   }
 
   private transition(scope: EvaluationScope, index: SampleIndex, nowMs: number): NewNotification[] {

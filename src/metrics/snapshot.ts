@@ -6,8 +6,13 @@ import { familyHeader, renderSamples, type ExpositionFormat } from './exposition
 const gzipBuffer = promisify(gzipAsync);
 /** Scrapers care about latency more than ratio: level 1 is several times faster and still ~8x smaller. */
 const GZIP_OPTIONS = { level: constants.Z_BEST_SPEED };
-/** The exposition is assembled at most this often; a scrape arriving sooner waits for the next one. */
+/**
+ * A new assembly starts at most this often, or every ten times the cost of assembly plus gzip if that
+ * is longer (so they take at most a tenth of a core whatever the fleet's size): a scrape arriving
+ * sooner gets the previous body, and a trailing assembly catches up.
+ */
 export const MIN_ASSEMBLY_INTERVAL_MS = 250;
+const ASSEMBLY_COST_FACTOR = 10;
 
 interface Slice {
   readonly samples: readonly Sample[];
@@ -43,8 +48,11 @@ export class MetricsSnapshot {
   /** Slice keys holding samples of a target, so a target's samples are found without a scan. */
   private readonly slicesOfTarget = new Map<string, Set<string>>();
   private readonly assembled = new Map<ExpositionFormat, Assembled>();
-  private readonly pending = new Map<ExpositionFormat, Promise<Assembled>>();
+  private readonly trailing = new Map<ExpositionFormat, NodeJS.Timeout>();
+  private readonly refreshers: Array<() => void> = [];
   private lastAssemblyMs = -Infinity;
+  private assemblyCostMs = 0;
+  private gzipCostMs = 0;
   /** Bumped on every change; an assembly is current while its version matches. */
   private version = 0;
 
@@ -63,6 +71,10 @@ export class MetricsSnapshot {
     const previous = this.slices.get(key);
     if (!previous && samples.length === 0) return;
     const families = renderSamples(samples);
+    if (previous && sameFamilies(previous.families, families)) {
+      this.slices.set(key, { samples, families: previous.families });
+      return;
+    }
     for (const name of previous?.families.keys() ?? []) {
       if (families.has(name)) continue;
       const family = this.families.get(name);
@@ -104,8 +116,14 @@ export class MetricsSnapshot {
     return [...(this.slices.get(key)?.families.keys() ?? [])];
   }
 
+  /** Runs before each scrape: for the few series that move on their own (e.g. queue age). */
+  beforeServe(refresh: () => void): void {
+    this.refreshers.push(refresh);
+  }
+
   /** The current body, assembled now if anything changed; for tests and one-off callers. */
   body(format: ExpositionFormat, gzip: boolean): Buffer {
+    for (const refresh of this.refreshers) refresh();
     const assembled = this.currentOrAssemble(format);
     if (!gzip) return assembled.body;
     assembled.gzippedSync ??= gzipSync(assembled.body, GZIP_OPTIONS);
@@ -113,36 +131,50 @@ export class MetricsSnapshot {
   }
 
   /**
-   * The scrape path: a body at least as new as the call. When something changed, it is assembled
-   * now, or, if the last assembly was under MIN_ASSEMBLY_INTERVAL_MS ago, once that interval has
-   * passed, shared by every scrape waiting for it; a scrape waits for at most one assembly.
+   * The scrape path, in the format asked for. When something changed, the body is assembled now,
+   * unless the last assembly is younger than the coalescing window: then the previous body is
+   * served at once and a trailing assembly follows at the window's end. So assembly (and gzip,
+   * computed once per assembled body, off the event loop) happens a few times a second at most
+   * however many scrapers there are, a scrape waits for at most one assembly, and a body is never
+   * older than the window.
    */
   async serve(format: ExpositionFormat, gzip: boolean): Promise<Buffer> {
-    const current = this.assembled.get(format);
-    const assembled = current?.version === this.version ? current : await this.nextAssembly(format);
+    for (const refresh of this.refreshers) refresh();
+    const assembled = this.freshEnough(format);
     if (!gzip) return assembled.body;
     if (assembled.gzippedSync) return assembled.gzippedSync;
-    assembled.gzipped ??= gzipBuffer(assembled.body, GZIP_OPTIONS);
+    assembled.gzipped ??= this.gzip(assembled.body);
     return assembled.gzipped;
   }
 
-  private nextAssembly(format: ExpositionFormat): Promise<Assembled> {
-    let pending = this.pending.get(format);
-    if (pending) return pending;
-    const waitMs = Math.max(0, this.lastAssemblyMs + MIN_ASSEMBLY_INTERVAL_MS - performance.now());
-    pending = new Promise<Assembled>((resolve) => {
-      setTimeout(() => {
-        this.pending.delete(format);
-        resolve(this.currentOrAssemble(format));
-      }, waitMs);
-    });
-    this.pending.set(format, pending);
-    return pending;
+  private freshEnough(format: ExpositionFormat): Assembled {
+    const current = this.assembled.get(format);
+    if (current?.version === this.version) return current;
+    const sinceMs = performance.now() - this.lastAssemblyMs;
+    const windowMs = Math.max(MIN_ASSEMBLY_INTERVAL_MS, ASSEMBLY_COST_FACTOR * (this.assemblyCostMs + this.gzipCostMs));
+    if (!current || sinceMs >= windowMs) return this.currentOrAssemble(format);
+    if (!this.trailing.has(format)) {
+      const timer = setTimeout(() => {
+        this.trailing.delete(format);
+        this.currentOrAssemble(format);
+      }, windowMs - sinceMs);
+      timer.unref();
+      this.trailing.set(format, timer);
+    }
+    return current;
+  }
+
+  private async gzip(body: Buffer): Promise<Buffer> {
+    const started = performance.now();
+    const gzipped = await gzipBuffer(body, GZIP_OPTIONS);
+    this.gzipCostMs = performance.now() - started;
+    return gzipped;
   }
 
   private currentOrAssemble(format: ExpositionFormat): Assembled {
     const current = this.assembled.get(format);
     if (current?.version === this.version) return current;
+    const started = performance.now();
     const parts: Buffer[] = [];
     for (const family of this.families.values()) {
       if (family.bySlice.size === 0) continue;
@@ -152,6 +184,7 @@ export class MetricsSnapshot {
     const assembled: Assembled = { body: Buffer.concat(parts), version: this.version };
     this.assembled.set(format, assembled);
     this.lastAssemblyMs = performance.now();
+    this.assemblyCostMs = this.lastAssemblyMs - started;
     return assembled;
   }
 
@@ -170,4 +203,10 @@ export class MetricsSnapshot {
       keys.add(key);
     }
   }
+}
+
+function sameFamilies(a: ReadonlyMap<string, Buffer>, b: ReadonlyMap<string, Buffer>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, lines] of a) if (!b.get(name)?.equals(lines)) return false;
+  return true;
 }
