@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { stableHash } from './stable-hash.js';
@@ -56,6 +57,8 @@ export class Scheduler {
     private readonly options: SchedulerOptions,
   ) {
     this.limit = new ConcurrencyLimit(options.maxConcurrent ?? Infinity, options.maxConcurrentPerOrigin ?? Infinity);
+    // Every run in flight listens for the stop: hundreds at fleet scale, which is no leak.
+    setMaxListeners(0, this.controller.signal);
   }
 
   /** Starts every job; resolves when each has completed (or abandoned) its first run. */
