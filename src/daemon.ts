@@ -14,7 +14,9 @@ import { scrubSecrets } from './redact.js';
 import { assertStateDirUsable } from './config/state-dir.js';
 import { ABANDON_GRACE_MS, Scheduler, type Job } from './scheduler.js';
 import { stableHash } from './stable-hash.js';
-import { buildApp, type WebOptions } from './server/app.js';
+import { buildApp } from './server/app.js';
+import type { CollectorState, DaemonView } from './server/daemon-view.js';
+import type { WebOptions } from './server/web-config.js';
 import { TargetRuntimes } from './targets.js';
 import { REVISION, VERSION } from './version.js';
 
@@ -27,12 +29,7 @@ export interface DaemonOptions {
   readonly shard?: Shard;
 }
 
-export interface CollectorState {
-  readonly target: string;
-  readonly collector: string;
-  readonly intervalMs: number;
-  lastError?: string;
-}
+export type { CollectorState } from './server/daemon-view.js';
 
 const SELF_SLICE = '~self';
 /** What is collected while stopping is lost anyway; a short grace, then abort (docker stop waits 10 s). */
@@ -56,7 +53,7 @@ export interface Shard {
  * Wires config, clients, scheduler, metrics and the HTTP app. It never listens itself: main.ts
  * (or a test) calls `app.listen`, as with fastify's app/listen split.
  */
-export class Daemon {
+export class Daemon implements DaemonView {
   readonly snapshot = new MetricsSnapshot(allMetrics);
   readonly self = new SelfMetrics({ version: VERSION, revision: REVISION });
   readonly app: FastifyInstance;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectorNames } from '../collectors/index.js';
+import { collectorNames } from '../collectors/names.js';
 import { cb58Id, durationMs, httpUrl, labelName, nodeId } from './fields.js';
 import { alertsSchema } from './alerts-schema.js';
 import { publicApiSchemas } from './public-api-schema.js';
@@ -8,7 +8,7 @@ import { probeSchema } from './probe-schema.js';
 /** Checked in the schema, so an unknown name is reported with every other bad path at once. */
 const collectorName = z
   .string()
-  .refine((name) => collectorNames.includes(name), `unknown collector (known: ${collectorNames.join(', ')})`);
+  .refine((name) => (collectorNames as readonly string[]).includes(name), `unknown collector (known: ${collectorNames.join(', ')})`);
 
 const collectorOverride = z
   .object({

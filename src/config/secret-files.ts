@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../errors.js';
 import { registerSecret } from '../redact.js';
-import type { Config } from './schema.js';
+
+/** The part of a parsed config holding header secrets (structural, so schema.ts is not imported back). */
+interface TargetsWithHeaders {
+  readonly targets: ReadonlyArray<{ readonly header_files: Readonly<Record<string, string>>; readonly headers: Record<string, string> }>;
+}
 
 /** Reads `header_files` into headers, and registers every header value as a secret for redaction. */
-export function resolveSecretFiles(config: Config): ConfigIssue[] {
+export function resolveSecretFiles(config: TargetsWithHeaders): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   config.targets.forEach((target, index) => {
     for (const [header, file] of Object.entries(target.header_files)) {

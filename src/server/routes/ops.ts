@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Daemon } from '../../daemon.js';
+import type { DaemonView } from '../daemon-view.js';
 
 /** Prometheus-style operational endpoints. */
-export function registerOpsRoutes(app: FastifyInstance, daemon: Daemon): void {
+export function registerOpsRoutes(app: FastifyInstance, daemon: DaemonView): void {
   app.get('/-/healthy', async (_, reply) => reply.type('text/plain').send('avaxmon is healthy.\n'));
   app.get('/-/ready', async (_, reply) =>
     daemon.isReady()

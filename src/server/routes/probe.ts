@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Daemon } from '../../daemon.js';
+import type { DaemonView } from '../daemon-view.js';
 import { allMetrics } from '../../metrics/catalogue/index.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, assemble, renderSamples } from '../../metrics/exposition.js';
 import { ProbeRunner } from '../probe-runner.js';
@@ -16,7 +16,7 @@ const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
  * still answers 200 with avaxmon_probe_success 0; 4xx means the request itself was refused, before
  * any outbound connection.
  */
-export function registerProbeRoute(app: FastifyInstance, daemon: Daemon): void {
+export function registerProbeRoute(app: FastifyInstance, daemon: DaemonView): void {
   const runner = new ProbeRunner(daemon.config, daemon.log);
   app.addHook('onClose', () => runner.close());
   app.get('/probe', async (request, reply) => {

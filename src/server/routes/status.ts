@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { Daemon } from '../../daemon.js';
+import type { DaemonView } from '../daemon-view.js';
 import { displayUrl, scrubSecrets } from '../../redact.js';
 import { REVISION, VERSION } from '../../version.js';
 import { badge, escapeHtml, table } from '../html.js';
 
 /** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
-export function registerStatusRoute(app: FastifyInstance, daemon: Daemon): void {
+export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView): void {
   app.get('/', async (_, reply) => reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon)));
 }
 
-export function renderStatusPage(daemon: Daemon): string {
+export function renderStatusPage(daemon: DaemonView): string {
   const targets = daemon.config.targets.map((target) => [
     escapeHtml(target.name),
     escapeHtml(displayUrl(target.url)),
