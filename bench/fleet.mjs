@@ -1,5 +1,6 @@
 // The fleet benchmark: what an operator watching N nodes from one avaxmon gets, with collection live.
-// Starts the simulator serving N nodes on consecutive ports (one process), the built daemon collecting
+// Starts the simulator serving N nodes on consecutive ports (one process; each node with 20 validators
+// and 20 peers, so the simulated fleet stays cheap: it is not what is measured), the built daemon collecting
 // from all of them at 15 s with alerts on (a webhook receiver answering 200), then measures side by side:
 // /metrics req/s and p99 of avaxmon, of prom-client rendering the same series per scrape, and of a plain
 // node:http server sending the same bytes from memory; the daemon's CPU cores and RSS while it only
@@ -37,11 +38,20 @@ const main = new URL('../dist/main.js', import.meta.url).pathname;
 const children = [];
 process.on('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
 
-// A fleet of simulated nodes on consecutive ports.
-const simPort = 20_000 + Math.floor(Math.random() * 20_000);
-const sim = spawn(process.execPath, [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
+// A fleet of simulated nodes on consecutive ports, below the ephemeral range; another base if one is taken.
+let sim;
+let simPort;
+for (let attempt = 0; !sim; attempt++) {
+  simPort = 10_000 + Math.floor(Math.random() * (30_000 - NODES));
+  const child = spawn(process.execPath, [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '20', '--peers', '20'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const listening = await new Promise((resolve) => {
+    child.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
+    child.once('exit', () => resolve(false));
+  });
+  if (listening) sim = child;
+  else if (attempt === 5) throw new Error('no free range of ports for the simulator');
+}
 children.push(sim);
-await new Promise((resolve) => sim.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve()));
 
 // A webhook receiver that answers every notification.
 let notifications = 0;
