@@ -66,6 +66,7 @@ export class Daemon implements DaemonView {
   private readonly alerts: DaemonAlerts;
   private scheduler?: Scheduler;
   private firstRoundComplete = false;
+  private stopping = false;
   private lastRunEndedMs = Date.now();
   private shortestIntervalMs = Infinity;
   private opened = false;
@@ -164,6 +165,7 @@ export class Daemon implements DaemonView {
    * minutes; `docker stop` waits 10 s), drains the alert outbox briefly, and closes the HTTP clients.
    */
   async stop(): Promise<void> {
+    this.stopping = true;
     await within(this.reloadChain, RELOAD_GRACE_MS + ABANDON_GRACE_MS + 2 * STEP_BOUND_MS);
     await this.scheduler?.stop({ graceMs: STOP_GRACE_MS });
     await this.alerts.stop();
@@ -171,6 +173,8 @@ export class Daemon implements DaemonView {
   }
 
   private async schedule(config: Config): Promise<void> {
+    // A reload that outlived stop()'s wait for it must not start collection again.
+    if (this.stopping) return;
     const all = [...this.runtimes.build(config).map(nodeSliceRun), ...this.publicApis.build(config)];
     const shard = this.options.shard;
     const runs = shard ? all.filter((run) => inShard(run.target, shard)) : all;
