@@ -50,7 +50,7 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     });
     children.push(daemon);
     const origin = `http://127.0.0.1:${port}`;
-    await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 30_000);
+    await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 60_000);
 
     // Scrape, plain and gzip in turn, for a whole interval while collection runs.
     const slowest = { ms: 0 };
@@ -67,7 +67,7 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
       last = (gzip ? gunzipSync(body) : body).toString();
     }
     // Generous: this machine may be shared; the benchmark (bench/fleet.mjs) holds the real figures.
-    expect(slowest.ms).toBeLessThan(5000);
+    expect(slowest.ms).toBeLessThan(10_000);
     expect(last).toContain(`avaxmon_node_healthy{target="node-${NODES - 1}"} 1`);
     const nowSeconds = Date.now() / 1000;
     const lastSuccess = [...last.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm)].map((match) => Number(match[1]));
@@ -80,5 +80,5 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     expect(code).toBe(0);
     expect(performance.now() - stopping).toBeLessThan(5000);
     sim.kill();
-  }, 60_000);
+  }, 120_000);
 });
