@@ -21,7 +21,7 @@ for (let target = 0; target < TARGETS; target++) {
   }));
   daemon.snapshot.setSlice(`validator-${target}/health`, samples);
 }
-daemon.snapshot.render();
+daemon.snapshot.body('text', false);
 
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });

@@ -14,8 +14,11 @@ import { MetricsSnapshot } from './metrics/snapshot.js';
 import { SelfMetrics } from './metrics/self-metrics.js';
 import { scrubSecrets } from './redact.js';
 import { assertStateDirUsable } from './config/state-dir.js';
-import { Scheduler, type Job } from './scheduler.js';
-import { buildApp, type WebOptions } from './server/app.js';
+import { ABANDON_GRACE_MS, Scheduler, type Job } from './scheduler.js';
+import { stableHash } from './stable-hash.js';
+import { buildApp } from './server/app.js';
+import type { CollectorState, DaemonView } from './server/daemon-view.js';
+import type { WebOptions } from './server/web-config.js';
 import { TargetRuntimes } from './targets.js';
 import { REVISION, VERSION } from './version.js';
 
@@ -25,24 +28,34 @@ export interface DaemonOptions {
   /** Where reloads read the config from; without it, reload is refused. */
   readonly configFile?: string;
   readonly web?: WebOptions;
+  readonly shard?: Shard;
 }
 
-export interface CollectorState {
-  readonly target: string;
-  readonly collector: string;
-  readonly intervalMs: number;
-  lastError?: string;
-}
+export type { CollectorState } from './server/daemon-view.js';
 
 const SELF_SLICE = '~self';
-const STOP_GRACE_MS = 5_000;
-const RELOAD_GRACE_MS = 5_000;
+/** What is collected while stopping is lost anyway; a short grace, then abort (docker stop waits 10 s). */
+const STOP_GRACE_MS = 1_000;
+const RELOAD_GRACE_MS = 2_000;
+/** Anything the daemon awaits while reloading or stopping gets this long, so neither can hang. */
+const STEP_BOUND_MS = 2_000;
+/**
+ * Collection has stalled when no run has ended for this many of the shortest intervals (plus the
+ * abandon grace): every run ends or is abandoned within its interval plus that grace.
+ */
+const STALL_INTERVALS = 3;
+
+/** Which replica this is, with `--shard=INDEX/COUNT`: it collects the targets whose name hashes to INDEX. */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
 
 /**
  * Wires config, clients, scheduler, metrics and the HTTP app. It never listens itself: main.ts
  * (or a test) calls `app.listen`, as with fastify's app/listen split.
  */
-export class Daemon {
+export class Daemon implements DaemonView {
   readonly snapshot = new MetricsSnapshot(allMetrics);
   readonly self = new SelfMetrics({ version: VERSION, revision: REVISION });
   readonly app: FastifyInstance;
@@ -54,7 +67,10 @@ export class Daemon {
   private readonly publicApis: PublicApiJobs;
   private readonly alerts: DaemonAlerts;
   private scheduler?: Scheduler;
-  private ready = false;
+  private firstRoundComplete = false;
+  private stopping = false;
+  private lastRunEndedMs = Date.now();
+  private shortestIntervalMs = Infinity;
   private opened = false;
   private configValue: Config;
   /** Reloads run one at a time: two overlapping ones would each start a scheduler. */
@@ -67,7 +83,7 @@ export class Daemon {
     this.runtimes = new TargetRuntimes(this.http, this.self);
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
-    this.alerts = new DaemonAlerts(options.logger);
+    this.alerts = new DaemonAlerts(options.logger, this.snapshot);
     this.statusSections.push(() => this.alerts.statusSection());
   }
 
@@ -90,15 +106,27 @@ export class Daemon {
     return this.options.logger;
   }
 
+  /** Ready once the first round is complete, and for as long as collection has not stalled. */
   isReady(): boolean {
-    return this.ready;
+    return this.firstRoundComplete && !this.isStalled();
+  }
+
+  /** Why /-/ready says not ready, for its 503 body. */
+  notReadyReason(): string {
+    return this.firstRoundComplete ? 'collection has stalled: no collector run has ended recently' : 'first collection round in progress';
+  }
+
+  private isStalled(nowMs = Date.now()): boolean {
+    if (this.shortestIntervalMs === Infinity) return false;
+    return nowMs - this.lastRunEndedMs > STALL_INTERVALS * this.shortestIntervalMs + ABANDON_GRACE_MS;
   }
 
   /** Starts collection; resolves after the first round, when /-/ready turns ready. */
   async start(): Promise<void> {
     await this.open();
     await this.schedule(this.configValue);
-    this.ready = true;
+    this.firstRoundComplete = true;
+    this.alerts.startEvaluating();
     this.log.info({ targets: this.configValue.targets.length }, 'First collection round complete');
   }
 
@@ -120,16 +148,18 @@ export class Daemon {
       const errors = error instanceof ConfigError ? error.issues.map(formatConfigIssue) : [String(error)];
       for (const message of errors) this.log.error({ issue: message }, 'Config reload failed; keeping the running config');
       this.self.recordReload(false, Date.now() / 1000);
-      this.publishSelf();
+      this.publishGlobalSelf();
       return { ok: false, errors };
     }
+    // Bounded: the scheduler abandons runs that ignore their abort.
     await this.scheduler?.stop({ graceMs: RELOAD_GRACE_MS });
     this.configValue = config;
     this.http.setMaxResponseBytes(config.global.max_response_bytes);
     responseMemory.setLimit(config.global.max_response_memory_bytes);
-    await this.http.retainOrigins(configuredOrigins(config));
-    await this.http.setTransports(transportsOf(config));
+    await within(this.http.retainOrigins(configuredOrigins(config)), STEP_BOUND_MS);
+    await within(this.http.setTransports(transportsOf(config)), STEP_BOUND_MS);
     this.self.recordReload(true, Date.now() / 1000);
+    this.publishGlobalSelf();
     void this.schedule(config);
     this.log.info({ targets: config.targets.length }, 'Config reloaded');
     return { ok: true, errors: [] };
@@ -140,51 +170,103 @@ export class Daemon {
    * minutes; `docker stop` waits 10 s), drains the alert outbox briefly, and closes the HTTP clients.
    */
   async stop(): Promise<void> {
-    await this.reloadChain;
+    this.stopping = true;
+    await within(this.reloadChain, RELOAD_GRACE_MS + ABANDON_GRACE_MS + 2 * STEP_BOUND_MS);
     await this.scheduler?.stop({ graceMs: STOP_GRACE_MS });
     await this.alerts.stop();
-    await this.http.close();
+    await within(this.http.close(), STEP_BOUND_MS);
   }
 
   private async schedule(config: Config): Promise<void> {
-    const runs = [...this.runtimes.build(config).map(nodeSliceRun), ...this.publicApis.build(config)];
+    // A reload that outlived stop()'s wait for it must not start collection again.
+    if (this.stopping) return;
+    const all = [...this.runtimes.build(config).map(nodeSliceRun), ...this.publicApis.build(config)];
+    const shard = this.options.shard;
+    const runs = shard ? all.filter((run) => inShard(run.target, shard)) : all;
     this.forgetRemovedSlices(runs);
-    this.scheduler = new Scheduler(this.log, config.global.jitter_ratio);
-    await this.scheduler.start(runs.map((run) => this.jobFor(run)));
+    this.shortestIntervalMs = Math.min(...runs.map((run) => run.intervalMs));
+    this.lastRunEndedMs = Date.now();
+    const scheduler = new Scheduler(this.log, {
+      jitterRatio: config.global.jitter_ratio,
+      maxConcurrent: config.global.max_concurrent_collections,
+      maxConcurrentPerOrigin: config.global.max_concurrent_collections_per_origin,
+    });
+    this.scheduler = scheduler;
+    await scheduler.start(runs.map((run) => this.jobFor(run)));
   }
 
   private jobFor(run: SliceRun): Job {
     const key = sliceKey(run.target, run.collector);
     const state: CollectorState = { target: run.target, collector: run.collector, intervalMs: run.intervalMs };
     this.collectorStates.set(key, state);
+    // Bumped when a run is abandoned (or the job replaced), so a late result of that run is dropped.
+    let generation = 0;
     return {
       id: key,
       intervalMs: run.intervalMs,
+      origin: run.origin,
       run: async (signal) => {
-        const result = await runSlice(run, { snapshot: this.snapshot, self: this.self, log: this.log }, signal);
+        const mine = ++generation;
+        const familiesBefore = this.snapshot.familiesOf(key);
+        const upBefore = this.self.isTargetUp(run.target);
+        const deps = { snapshot: this.snapshot, self: this.self, log: this.log };
+        const result = await runSlice(run, deps, signal, () => mine === generation && this.collectorStates.get(key) === state);
+        if (result.dropped) return;
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
-        this.publishSelf();
+        const changed = upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
+        this.publishTarget(run.target, changed);
+      },
+      skipped: () => {
+        this.self.recordSkipped(run.target, run.collector);
+        this.publishTarget(run.target, new Set());
+      },
+      abandoned: (elapsedMs) => {
+        generation++;
+        const families = new Set(this.snapshot.familiesOf(key));
+        this.snapshot.setSlice(key, []);
+        this.self.recordAbandoned(run.target, run.collector, elapsedMs / 1000);
+        state.lastError = `run abandoned: no end ${Math.round(elapsedMs)} ms after it started, despite its abort`;
+        this.publishTarget(run.target, families);
       },
     };
   }
 
-  /** Self-metrics change with every run, so they are re-rendered with each run's slice. */
-  private publishSelf(): void {
-    this.snapshot.setSlice(SELF_SLICE, this.self.samples());
-    this.alerts.afterRun(this.snapshot, this.ready);
-    this.snapshot.render();
+  /** After a run of `target`: its own self-metric series, and the rules reading what changed. */
+  private publishTarget(target: string, changedFamilies: ReadonlySet<string> | undefined): void {
+    this.lastRunEndedMs = Date.now();
+    this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.samplesOf(target));
+    this.alerts.afterRun(target, changedFamilies);
+  }
+
+  private publishGlobalSelf(): void {
+    this.snapshot.setSlice(SELF_SLICE, this.self.globalSamples());
   }
 
   private forgetRemovedSlices(runs: readonly SliceRun[]): void {
     const keep = new Set(runs.map((run) => sliceKey(run.target, run.collector)));
-    for (const key of [...this.collectorStates.keys()]) {
+    const targets = new Set(runs.map((run) => run.target));
+    for (const [key, state] of [...this.collectorStates]) {
       if (keep.has(key)) continue;
       this.collectorStates.delete(key);
       this.snapshot.setSlice(key, []);
+      if (!targets.has(state.target)) this.snapshot.setSlice(`${SELF_SLICE}/${state.target}`, []);
     }
-    this.self.retain(new Set(runs.map((run) => run.target)), keep);
-    this.publishSelf();
+    this.self.retain(targets, keep);
+    for (const target of targets) this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.samplesOf(target));
+    this.publishGlobalSelf();
   }
+}
+
+/** Whether a target belongs to this shard: a stable hash of its name, so every replica agrees. */
+export function inShard(target: string, shard: Shard): boolean {
+  return stableHash(target) % shard.count === shard.index;
+}
+
+/** Waits for `promise` at most `ms`; what it does after that no longer holds anyone up. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** Every origin the config makes requests to: nodes, L1 RPC endpoints and the public APIs. */

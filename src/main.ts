@@ -6,7 +6,7 @@ import { configSummary } from './config/summary.js';
 import { Daemon } from './daemon.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
 import { createLogger } from './log.js';
-import { USAGE, UsageError, parseCli, parseListenAddress, type CliOptions } from './cli/args.js';
+import { USAGE, UsageError, parseCli, parseListenAddress, parseShard, type CliOptions } from './cli/args.js';
 import { runSimulatorCommand } from './simulator/command.js';
 import { runCollectCommand } from './cli/collect.js';
 import { runHealthcheck } from './cli/healthcheck.js';
@@ -17,6 +17,8 @@ import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
+/** A stop that has not finished by then exits anyway: the outbox is on disk, nothing is lost. */
+const STOP_DEADLINE_MS = 4_500;
 
 async function main(argv: string[]): Promise<number> {
   let options: CliOptions;
@@ -98,10 +100,11 @@ async function runDaemon(options: CliOptions): Promise<number> {
   let daemon: Daemon;
   try {
     const { host, port } = parseListenAddress(options.listenAddress);
+    const shard = typeof options.values.shard === 'string' ? parseShard(options.values.shard) : undefined;
     const config = loadConfigFile(options.configFile);
     logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
     const web = options.webConfigFile ? loadWebConfig(options.webConfigFile) : {};
-    daemon = new Daemon({ config, logger, configFile: options.configFile, web });
+    daemon = new Daemon({ config, logger, configFile: options.configFile, web, shard });
     await daemon.open();
     await listenOn(daemon.app, host, port);
     if (options.webConfigFile) watchWebConfig(options.webConfigFile, daemon.app, logger);
@@ -135,9 +138,16 @@ function handleSignals(daemon: Daemon, logger: Logger): void {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'Draining in-flight work before exit');
+    const deadline = setTimeout(() => {
+      logger.warn({ deadlineMs: STOP_DEADLINE_MS }, 'Stop did not finish in time; exiting with the outbox as it is on disk');
+      logger.flush();
+      process.exit(0);
+    }, STOP_DEADLINE_MS);
     void (async () => {
-      await daemon.app.close();
-      await daemon.stop();
+      // Open keep-alive scrapes would hold app.close() up: new requests are refused, idle ones closed.
+      daemon.app.server.closeIdleConnections?.();
+      await Promise.all([daemon.app.close(), daemon.stop()]);
+      clearTimeout(deadline);
       logger.info('Stopped cleanly');
       logger.flush();
       process.exit(0);

@@ -1,87 +1,180 @@
-import { Cron } from 'croner';
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
+import { ConcurrencyLimit } from './concurrency-limit.js';
+import { stableHash } from './stable-hash.js';
 
-const FIRST_RUN_SPREAD_MS = 5_000;
+/** The first round is spread over at most this long, so readiness does not wait a whole interval. */
+const FIRST_ROUND_SPREAD_MS = 5_000;
 // First runs start about this often (25 a second): one node's collectors are ready within a few
-// hundred milliseconds, a hundred targets spread over seconds, a large fleet over FIRST_RUN_SPREAD_MS.
+// hundred milliseconds, a hundred targets spread over seconds, a large fleet over FIRST_ROUND_SPREAD_MS.
 const FIRST_RUN_MS_PER_JOB = 40;
+/** After its deadline abort, a run has this long to unwind before it is abandoned. */
+export const ABANDON_GRACE_MS = 2_000;
+/** Longest delay a Node timer takes; longer ones fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A unit of scheduled work: one collector on one target, or one public-API collector. */
 export interface Job {
   readonly id: string;
   readonly intervalMs: number;
+  /** Jobs with the same origin share the per-origin concurrency cap. */
+  readonly origin?: string;
   run(signal: AbortSignal): Promise<void>;
+  /** A tick came while the previous run was still in flight. */
+  skipped?(): void;
+  /** The run outlived its deadline, abort and grace; whatever it returns later must be dropped. */
+  abandoned?(elapsedMs: number): void;
+}
+
+export interface SchedulerOptions {
+  /** Each job's phase is spread over this fraction of its interval. */
+  readonly jitterRatio: number;
+  readonly maxConcurrent?: number;
+  readonly maxConcurrentPerOrigin?: number;
+}
+
+interface InFlight {
+  readonly done: Promise<void>;
+  startedAt: number;
+  abandon: () => void;
 }
 
 /**
- * Runs each job once at start (so /-/ready can follow the first round), then on a croner schedule.
- * A per-job jitter spreads jobs apart, so a hundred targets do not fire in the same second. Runs of
- * one job never overlap: croner's `protect` plus our own in-flight check.
+ * Runs each job once at start (spread over at most FIRST_ROUND_SPREAD_MS, so /-/ready can follow the
+ * first round soon), then on ticks at a stable phase of its interval: phase = hash(id) mod
+ * (interval x jitter_ratio), so a thousand jobs spread over the whole interval instead of firing in
+ * one burst. Runs of one job never overlap: a tick that finds the previous run in flight is skipped
+ * and counted. A run that has not ended ABANDON_GRACE_MS after its deadline is abandoned, so nothing
+ * here ever waits on a collector without bound. Runs wait for a slot under a global and a
+ * per-origin cap before they start; their deadline starts with the slot.
  */
 export class Scheduler {
-  private readonly crons: Cron[] = [];
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Map<string, InFlight>();
   private readonly controller = new AbortController();
+  private readonly limit: ConcurrencyLimit;
   private stopped = false;
 
   constructor(
     private readonly log: Logger,
-    private readonly jitterRatio: number,
-  ) {}
+    private readonly options: SchedulerOptions,
+  ) {
+    this.limit = new ConcurrencyLimit(options.maxConcurrent ?? Infinity, options.maxConcurrentPerOrigin ?? Infinity);
+    // Every run in flight listens for the stop: hundreds at fleet scale, which is no leak.
+    setMaxListeners(0, this.controller.signal);
+  }
 
-  /**
-   * Starts every job; resolves when each has completed its first run. Each job gets a stable offset
-   * (at most FIRST_RUN_SPREAD_MS, and less for a small fleet, so readiness does not wait a whole
-   * interval): its first run happens then, and its croner schedule starts one interval later.
-   */
+  /** Starts every job; resolves when each has completed (or abandoned) its first run. */
   async start(jobs: readonly Job[]): Promise<void> {
-    const spreadMs = Math.min(FIRST_RUN_SPREAD_MS, jobs.length * FIRST_RUN_MS_PER_JOB);
+    const spreadMs = Math.min(FIRST_ROUND_SPREAD_MS, jobs.length * FIRST_RUN_MS_PER_JOB);
     await Promise.all(jobs.map((job) => this.startJob(job, spreadMs)));
   }
 
-  private async startJob(job: Job, firstRunSpreadMs: number): Promise<void> {
-    const offsetMs = jitterMs(job.id, Math.min(job.intervalMs * this.jitterRatio, firstRunSpreadMs));
-    const intervalSeconds = Math.max(1, Math.round(job.intervalMs / 1000));
-    const startAt = new Date(Date.now() + offsetMs + job.intervalMs);
-    this.crons.push(new Cron('* * * * * *', { interval: intervalSeconds, protect: true, startAt }, () => this.trigger(job)));
-    await new Promise((resolve) => setTimeout(resolve, offsetMs));
+  private async startJob(job: Job, firstRoundSpreadMs: number): Promise<void> {
+    const firstAt = Date.now() + jitterMs(job.id, Math.min(job.intervalMs * this.options.jitterRatio, firstRoundSpreadMs));
+    // The periodic ticks begin no sooner than half an interval after the first run, at the job's phase.
+    this.scheduleTick(job, firstAt + job.intervalMs / 2);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstAt - Date.now())));
     if (!this.stopped) await this.trigger(job);
   }
 
-  /** Runs a job now unless it is already running; resolves when that run ends. */
+  private scheduleTick(job: Job, notBeforeMs: number): void {
+    if (this.stopped) return;
+    const dueMs = nextPhaseTime(notBeforeMs, job.intervalMs, jitterMs(job.id, job.intervalMs * this.options.jitterRatio));
+    const wait = (): void => {
+      const remaining = dueMs - Date.now();
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (this.stopped) return;
+        if (remaining > MAX_TIMER_MS) return wait();
+        void this.trigger(job);
+        this.scheduleTick(job, dueMs + 1);
+      }, Math.min(Math.max(0, remaining), MAX_TIMER_MS));
+      this.timers.add(timer);
+    };
+    wait();
+  }
+
+  /** Runs a job now unless it is already running; resolves when that run ends or is abandoned. */
   trigger(job: Job): Promise<void> {
     const running = this.inFlight.get(job.id);
     if (running) {
+      job.skipped?.();
       this.log.debug({ job: job.id }, 'Previous run still in flight; skipping this tick');
-      return running;
+      return running.done;
     }
-    const run = job
-      .run(this.controller.signal)
-      .catch((error: unknown) => this.log.error({ job: job.id, err: error }, 'Job failed unexpectedly'))
-      .finally(() => this.inFlight.delete(job.id));
+    let settle!: () => void;
+    const run: InFlight = { done: new Promise<void>((resolve) => (settle = resolve)), startedAt: performance.now(), abandon: () => {} };
+    let ended = false;
+    const end = (): boolean => {
+      if (ended) return false;
+      ended = true;
+      this.inFlight.delete(job.id);
+      settle();
+      return true;
+    };
+    run.abandon = () => {
+      if (!end()) return;
+      const elapsedMs = performance.now() - run.startedAt;
+      this.log.warn({ job: job.id, elapsedMs: Math.round(elapsedMs) }, 'Run did not end after its abort; abandoned');
+      job.abandoned?.(elapsedMs);
+    };
     this.inFlight.set(job.id, run);
-    return run;
+    void this.limit.run(job.origin, () => this.execute(job, run, end));
+    return run.done;
   }
 
-  /** Stops scheduling; in-flight runs get `graceMs` to finish, then are cancelled and awaited. */
+  /** Holds a concurrency slot until the run ends or is abandoned; the deadline starts here. */
+  private async execute(job: Job, run: InFlight, end: () => boolean): Promise<void> {
+    if (this.stopped) return void end();
+    run.startedAt = performance.now();
+    const controller = new AbortController();
+    const onStop = () => controller.abort(this.controller.signal.reason);
+    this.controller.signal.addEventListener('abort', onStop, { once: true });
+    const deadline = setTimeout(() => controller.abort(new Error(`deadline of ${job.intervalMs} ms exceeded`)), job.intervalMs);
+    const abandonTimer = setTimeout(run.abandon, job.intervalMs + ABANDON_GRACE_MS);
+    void job
+      .run(controller.signal)
+      .catch((error: unknown) => this.log.error({ job: job.id, err: error }, 'Job failed unexpectedly'))
+      .finally(end);
+    await run.done;
+    clearTimeout(deadline);
+    clearTimeout(abandonTimer);
+    this.controller.signal.removeEventListener('abort', onStop);
+  }
+
+  /**
+   * Stops scheduling; in-flight runs get `graceMs` to finish, are then aborted, and those that
+   * have not ended ABANDON_GRACE_MS later are abandoned. Bounded whatever the jobs do.
+   */
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     this.stopped = true;
-    for (const cron of this.crons) cron.stop();
-    this.crons.length = 0;
-    const inFlight = Promise.all(this.inFlight.values());
-    if (options.graceMs !== undefined) {
-      const grace = new Promise((resolve) => setTimeout(resolve, options.graceMs).unref());
-      await Promise.race([inFlight, grace]);
-      this.controller.abort();
-    }
-    await inFlight;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.limit.close();
+    await this.settleWithin(options.graceMs ?? 5_000);
+    this.controller.abort(new Error('collection stopped'));
+    await this.settleWithin(ABANDON_GRACE_MS);
+    for (const run of [...this.inFlight.values()]) run.abandon();
   }
+
+  private async settleWithin(ms: number): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([Promise.all([...this.inFlight.values()].map((run) => run.done)), elapsed]);
+    clearTimeout(timer);
+  }
+}
+
+/** The first time at or after `notBeforeMs` that is `phaseMs` past a multiple of the interval. */
+export function nextPhaseTime(notBeforeMs: number, intervalMs: number, phaseMs: number): number {
+  const cycles = Math.ceil((notBeforeMs - phaseMs) / intervalMs);
+  return cycles * intervalMs + phaseMs;
 }
 
 /** A stable offset in [0, spreadMs) derived from the job id, so restarts keep the same spread. */
 export function jitterMs(id: string, spreadMs: number): number {
-  let hash = 2166136261;
-  for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 16777619);
   const whole = Math.floor(spreadMs);
-  return whole <= 0 ? 0 : (hash >>> 0) % whole;
+  return whole <= 0 ? 0 : stableHash(id) % whole;
 }

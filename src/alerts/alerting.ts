@@ -54,11 +54,23 @@ export class Alerting {
     return this.configValue;
   }
 
-  evaluate(samples: readonly Sample[], nowMs = Date.now()): void {
+  /** Returns whether any alert changed. */
+  evaluate(samples: readonly Sample[], nowMs = Date.now()): boolean {
     try {
-      this.engine.evaluate(samples, nowMs);
+      return this.engine.evaluate(samples, nowMs);
     } catch (error) {
       this.log.error({ err: error }, 'Alert evaluation failed');
+      return true;
+    }
+  }
+
+  /** Evaluates `rules` (all when omitted) for one target over its own samples; see AlertEngine.evaluateTarget. */
+  evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = Date.now()): boolean {
+    try {
+      return this.engine.evaluateTarget(target, samples, nowMs, rules);
+    } catch (error) {
+      this.log.error({ err: error, target }, 'Alert evaluation failed');
+      return true;
     }
   }
 
@@ -84,9 +96,19 @@ export class Alerting {
   }
 
   samples(nowMs = Date.now()): Sample[] {
+    return [...this.alertSamples(), ...this.deliverySamples(nowMs)];
+  }
+
+  /** Alerts by rule, severity and state: these change only with an evaluation. */
+  alertSamples(): Sample[] {
     const alerts = new LabelledCounter('avaxmon_alerts');
     for (const alert of this.engine.active()) alerts.add({ rule: alert.rule, severity: alert.labels.severity, state: alert.state });
-    const samples = [...alerts.samples(), ...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples()];
+    return alerts.samples();
+  }
+
+  /** Notification outcomes, the queue and state_dir writes: these move with delivery, between evaluations. */
+  deliverySamples(nowMs = Date.now()): Sample[] {
+    const samples = [...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples()];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
     samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });

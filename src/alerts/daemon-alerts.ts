@@ -2,17 +2,42 @@ import type { Logger } from 'pino';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';
+import { ruleRegistry } from './rules/index.js';
 import { renderAlertsSection } from './status-section.js';
 
 const ALERTS_SLICE = '~alerts';
+const DELIVERY_SLICE = '~delivery';
 /** How long a stopping daemon keeps delivering; what is left stays in the outbox for the next start. */
 const STOP_DRAIN_MS = 3_000;
+/**
+ * Runs evaluate their own target's rules as they end; this sweep evaluates every target now and
+ * then, for what no run triggers: data held as unknown for a target that stopped reporting, a
+ * relearning window ending, reminders of a target whose collectors are gone.
+ */
+const SWEEP_MS = 10_000;
+
+/** Rule names by the metric families they read, from each rule's declared `sources`. */
+const rulesByFamily = new Map<string, Set<string>>();
+for (const [name, rule] of ruleRegistry) {
+  for (const { metric } of rule.sources) {
+    let rules = rulesByFamily.get(metric);
+    if (!rules) rulesByFamily.set(metric, (rules = new Set()));
+    rules.add(name);
+  }
+}
 
 /** The daemon's handle on the alert plane: present while the config has an `alerts:` section. */
 export class DaemonAlerts {
   private alerting?: Alerting;
+  private sweepTimer?: NodeJS.Timeout;
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly snapshot: MetricsSnapshot,
+  ) {
+    // A handful of series (per receiver and outcome), cheap to take at each scrape.
+    snapshot.beforeServe(() => snapshot.setSlice(DELIVERY_SLICE, this.alerting?.deliverySamples() ?? []));
+  }
 
   get current(): Alerting | undefined {
     return this.alerting;
@@ -27,18 +52,29 @@ export class DaemonAlerts {
     }
     const removed = this.alerting;
     this.alerting = undefined;
+    this.snapshot.setSlice(ALERTS_SLICE, []);
+    this.snapshot.setSlice(DELIVERY_SLICE, []);
     await removed?.stop(0);
   }
 
   /**
-   * Evaluates the rules over the current samples and publishes the alert self-metrics. Until the
-   * first collection round is complete, series that are merely not collected yet would look like
-   * resolved conditions, so rules are not evaluated before then.
+   * Called once the first collection round is complete: before that, series that are merely not
+   * collected yet would look like resolved conditions. Evaluates everything once, then sweeps.
    */
-  afterRun(snapshot: MetricsSnapshot, firstRoundComplete: boolean): void {
-    if (!this.alerting) return snapshot.setSlice(ALERTS_SLICE, []);
-    if (firstRoundComplete) this.alerting.evaluate(snapshot.samples());
-    snapshot.setSlice(ALERTS_SLICE, this.alerting.samples());
+  startEvaluating(): void {
+    this.sweep();
+    this.sweepTimer ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
+  }
+
+  /**
+   * After a run of `target` changed `families` (undefined: anything, e.g. its reachability flipped):
+   * evaluates only the rules reading those families, over that target's samples only.
+   */
+  afterRun(target: string, families: ReadonlySet<string> | undefined): void {
+    if (!this.alerting || !this.sweepTimer) return;
+    const rules = families && rulesReading(families);
+    if (rules?.size === 0) return;
+    if (this.alerting.evaluateTarget(target, this.snapshot.samplesOf(target), rules)) this.publishAlertCounts();
   }
 
   statusSection(): string {
@@ -46,6 +82,24 @@ export class DaemonAlerts {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.sweepTimer);
     await this.alerting?.stop(STOP_DRAIN_MS);
   }
+
+  private sweep(): void {
+    if (!this.alerting) return;
+    this.alerting.evaluate(this.snapshot.samples());
+    this.publishAlertCounts();
+  }
+
+  /** Alert counts change only with an evaluation that changed an alert: then at once, so /metrics agrees with what was notified. */
+  private publishAlertCounts(): void {
+    this.snapshot.setSlice(ALERTS_SLICE, this.alerting?.alertSamples() ?? []);
+  }
+}
+
+function rulesReading(families: ReadonlySet<string>): Set<string> {
+  const rules = new Set<string>();
+  for (const family of families) for (const rule of rulesByFamily.get(family) ?? []) rules.add(rule);
+  return rules;
 }

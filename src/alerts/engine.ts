@@ -15,6 +15,13 @@ import { pick, SampleIndex } from './sample-index.js';
  */
 const UNKNOWN_HOLD_MS = 5 * 60_000;
 
+/** One target's samples, and the rules to evaluate over them (all when omitted). */
+interface EvaluationScope {
+  readonly target: string;
+  readonly samples: readonly Sample[];
+  readonly rules?: ReadonlySet<string>;
+}
+
 export interface EngineDeps {
   readonly log: Logger;
   /** Durably queues notifications; returns once they are on disk. */
@@ -56,24 +63,54 @@ export class AlertEngine {
   }
 
   /**
-   * Applies one evaluation. The state changes only once its notifications are in the outbox: when
-   * queuing fails, the state is rolled back, so the next evaluation makes the same transitions again
-   * (with the same idempotency keys) and nothing is lost.
+   * Applies one evaluation of every rule over every target in `samples`. The state changes only
+   * once its notifications are in the outbox: when queuing fails, the state is rolled back, so the
+   * next evaluation makes the same transitions again (with the same idempotency keys) and nothing
+   * is lost.
    */
-  evaluate(samples: readonly Sample[], nowMs: number): void {
-    this.startedMs ??= nowMs;
-    const before = this.checkpoint();
-    try {
-      const outgoing = this.transition(new SampleIndex(samples), nowMs);
-      if (outgoing.length > 0) this.deps.enqueue(outgoing);
-    } catch (error) {
-      this.rollback(before);
-      throw error;
+  evaluate(samples: readonly Sample[], nowMs: number): boolean {
+    const byTarget = new Map<string, Sample[]>();
+    for (const alert of this.alerts.values()) if (alert.labels.target !== undefined) byTarget.set(alert.labels.target, []);
+    for (const sample of samples) {
+      const target = sample.labels.target;
+      if (target === undefined) continue;
+      const list = byTarget.get(target);
+      if (list) list.push(sample);
+      else byTarget.set(target, [sample]);
     }
-    this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
+    return this.evaluateScopes([...byTarget].map(([target, targetSamples]) => ({ target, samples: targetSamples })), nowMs);
   }
 
-  private transition(index: SampleIndex, nowMs: number): NewNotification[] {
+  /**
+   * Evaluates `rules` (every rule when omitted) for one target, over that target's samples only; the
+   * alerts of other targets and other rules are left as they are. Every rule reads the series of one
+   * target at a time (its sources all carry `target`), so evaluating target by target is exact.
+   */
+  evaluateTarget(target: string, samples: readonly Sample[], nowMs: number, rules?: ReadonlySet<string>): boolean {
+    return this.evaluateScopes([{ target, samples, rules }], nowMs);
+  }
+
+  /** Returns whether any alert in scope changed (or a notification went out). */
+  private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
+    this.startedMs ??= nowMs;
+    const inScope = (alert: AlertRecord) =>
+      scopes.some((scope) => scope.target === alert.labels.target && (!scope.rules || scope.rules.has(alert.rule)));
+    const before = this.checkpoint(inScope);
+    const outgoing: NewNotification[] = [];
+    try {
+      for (const scope of scopes) outgoing.push(...this.transition(scope, new SampleIndex(scope.samples), nowMs));
+      if (outgoing.length > 0) this.deps.enqueue(outgoing);
+    } catch (error) {
+      this.rollback(before, inScope);
+      throw error;
+    }
+    // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
+    const changed = outgoing.length > 0 || JSON.stringify(this.active().filter(inScope)) !== before.alerts;
+    if (changed) this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
+    return changed;
+  }
+
+  private transition(scope: EvaluationScope, index: SampleIndex, nowMs: number): NewNotification[] {
     const unreachable = new Set(index.all('avaxmon_target_up').filter((sample) => sample.value === 0).map((sample) => sample.labels.target));
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
@@ -81,7 +118,7 @@ export class AlertEngine {
     const seen = new Set<string>();
     // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
     const failedRules = new Set<string>();
-    for (const { rule, labels, candidate } of this.candidates(index, nowMs, failedRules)) {
+    for (const { rule, labels, candidate } of this.candidates(scope, index, nowMs, failedRules)) {
       const fingerprint = fingerprintOf(labels);
       seen.add(fingerprint);
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
@@ -102,7 +139,7 @@ export class AlertEngine {
       if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs, severityChanged));
     }
     for (const [fingerprint, alert] of [...this.alerts]) {
-      if (seen.has(fingerprint)) continue;
+      if (seen.has(fingerprint) || alert.labels.target !== scope.target || (scope.rules && !scope.rules.has(alert.rule))) continue;
       if (failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs) || this.relearning(alert, nowMs)) {
         outgoing.push(...this.keepAlive(alert, nowMs));
         continue;
@@ -112,26 +149,33 @@ export class AlertEngine {
     return outgoing;
   }
 
-  private checkpoint(): { alerts: Array<[string, AlertRecord]>; transitions: Map<string, number[]> } {
-    return structuredClone({ alerts: [...this.alerts], transitions: this.transitions });
+  /**
+   * The alerts in scope as JSON, and the transition lists by reference: those are never mutated in
+   * place, flapAllows replaces a list before anything is pushed onto it.
+   */
+  private checkpoint(inScope: (alert: AlertRecord) => boolean): { alerts: string; transitions: Map<string, number[]> } {
+    return { alerts: JSON.stringify(this.active().filter(inScope)), transitions: new Map(this.transitions) };
   }
 
-  private rollback(before: ReturnType<AlertEngine['checkpoint']>): void {
-    this.alerts.clear();
-    for (const [fingerprint, alert] of before.alerts) this.alerts.set(fingerprint, alert);
+  private rollback(before: ReturnType<AlertEngine['checkpoint']>, inScope: (alert: AlertRecord) => boolean): void {
+    for (const [fingerprint, alert] of [...this.alerts]) if (inScope(alert)) this.alerts.delete(fingerprint);
+    for (const alert of JSON.parse(before.alerts) as AlertRecord[]) this.alerts.set(alert.fingerprint, alert);
     this.transitions = before.transitions;
   }
 
   private *candidates(
+    scope: EvaluationScope,
     index: SampleIndex,
     nowMs: number,
     failedRules: Set<string>,
   ): Generator<{ rule: string; labels: Record<string, string>; candidate: Candidate }> {
     for (const [name, rule] of ruleRegistry) {
       const settings = this.config.rules[name];
-      if (!settings?.enabled) continue;
-      let memory = this.memories.get(name);
-      if (!memory) this.memories.set(name, (memory = new Map()));
+      if (!settings?.enabled || (scope.rules && !scope.rules.has(name))) continue;
+      // Per rule and target: a rule forgets what it no longer sees, and it sees one target at a time.
+      const memoryKey = `${name}\u0000${scope.target}`;
+      let memory = this.memories.get(memoryKey);
+      if (!memory) this.memories.set(memoryKey, (memory = new Map()));
       let found: Candidate[];
       try {
         found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory });

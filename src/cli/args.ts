@@ -19,7 +19,8 @@ export const USAGE = `usage: avaxmon [command] [flags]
 Commands:
   (none)                     run the daemon
   check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
-  simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers)
+  simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers,
+                             --nodes N: N nodes on consecutive ports from --port)
   test-alert --receiver NAME send a test notification through a receiver of --config.file; exit 0 if delivered
   collect [--target NAME]    run every collector of --config.file once, print the metrics; exit 1 if any failed
   healthcheck                GET /-/healthy of the local daemon (its listen address, TLS, auth); for HEALTHCHECK
@@ -28,6 +29,7 @@ Flags:
   --config.file=FILE         config file to load (default: config.yaml)
   --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS})
   --web.config.file=FILE     TLS and basic-auth config in exporter-toolkit format
+  --shard=INDEX/COUNT        collect only the targets whose name hashes to INDEX of COUNT replicas
   --log.level=LEVEL          debug, info, warn or error (default: info)
   --log.format=FORMAT        json or logfmt (default: json)
   --version                  print the version and exit
@@ -57,6 +59,8 @@ export function parseCli(argv: string[]): CliOptions {
         peers: { type: 'string' },
         receiver: { type: 'string' },
         target: { type: 'string' },
+        nodes: { type: 'string' },
+        shard: { type: 'string' },
       },
     });
   } catch (error) {
@@ -84,6 +88,15 @@ function commandOf(word: string | undefined): CliOptions['command'] {
   const commands = ['check-config', 'simulate', 'test-alert', 'collect', 'healthcheck'] as const;
   if ((commands as readonly string[]).includes(word)) return word as (typeof commands)[number];
   throw new UsageError(`unknown command "${word}"`);
+}
+
+/** Parses `--shard=INDEX/COUNT` (INDEX from 0): e.g. "2/3" is the third of three replicas. */
+export function parseShard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index >= count) throw new UsageError(`--shard must be INDEX/COUNT with 0 <= INDEX < COUNT, got "${value}"`);
+  return { index, count };
 }
 
 /** Parses "host:port", ":port" (host "": every address) or "[::1]:port" as Prometheus' --web.listen-address does. */

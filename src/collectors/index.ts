@@ -1,5 +1,6 @@
 import { createChainProgressCollector } from './chain-progress.js';
 import type { CollectorFactory } from './collector.js';
+import { collectorNames, type CollectorName } from './names.js';
 import { createFeeConfigCollector } from './fee-config.js';
 import { createHealthCollector } from './health.js';
 import { createL1ValidatorsCollector } from './l1-validators.js';
@@ -10,19 +11,21 @@ import { createUpgradesCollector } from './upgrades.js';
 import { createValidatorsCollector } from './validators.js';
 
 /**
- * Every node collector by name: the name is the config key under `targets[].collectors` and the
- * `collector` label. An explicit map, not import side effects, so this file is the whole list.
+ * Every node collector by name (see names.ts). An explicit map, not import side effects, so this
+ * file is the whole list; the Record type makes the compiler check it against the names.
  */
-export const collectorRegistry: ReadonlyMap<string, CollectorFactory> = new Map<string, CollectorFactory>([
-  ['health', { defaultEnabled: true, create: createHealthCollector }],
-  ['node_info', { defaultEnabled: true, create: createNodeInfoCollector }],
-  ['peers', { defaultEnabled: true, create: createPeersCollector }],
-  ['uptime', { defaultEnabled: true, create: createUptimeCollector }],
-  ['upgrades', { defaultEnabled: true, create: createUpgradesCollector }],
-  ['validators', { defaultEnabled: true, create: createValidatorsCollector }],
-  ['l1_validators', { defaultEnabled: true, create: createL1ValidatorsCollector }],
-  ['fee_config', { defaultEnabled: true, create: createFeeConfigCollector }],
-  ['chain_progress', { defaultEnabled: true, create: createChainProgressCollector }],
-]);
+const factories: Record<CollectorName, CollectorFactory> = {
+  health: { defaultEnabled: true, create: createHealthCollector },
+  node_info: { defaultEnabled: true, create: createNodeInfoCollector },
+  peers: { defaultEnabled: true, create: createPeersCollector },
+  uptime: { defaultEnabled: true, create: createUptimeCollector },
+  upgrades: { defaultEnabled: true, create: createUpgradesCollector },
+  validators: { defaultEnabled: true, create: createValidatorsCollector },
+  l1_validators: { defaultEnabled: true, create: createL1ValidatorsCollector },
+  fee_config: { defaultEnabled: true, create: createFeeConfigCollector },
+  chain_progress: { defaultEnabled: true, create: createChainProgressCollector },
+};
 
-export const collectorNames: readonly string[] = [...collectorRegistry.keys()];
+export const collectorRegistry: ReadonlyMap<string, CollectorFactory> = new Map(collectorNames.map((name) => [name, factories[name]]));
+
+export { collectorNames };

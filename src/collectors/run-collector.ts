@@ -24,6 +24,8 @@ export interface CollectorRuntime {
 export interface RunResult {
   readonly success: boolean;
   readonly error?: unknown;
+  /** The run ended after it was abandoned or replaced; nothing was recorded. */
+  readonly dropped?: boolean;
 }
 
 export function sliceKey(target: string, collector: string): string {
@@ -46,6 +48,8 @@ export interface SliceRun {
   readonly collector: string;
   /** How often the slice runs; also its deadline, so runs of one slice never overlap. */
   readonly intervalMs: number;
+  /** The upstream origin it requests, for the scheduler's per-origin cap. */
+  readonly origin?: string;
   collect(ctx: SliceRunContext): Promise<Observation>;
 }
 
@@ -55,6 +59,7 @@ export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
     target: runtime.target.name,
     collector: runtime.collector.name,
     intervalMs: runtime.intervalMs,
+    origin: new URL(runtime.target.url).origin,
     collect: ({ log, signal, nowMs }) =>
       runtime.collector.collect({
         target: runtime.target,
@@ -70,9 +75,15 @@ export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
 
 /**
  * Runs one slice once: deadline, timing, a child logger, and the all-or-nothing rule. A failed
- * run removes the slice's series, so /metrics never shows stale values.
+ * run removes the slice's series, so /metrics never shows stale values. When `isCurrent` says the
+ * run was abandoned meanwhile, its late result is dropped: the scheduler has moved on.
  */
-export async function runSlice(run: SliceRun, deps: CollectorRunDeps, stopSignal: AbortSignal): Promise<RunResult> {
+export async function runSlice(
+  run: SliceRun,
+  deps: CollectorRunDeps,
+  stopSignal: AbortSignal,
+  isCurrent: () => boolean = () => true,
+): Promise<RunResult> {
   const log = deps.log.child({ target: run.target, collector: run.collector });
   const started = performance.now();
   const nowMs = Date.now();
@@ -81,10 +92,12 @@ export async function runSlice(run: SliceRun, deps: CollectorRunDeps, stopSignal
   let result: RunResult;
   try {
     const observation = await run.collect({ log, signal, nowMs });
+    if (!isCurrent()) return { success: false, dropped: true };
     deps.snapshot.setSlice(sliceKey(run.target, run.collector), observation.samples);
     result = { success: true };
     if (wasFailing) log.info('Collection recovered');
   } catch (error) {
+    if (!isCurrent()) return { success: false, error, dropped: true };
     deps.snapshot.setSlice(sliceKey(run.target, run.collector), []);
     // A dead node fails every collector on every run: warn when a failure starts, not each time.
     log[wasFailing ? 'debug' : 'warn']({ err: error }, 'Collection failed');

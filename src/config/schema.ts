@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectorNames } from '../collectors/index.js';
+import { collectorNames } from '../collectors/names.js';
 import { DEFAULT_RESPONSE_MEMORY_BYTES } from '../clients/response-memory.js';
 import { cb58Id, durationMs, headerName, headerValue, httpUrl, labelName, nodeId } from './fields.js';
 import { alertsSchema } from './alerts-schema.js';
@@ -10,7 +10,7 @@ import { httpConfigFields } from './http-config-schema.js';
 /** Checked in the schema, so an unknown name is reported with every other bad path at once. */
 const collectorName = z
   .string()
-  .refine((name) => collectorNames.includes(name), `unknown collector (known: ${collectorNames.join(', ')})`);
+  .refine((name) => (collectorNames as readonly string[]).includes(name), `unknown collector (known: ${collectorNames.join(', ')})`);
 
 const collectorOverride = z
   .object({
@@ -68,6 +68,9 @@ const globalSchema = z
     max_response_bytes: z.number().int().positive().default(32 * 1024 * 1024),
     /** All upstream bodies being read at once; a request that would exceed it fails at once. */
     max_response_memory_bytes: z.number().int().positive().default(DEFAULT_RESPONSE_MEMORY_BYTES),
+    /** Collector runs in flight at once, overall and per upstream origin; runs beyond wait their turn. */
+    max_concurrent_collections: z.number().int().positive().default(256),
+    max_concurrent_collections_per_origin: z.number().int().positive().default(4),
   })
   .strict();
 
@@ -79,6 +82,8 @@ export const configSchema = z
       jitter_ratio: 1,
       max_response_bytes: 32 * 1024 * 1024,
       max_response_memory_bytes: DEFAULT_RESPONSE_MEMORY_BYTES,
+      max_concurrent_collections: 256,
+      max_concurrent_collections_per_origin: 4,
     }),
     targets: z.array(targetSchema).default([]),
     alerts: alertsSchema,

@@ -2,10 +2,19 @@ import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../errors.js';
 import { registerSecret, registerUrlCredentials } from '../redact.js';
 import { headerValueProblem } from './fields.js';
-import type { Config } from './schema.js';
+
+/** The part of a parsed config holding header and URL secrets (structural, so schema.ts is not imported back). */
+interface TargetsWithSecrets {
+  readonly targets: ReadonlyArray<{
+    readonly url: string;
+    readonly subnets: ReadonlyArray<{ readonly rpc_url?: string }>;
+    readonly header_files: Readonly<Record<string, string>>;
+    readonly headers: Record<string, string>;
+  }>;
+}
 
 /** Reads `header_files` into headers, and registers every header value and URL credential as a secret for redaction. */
-export function resolveSecretFiles(config: Config): ConfigIssue[] {
+export function resolveSecretFiles(config: TargetsWithSecrets): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   config.targets.forEach((target, index) => {
     for (const [header, file] of Object.entries(target.header_files)) {

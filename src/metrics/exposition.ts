@@ -5,35 +5,33 @@ export const OPENMETRICS_TEXT = 'application/openmetrics-text; version=1.0.0; ch
 
 export type ExpositionFormat = 'text' | 'openmetrics';
 
-/** Rendered sample lines of one slice, per family, in both formats (the lines are identical). */
-export type RenderedFamilies = Map<string, string>;
+/** Rendered sample lines of one slice, per family, encoded once (the lines are identical in both formats). */
+export type RenderedFamilies = Map<string, Buffer>;
 
 export function renderSamples(samples: readonly Sample[]): RenderedFamilies {
-  const families: RenderedFamilies = new Map();
+  const lines = new Map<string, string[]>();
   for (const sample of samples) {
     const line = `${sample.name}${renderLabels(sample.labels)} ${formatValue(sample.value)}\n`;
-    families.set(sample.name, (families.get(sample.name) ?? '') + line);
+    const family = lines.get(sample.name);
+    if (family) family.push(line);
+    else lines.set(sample.name, [line]);
   }
-  return families;
+  return new Map([...lines].map(([name, family]) => [name, Buffer.from(family.join(''))]));
 }
 
 /** Joins the slices' lines under one HELP/TYPE header per family, in catalogue order. */
-export function assemble(
-  descs: readonly MetricDesc[],
-  slices: Iterable<RenderedFamilies>,
-  format: ExpositionFormat,
-): string {
+export function assemble(descs: readonly MetricDesc[], slices: Iterable<RenderedFamilies>, format: ExpositionFormat): Buffer {
   const sliceList = [...slices];
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   for (const desc of descs) {
-    const lines = sliceList.map((slice) => slice.get(desc.name) ?? '').join('');
-    if (lines === '') continue;
-    parts.push(familyHeader(desc, format), lines);
+    const lines = sliceList.flatMap((slice) => slice.get(desc.name) ?? []);
+    if (lines.length === 0) continue;
+    parts.push(Buffer.from(familyHeader(desc, format)), ...lines);
   }
-  return parts.join('');
+  return Buffer.concat(parts);
 }
 
-function familyHeader(desc: MetricDesc, format: ExpositionFormat): string {
+export function familyHeader(desc: MetricDesc, format: ExpositionFormat): string {
   // OpenMetrics names a counter family without its _total suffix.
   const family = format === 'openmetrics' && desc.type === 'counter' ? desc.name.replace(/_total$/, '') : desc.name;
   return `# HELP ${family} ${escapeHelp(desc.help)}\n# TYPE ${family} ${desc.type}\n`;
@@ -53,6 +51,7 @@ export function formatValue(value: number): string {
 }
 
 function escapeLabelValue(value: string): string {
+  if (!/[\\\n"]/.test(value)) return value;
   return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 }
 

@@ -5,9 +5,12 @@ import type { Sample } from './metric-desc.js';
 interface CollectorStatus {
   readonly target: string;
   readonly collector: string;
-  success: boolean;
+  /** Undefined until the first run ends. */
+  success?: boolean;
   durationSeconds: number;
   lastSuccessSeconds?: number;
+  skippedRuns: number;
+  abandonedRuns: number;
 }
 
 interface Reachability {
@@ -17,10 +20,14 @@ interface Reachability {
   graceMs: number;
 }
 
-/** avaxmon's own state as samples: collector status, request outcomes, target reachability, reloads. */
+/**
+ * avaxmon's own state as samples: collector status, request outcomes, target reachability, reloads.
+ * Kept per target, so a run re-renders its own target's series (`samplesOf`), never the fleet's.
+ */
 export class SelfMetrics {
-  private readonly requests = new LabelledCounter('avaxmon_rpc_requests_total');
+  private readonly requests = new Map<string, LabelledCounter>();
   private readonly collectors = new Map<string, CollectorStatus>();
+  private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
   private reloadSuccessful = true;
   private lastLoadSeconds = Date.now() / 1000;
@@ -28,7 +35,9 @@ export class SelfMetrics {
   constructor(private readonly build: { version: string; revision: string }) {}
 
   recordRequest(target: string, method: string, outcome: Outcome): void {
-    this.requests.add({ target, method, outcome });
+    let counter = this.requests.get(target);
+    if (!counter) this.requests.set(target, (counter = new LabelledCounter('avaxmon_rpc_requests_total')));
+    counter.add({ target, method, outcome });
   }
 
   /**
@@ -53,15 +62,36 @@ export class SelfMetrics {
   }
 
   recordRun(target: string, collector: string, success: boolean, durationSeconds: number, nowSeconds: number): void {
+    const status = this.status(target, collector);
+    status.success = success;
+    status.durationSeconds = durationSeconds;
+    if (success) status.lastSuccessSeconds = nowSeconds;
+  }
+
+  /** A scheduled tick found the previous run still in flight. */
+  recordSkipped(target: string, collector: string): void {
+    this.status(target, collector).skippedRuns += 1;
+  }
+
+  /** A run outlived its deadline and abort; it counts as failed and its late result is dropped. */
+  recordAbandoned(target: string, collector: string, durationSeconds: number): void {
+    const status = this.status(target, collector);
+    status.abandonedRuns += 1;
+    status.success = false;
+    status.durationSeconds = durationSeconds;
+  }
+
+  private status(target: string, collector: string): CollectorStatus {
     const key = `${target}/${collector}`;
-    const previous = this.collectors.get(key);
-    this.collectors.set(key, {
-      target,
-      collector,
-      success,
-      durationSeconds,
-      lastSuccessSeconds: success ? nowSeconds : previous?.lastSuccessSeconds,
-    });
+    let status = this.collectors.get(key);
+    if (!status) {
+      status = { target, collector, durationSeconds: 0, skippedRuns: 0, abandonedRuns: 0 };
+      this.collectors.set(key, status);
+      let keys = this.collectorsOfTarget.get(target);
+      if (!keys) this.collectorsOfTarget.set(target, (keys = new Set()));
+      keys.add(key);
+    }
+    return status;
   }
 
   recordReload(successful: boolean, nowSeconds: number): void {
@@ -75,13 +105,28 @@ export class SelfMetrics {
 
   /** Drops the state of targets and collectors no longer configured, so their series vanish after a reload. */
   retain(targets: ReadonlySet<string>, collectorKeys: ReadonlySet<string>): void {
-    this.requests.retain((labels) => targets.has(labels.target));
+    for (const key of this.requests.keys()) if (!targets.has(key)) this.requests.delete(key);
     for (const key of this.reachability.keys()) if (!targets.has(key)) this.reachability.delete(key);
-    for (const key of this.collectors.keys()) if (!collectorKeys.has(key)) this.collectors.delete(key);
+    for (const [key, status] of this.collectors) {
+      if (collectorKeys.has(key)) continue;
+      this.collectors.delete(key);
+      this.collectorsOfTarget.get(status.target)?.delete(key);
+    }
+    for (const [target, keys] of this.collectorsOfTarget) if (keys.size === 0) this.collectorsOfTarget.delete(target);
+  }
+
+  /** Every target with self-metric state. */
+  targets(): string[] {
+    return [...new Set([...this.reachability.keys(), ...this.collectorsOfTarget.keys(), ...this.requests.keys()])];
   }
 
   samples(): Sample[] {
-    const samples: Sample[] = [
+    return [...this.globalSamples(), ...this.targets().flatMap((target) => this.samplesOf(target))];
+  }
+
+  /** The series of no target: build info and reloads. */
+  globalSamples(): Sample[] {
+    return [
       {
         name: 'avaxmon_build_info',
         labels: { version: this.build.version, node_version: process.version, revision: this.build.revision },
@@ -90,17 +135,25 @@ export class SelfMetrics {
       { name: 'avaxmon_config_last_reload_successful', labels: {}, value: this.reloadSuccessful ? 1 : 0 },
       { name: 'avaxmon_config_last_reload_success_timestamp_seconds', labels: {}, value: this.lastLoadSeconds },
     ];
-    for (const target of this.reachability.keys()) {
-      samples.push({ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 });
-    }
-    for (const status of this.collectors.values()) {
+  }
+
+  /** One target's series: reachability, its collectors' status and its request counts. */
+  samplesOf(target: string): Sample[] {
+    const samples: Sample[] = [];
+    if (this.reachability.has(target)) samples.push({ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 });
+    for (const key of this.collectorsOfTarget.get(target) ?? []) {
+      const status = this.collectors.get(key)!;
       const labels = { target: status.target, collector: status.collector };
-      samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
-      samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
+      if (status.success !== undefined) {
+        samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
+        samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
+      }
       if (status.lastSuccessSeconds !== undefined) {
         samples.push({ name: 'avaxmon_collector_last_success_timestamp_seconds', labels, value: status.lastSuccessSeconds });
       }
+      samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });
+      samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
     }
-    return [...samples, ...this.requests.samples()];
+    return [...samples, ...(this.requests.get(target)?.samples() ?? [])];
   }
 }

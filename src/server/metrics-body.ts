@@ -13,9 +13,9 @@ interface CachedBody {
 }
 
 /**
- * The /metrics body: the snapshot's pre-rendered collected series followed by prom-client's process
+ * The /metrics body: the snapshot's assembled collected series followed by prom-client's process
  * and runtime metrics. The joined buffer is cached per format and encoding, and rebuilt only when the
- * snapshot re-renders or the runtime part is a second old, so a scrape normally sends a cached buffer.
+ * snapshot re-assembles or the runtime part is a second old, so a scrape normally sends a cached buffer.
  * With gzip, the runtime part is a second gzip member: clients decode concatenated members as one.
  */
 export class MetricsBody {
@@ -26,7 +26,7 @@ export class MetricsBody {
 
   async get(format: ExpositionFormat, gzip: boolean, nowMs = Date.now()): Promise<Buffer> {
     const key = `${format}/${gzip}`;
-    const collected = this.snapshot.body(format, gzip);
+    const collected = await this.snapshot.serve(format, gzip);
     const cached = this.cache.get(key);
     if (cached && cached.collected === collected && nowMs - cached.runtimeRenderedAt < RUNTIME_REFRESH_MS) return cached.body;
     const runtime = Buffer.from(await this.runtimeText(format));

@@ -1,4 +1,4 @@
-import type { Daemon } from '../daemon.js';
+import type { DaemonView } from './daemon-view.js';
 
 // Every AvalancheGo node answers these two; collectors with nothing to do (no L1s, no EVM fee
 // config) succeed against any web server, so they cannot vouch for the target.
@@ -9,7 +9,7 @@ const IDENTITY_COLLECTORS = new Set(['health', 'node_info']);
  * HTTP, so a target whose identity collectors (or, without them, all collectors) fail is "failing",
  * not "up"; other failing collectors make it "degraded".
  */
-export function targetStatusBadge(daemon: Daemon, target: string): string {
+export function targetStatusBadge(daemon: DaemonView, target: string): string {
   const up = daemon.self.isTargetUp(target);
   if (up === undefined) return '<span class="badge unknown">unknown</span>';
   if (!up) return '<span class="badge bad">down</span>';

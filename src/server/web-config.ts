@@ -5,7 +5,25 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { joinPath } from '../config/expand-env.js';
-import type { WebOptions } from './app.js';
+
+/** Options of avaxmon's own HTTP endpoints; TLS and auth come from --web.config.file. */
+export interface WebOptions {
+  readonly https?: {
+    key: Buffer;
+    cert: Buffer;
+    ca?: Buffer;
+    requestCert?: boolean;
+    rejectUnauthorized?: boolean;
+    minVersion?: 'TLSv1.2' | 'TLSv1.3';
+    maxVersion?: 'TLSv1.2' | 'TLSv1.3';
+  };
+  /** exporter-toolkit's client_auth_type; see client-cert-policy.ts. */
+  readonly clientAuth?: ClientAuthType;
+  /** user → bcrypt hash; when set, every endpoint requires basic auth. */
+  readonly basicAuthUsers?: Readonly<Record<string, string>>;
+  /** Security headers added to every response. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 /**
  * --web.config.file in exporter-toolkit's format, so one file works for avaxmon and the Prometheus

@@ -3,10 +3,11 @@ import { chainActions } from './chain-actions.js';
 import { healthActions } from './health-actions.js';
 import { publicApiActions } from './public-api-actions.js';
 import { stakingActions } from './staking.js';
+import type { Action } from './action.js';
 import { generatePeers, type FaultKind, type SimState } from './state.js';
 
 /** One scenario action: a name in the YAML mapped to a change of the simulated world. */
-export type Action = (state: SimState, argument: unknown, nowMs: number) => void;
+export type { Action } from './action.js';
 
 const record = (argument: unknown) => (typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>) : {});
 

@@ -1,4 +1,4 @@
-import type { Action } from './actions.js';
+import type { Action } from './action.js';
 import { chainHeight, chainWorld, findChain, l1Balance, type ChainWorld, type SimChain } from './chain-world.js';
 import type { SimState } from './state.js';
 

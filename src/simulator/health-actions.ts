@@ -1,4 +1,4 @@
-import type { Action } from './actions.js';
+import type { Action } from './action.js';
 import { healthDetails } from './health-details.js';
 
 /** AvalancheGo's default --system-tracker-disk-warning-threshold-available-percentage. */

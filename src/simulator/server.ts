@@ -50,6 +50,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
+  // AvalancheGo's --http-idle-timeout defaults to 120 s: clients keep their connections between runs.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const stopScenario = options.scenario ? playScenario(options.scenario, state, onError) : () => {};
   const { port } = server.address() as AddressInfo;

@@ -1,4 +1,4 @@
-import type { Action } from './actions.js';
+import type { Action } from './action.js';
 import { chainWorld } from './chain-world.js';
 import type { SimState } from './state.js';
 

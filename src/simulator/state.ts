@@ -1,4 +1,4 @@
-import type { ChainWorld } from './chain-world.js';
+import type { ChainWorld } from './chain-world-types.js';
 
 /** The mutable world of one simulated AvalancheGo node; scenario actions change it over time. */
 export interface CheckState {

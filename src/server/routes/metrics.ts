@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Daemon } from '../../daemon.js';
+import type { DaemonView } from '../daemon-view.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, type ExpositionFormat } from '../../metrics/exposition.js';
 import { MetricsBody } from '../metrics-body.js';
 
 /** GET /metrics: a cached buffer, never a per-scrape rendering of the collected series. */
-export function registerMetricsRoute(app: FastifyInstance, daemon: Daemon): void {
+export function registerMetricsRoute(app: FastifyInstance, daemon: DaemonView): void {
   const metricsBody = new MetricsBody(daemon.snapshot);
   app.get('/metrics', async (request, reply) => {
     const format = negotiateFormat(request);

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { Daemon } from '../../daemon.js';
+import type { DaemonView } from '../daemon-view.js';
 
 /** Prometheus-style operational endpoints. */
-export function registerOpsRoutes(app: FastifyInstance, daemon: Daemon): void {
+export function registerOpsRoutes(app: FastifyInstance, daemon: DaemonView): void {
   app.get('/-/healthy', async (_, reply) => reply.type('text/plain').send('avaxmon is healthy.\n'));
   app.get('/-/ready', async (_, reply) =>
     daemon.isReady()
       ? reply.type('text/plain').send('avaxmon is ready.\n')
-      : reply.code(503).type('text/plain').send('avaxmon is not ready: first collection round in progress.\n'),
+      : reply.code(503).type('text/plain').send(`avaxmon is not ready: ${daemon.notReadyReason()}.\n`),
   );
   app.post('/-/reload', async (_, reply) => {
     const result = await daemon.reload();

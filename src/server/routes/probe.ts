@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Daemon } from '../../daemon.js';
+import type { DaemonView } from '../daemon-view.js';
 import { allMetrics } from '../../metrics/catalogue/index.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, assemble, renderSamples } from '../../metrics/exposition.js';
 import { ProbeRunner } from '../probe-runner.js';
@@ -16,7 +16,7 @@ const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
  * still answers 200 with avaxmon_probe_success 0; 4xx means the request itself was refused, before
  * any outbound connection.
  */
-export function registerProbeRoute(app: FastifyInstance, daemon: Daemon): void {
+export function registerProbeRoute(app: FastifyInstance, daemon: DaemonView): void {
   const runner = new ProbeRunner(daemon.config, daemon.log);
   app.addHook('onClose', () => runner.close());
   app.get('/probe', async (request, reply) => {
@@ -28,7 +28,7 @@ export function registerProbeRoute(app: FastifyInstance, daemon: Daemon): void {
     reply.raw.once('close', () => abort.abort());
     const samples = await runner.probe(resolution.target, daemon.config, timeout, abort.signal);
     const format = negotiateFormat(request);
-    const text = assemble(allMetrics, [renderSamples(samples)], format) + (format === 'openmetrics' ? '# EOF\n' : '');
+    const text = assemble(allMetrics, [renderSamples(samples)], format).toString() + (format === 'openmetrics' ? '# EOF\n' : '');
     reply.header('content-type', format === 'openmetrics' ? OPENMETRICS_TEXT : PROMETHEUS_TEXT);
     if (!acceptsGzip(request)) return reply.send(text);
     return reply.header('content-encoding', 'gzip').send(gzipSync(text));

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Daemon } from '../../daemon.js';
+import type { DaemonView } from '../daemon-view.js';
 import { displayUrl, scrubSecrets } from '../../redact.js';
 import { REVISION, VERSION } from '../../version.js';
 import { badge, escapeHtml, table } from '../html.js';
 import { targetStatusBadge } from '../target-status.js';
 
 /** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
-export function registerStatusRoute(app: FastifyInstance, daemon: Daemon): void {
+export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView): void {
   app.get('/', async (_, reply) => reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon)));
 }
 
-export function renderStatusPage(daemon: Daemon): string {
+export function renderStatusPage(daemon: DaemonView): string {
   const targets = daemon.config.targets.map((target) => [
     escapeHtml(target.name),
     escapeHtml(displayUrl(target.url)),
@@ -24,6 +24,8 @@ export function renderStatusPage(daemon: Daemon): string {
       badge(status?.success, 'ok', 'failing'),
       escapeHtml(status?.lastSuccessSeconds ? new Date(status.lastSuccessSeconds * 1000).toISOString() : 'never'),
       escapeHtml(status ? `${(status.durationSeconds * 1000).toFixed(0)} ms` : '-'),
+      escapeHtml(String(status?.skippedRuns ?? 0)),
+      escapeHtml(String(status?.abandonedRuns ?? 0)),
       escapeHtml(scrubSecrets(state.lastError ?? '')),
     ];
   });
@@ -42,7 +44,7 @@ th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.
 <h2>Targets</h2>
 ${table(['target', 'url', 'status'], targets, 'No targets configured.')}
 <h2>Collectors</h2>
-${table(['target', 'collector', 'last run', 'last success', 'duration', 'last error'], collectors, 'No collectors scheduled yet.')}
+${table(['target', 'collector', 'last run', 'last success', 'duration', 'skipped ticks', 'abandoned runs', 'last error'], collectors, 'No collectors scheduled yet.')}
 ${daemon.statusSections.map((section) => section()).join('\n')}
 </body></html>
 `;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BALANCE_CURRENCIES, DELEGATION_STATUSES } from '../../clients/data-api.js';
 import type { SimState } from '../state.js';
-import type { RestRoute } from './index.js';
+import type { RestRoute } from './route.js';
 import {
   DEFAULT_BALANCE_WEI,
   hasHeader,

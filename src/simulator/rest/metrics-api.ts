@@ -1,6 +1,6 @@
 import { V2_METRICS, supportedIntervals, type MetricPoint, type MetricsApiMetric, type TimeInterval } from '../../clients/metrics-api.js';
 import { intervalEndSeconds } from '../../collectors/public/complete-point.js';
-import type { RestRoute } from './index.js';
+import type { RestRoute } from './route.js';
 import { hasHeader, logRequest, pageSizeOf, paginate, publicApiWorld, scriptedFailure, sendApiError, sendOk, type PublicApiWorld } from './public-api-world.js';
 
 const V2_PATH = /^\/v2\/chains\/([^/]+)\/metrics\/([^/]+)$/;

@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/schema.js';
+import type { MetricsSnapshot } from '../metrics/snapshot.js';
+import type { SelfMetrics } from '../metrics/self-metrics.js';
+
+/** The last outcome of one scheduled collector, for the status page. */
+export interface CollectorState {
+  readonly target: string;
+  readonly collector: string;
+  readonly intervalMs: number;
+  lastError?: string;
+}
+
+/**
+ * What the HTTP endpoints read from the daemon. The server depends on this, not on the Daemon
+ * class, so the daemon builds the app without the two importing each other.
+ */
+export interface DaemonView {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly snapshot: MetricsSnapshot;
+  readonly self: SelfMetrics;
+  readonly collectorStates: ReadonlyMap<string, CollectorState>;
+  /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
+  readonly statusSections: ReadonlyArray<() => string>;
+  isReady(): boolean;
+  notReadyReason(): string;
+  reload(): Promise<{ ok: boolean; errors: string[] }>;
+}
