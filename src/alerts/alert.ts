@@ -23,14 +23,24 @@ export interface AlertRecord {
   reminders: number;
   /** Since when the rule's data for the target is missing (a failed collection): unknown, so not yet resolved. */
   unknownSinceMs?: number;
-  /** The condition no longer holds, but the resolve waits for the flap cap to allow it. */
-  resolveHeld?: boolean;
+  /** A change receivers have not been told yet because the alert is flapping; sent once it settles. */
+  held?: AlertStatus;
+  /** The data is missing while a collector of the target fails: the alert keeps its last state, marked stale. */
+  stale?: boolean;
+}
+
+/** An alert that is flapping: its notice went out, and later changes wait until none came for flap_settle. */
+export interface FlapState {
+  readonly sinceMs: number;
+  lastChangeMs: number;
 }
 
 /** What survives a restart: the open alerts, and each alert's recent notification times for the flap cap. */
 export interface EngineState {
   readonly alerts: readonly AlertRecord[];
   readonly transitions: Readonly<Record<string, readonly number[]>>;
+  /** Absent in state written before flap settling existed. */
+  readonly flapping?: Readonly<Record<string, FlapState>>;
 }
 
 /** What a receiver renders: one alert in Alertmanager's vocabulary. */

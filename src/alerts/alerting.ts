@@ -76,10 +76,17 @@ export class Alerting {
   samples(nowMs = Date.now()): Sample[] {
     const alerts = new LabelledCounter('avaxmon_alerts');
     for (const alert of this.engine.active()) alerts.add({ rule: alert.rule, severity: alert.labels.severity, state: alert.state });
-    const samples = [...alerts.samples(), ...this.delivery.notifications.samples()];
+    const samples = [...alerts.samples(), ...this.delivery.notifications.samples(), ...this.engine.flap.held.samples()];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
     samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });
+    const oldestByReceiver = new Map(this.configValue.receivers.map((receiver) => [receiver.name, nowMs]));
+    for (const entry of this.outbox.entries()) {
+      if (oldestByReceiver.has(entry.receiver)) oldestByReceiver.set(entry.receiver, Math.min(oldestByReceiver.get(entry.receiver)!, entry.createdMs));
+    }
+    for (const [receiver, createdMs] of oldestByReceiver) {
+      samples.push({ name: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: { receiver }, value: Math.max(0, (nowMs - createdMs) / 1000) });
+    }
     return samples;
   }
 

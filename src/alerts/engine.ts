@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { AlertsConfig, ReceiverConfig } from '../config/alerts-schema.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus, type EngineState } from './alert.js';
+import { collectorFailing } from './collector-health.js';
+import { FlapDamper } from './flap-damper.js';
 import type { NewNotification } from './outbox.js';
 import { ALERTMANAGER_RESEND_MS } from './receivers/alertmanager.js';
 import { routes } from './routing.js';
@@ -10,8 +12,9 @@ import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { pick, SampleIndex } from './sample-index.js';
 
 /**
- * A failed collection removes its series; the condition is then unknown, not cleared. An alert whose
- * data is missing keeps firing this long before it resolves (e.g. the collector was disabled).
+ * A failed collection removes its series; the condition is then unknown, not cleared. While a
+ * collector of the target fails, an alert whose data is missing keeps its state (marked stale);
+ * with no collector failing (e.g. the collector was disabled) it keeps firing this long, then resolves.
  */
 const UNKNOWN_HOLD_MS = 5 * 60_000;
 
@@ -25,14 +28,14 @@ export interface EngineDeps {
 
 /**
  * The alert lifecycle of Prometheus plus Alertmanager: inactive → pending → firing (after `for`) →
- * resolved, with reminders, flap capping, inhibition by AvaxmonTargetDown, and routing.
+ * resolved, with reminders, flap damping, inhibition by AvaxmonTargetDown, and routing.
  */
 export class AlertEngine {
   /** Open alerts by fingerprint, the hash of their identity. */
   private readonly alerts = new Map<string, AlertRecord>();
   private readonly memories = new Map<string, Map<string, unknown>>();
-  /** Notification times per fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
-  private transitions = new Map<string, number[]>();
+  /** Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
+  readonly flap: FlapDamper;
   /** The time of the first evaluation since start; alerts older than that were restored from disk. */
   private startedMs?: number;
 
@@ -43,12 +46,13 @@ export class AlertEngine {
   ) {
     // Keyed by identity: a record saved while severity was part of the fingerprint keeps its old one for receivers.
     for (const alert of restored.alerts) this.alerts.set(fingerprintOf(alert.labels), alert);
-    for (const [fingerprint, times] of Object.entries(restored.transitions)) this.transitions.set(fingerprint, [...times]);
+    this.flap = new FlapDamper(config, deps.log, restored);
   }
 
   /** A reload swaps rules and receivers but keeps every alert's state. */
   reconfigure(config: AlertsConfig): void {
     this.config = config;
+    this.flap.reconfigure(config);
   }
 
   active(): readonly AlertRecord[] {
@@ -70,7 +74,7 @@ export class AlertEngine {
       this.rollback(before);
       throw error;
     }
-    this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
+    this.deps.save({ alerts: this.active(), ...this.flap.state(nowMs) });
   }
 
   private transition(index: SampleIndex, nowMs: number): NewNotification[] {
@@ -86,8 +90,13 @@ export class AlertEngine {
       seen.add(fingerprint);
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
       alert.annotations = annotationsOf(rule, candidate);
-      alert.resolveHeld = undefined;
+      if (alert.held === 'resolved') {
+        // The condition is back before its resolve went out: receivers still have "firing", which is right.
+        this.flap.noteChange(fingerprint, nowMs);
+        alert.held = undefined;
+      }
       alert.unknownSinceMs = undefined;
+      alert.stale = undefined;
       if (frozen(alert)) {
         outgoing.push(...this.keepAlive(alert, nowMs));
         continue;
@@ -109,17 +118,18 @@ export class AlertEngine {
       }
       outgoing.push(...this.close(fingerprint, alert, nowMs));
     }
+    this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
     return outgoing;
   }
 
-  private checkpoint(): { alerts: Array<[string, AlertRecord]>; transitions: Map<string, number[]> } {
-    return structuredClone({ alerts: [...this.alerts], transitions: this.transitions });
+  private checkpoint(): { alerts: Array<[string, AlertRecord]>; flap: ReturnType<FlapDamper['checkpoint']> } {
+    return { alerts: structuredClone([...this.alerts]), flap: this.flap.checkpoint() };
   }
 
   private rollback(before: ReturnType<AlertEngine['checkpoint']>): void {
     this.alerts.clear();
     for (const [fingerprint, alert] of before.alerts) this.alerts.set(fingerprint, alert);
-    this.transitions = before.transitions;
+    this.flap.rollback(before.flap);
   }
 
   private *candidates(
@@ -154,14 +164,19 @@ export class AlertEngine {
   }
 
   /**
-   * True while a notified alert's data is missing, up to UNKNOWN_HOLD_MS. The data is missing when no
-   * source series carries the alert's identity: another series of the same target says nothing about it.
+   * True while a notified alert's data is missing: as long as a collector of its target fails, else
+   * up to UNKNOWN_HOLD_MS. The data is missing when no source series carries the alert's identity:
+   * another series of the same target says nothing about it.
    */
   private holdUnknown(alert: AlertRecord, index: SampleIndex, nowMs: number): boolean {
     const sources = ruleRegistry.get(alert.rule)?.sources ?? [];
     const { alertname: _alertname, severity: _severity, ...identity } = alert.labels;
     const known = sources.some(({ metric, labels }) => index.all(metric).some((sample) => sameLabels(pick(sample.labels, labels), identity)));
     if (known || Object.keys(alert.notified).length === 0 || !this.config.rules[alert.rule]?.enabled) return false;
+    if (collectorFailing(index, alert.labels.target)) {
+      alert.stale = true;
+      return true;
+    }
     alert.unknownSinceMs ??= nowMs;
     return nowMs - alert.unknownSinceMs < UNKNOWN_HOLD_MS;
   }
@@ -175,16 +190,21 @@ export class AlertEngine {
   }
 
   /**
-   * The first firing notification (once the flap cap allows); after a severity change, a firing
+   * The first firing notification (unless flap damping holds it); after a severity change, a firing
    * notification with the new severity at once; otherwise reminders per receiver.
    */
   private notifyFiring(alert: AlertRecord, nowMs: number, severityChanged: boolean): NewNotification[] {
     const routed = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
     if (Object.keys(alert.notified).length === 0) {
-      if (routed.length === 0 || !this.flapAllows(alert, nowMs)) return [];
-      this.transitions.get(alert.fingerprint)!.push(nowMs);
+      if (routed.length === 0) return [];
+      const decision = this.flap.decide(alert, 'firing', nowMs, alert.held !== 'firing');
+      if (decision === 'hold') {
+        alert.held = 'firing';
+        return [];
+      }
+      alert.held = undefined;
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
     }
     if (severityChanged && routed.length > 0) {
       alert.reminders += 1;
@@ -213,53 +233,43 @@ export class AlertEngine {
     return due.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, true));
   }
 
-  /** The condition no longer holds: a pending alert vanishes silently; a notified one resolves. */
+  /**
+   * The condition no longer holds: a pending alert (or one whose firing flap damping held) vanishes
+   * silently, since receivers last heard "resolved"; a notified one resolves unless damping holds it.
+   */
   private close(fingerprint: string, alert: AlertRecord, nowMs: number): NewNotification[] {
     const notifiedTo = Object.keys(alert.notified);
     if (notifiedTo.length === 0) {
+      if (alert.held === 'firing') this.flap.noteChange(fingerprint, nowMs);
       this.alerts.delete(fingerprint);
       return [];
     }
-    if (!this.flapAllows(alert, nowMs)) {
-      alert.resolveHeld = true;
+    const decision = this.flap.decide(alert, 'resolved', nowMs, alert.held !== 'resolved');
+    if (decision === 'hold') {
+      alert.held = 'resolved';
       return [];
     }
     this.alerts.delete(fingerprint);
-    this.transitions.get(alert.fingerprint)!.push(nowMs);
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
     const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
-    return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs));
-  }
-
-  private flapAllows(alert: AlertRecord, nowMs: number): boolean {
-    const recent = (this.transitions.get(alert.fingerprint) ?? []).filter((at) => nowMs - at < this.config.flapWindowMs);
-    this.transitions.set(alert.fingerprint, recent);
-    return recent.length < this.config.flapMaxTransitions;
-  }
-
-  private recentTransitions(nowMs: number): Record<string, number[]> {
-    for (const [fingerprint, times] of this.transitions) {
-      const recent = times.filter((at) => nowMs - at < this.config.flapWindowMs);
-      if (recent.length === 0) this.transitions.delete(fingerprint);
-      else this.transitions.set(fingerprint, recent);
-    }
-    return Object.fromEntries(this.transitions);
+    return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs, false, decision === 'notice'));
   }
 
   private repeatInterval(receiver: ReceiverConfig): number {
     return receiver.repeatIntervalMs ?? (receiver.type === 'alertmanager' ? ALERTMANAGER_RESEND_MS : this.config.repeatIntervalMs);
   }
 
-  private notification(alert: AlertRecord, receiver: ReceiverConfig, status: AlertStatus, nowMs: number, reminder = false): NewNotification {
+  private notification(alert: AlertRecord, receiver: ReceiverConfig, status: AlertStatus, nowMs: number, reminder = false, flapNotice = false): NewNotification {
     if (status === 'firing') alert.notified[receiver.name] = nowMs;
     const suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved';
+    const payload = payloadOf(alert, status, nowMs, this.config.externalUrl);
     return {
       receiver: receiver.name,
       fingerprint: alert.fingerprint,
       // Deterministic, so a notification re-queued after a crash carries the key the receiver saw.
       key: `${alert.fingerprint}-${alert.activeSinceMs}-${suffix}`,
       reminder,
-      alert: payloadOf(alert, status, nowMs, this.config.externalUrl),
+      alert: flapNotice ? { ...payload, annotations: { ...payload.annotations, flapping: this.flap.notice(alert.fingerprint) } } : payload,
     };
   }
 }

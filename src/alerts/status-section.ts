@@ -1,5 +1,6 @@
 import { scrubSecrets } from '../redact.js';
 import { badge, escapeHtml, table } from '../server/html.js';
+import type { AlertRecord } from './alert.js';
 import type { Alerting } from './alerting.js';
 
 /** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
@@ -7,7 +8,7 @@ export function renderAlertsSection(alerting: Alerting): string {
   const alerts = alerting.activeAlerts().map((alert) => [
     escapeHtml(alert.rule),
     `<span class="badge ${alert.labels.severity === 'critical' ? 'bad' : escapeHtml(alert.labels.severity)}">${escapeHtml(alert.labels.severity)}</span>`,
-    escapeHtml(alert.resolveHeld ? 'firing (resolve held: flapping)' : alert.state),
+    escapeHtml(stateText(alerting, alert)),
     escapeHtml(labelText(alert.labels)),
     escapeHtml(scrubSecrets(alert.annotations.summary ?? '')),
     escapeHtml(new Date(alert.activeSinceMs).toISOString()),
@@ -28,6 +29,14 @@ ${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], aler
 <h2>Receivers</h2>
 <p>Outbox: ${alerting.outbox.depth} queued.</p>
 ${table(['receiver', 'type', 'severities', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
+}
+
+function stateText(alerting: Alerting, alert: AlertRecord): string {
+  const notes = [
+    alerting.engine.flap.flappingSince(alert.fingerprint) !== undefined ? `flapping${alert.held ? `, ${alert.held} held until it settles` : ''}` : '',
+    alert.stale ? 'stale: a collector of the target is failing' : '',
+  ].filter(Boolean);
+  return notes.length > 0 ? `${alert.state} (${notes.join('; ')})` : alert.state;
 }
 
 function labelText(labels: Readonly<Record<string, string>>): string {

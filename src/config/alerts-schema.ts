@@ -73,6 +73,7 @@ export interface AlertsConfig {
   readonly externalUrl?: string;
   readonly flapWindowMs: number;
   readonly flapMaxTransitions: number;
+  readonly flapSettleMs: number;
   readonly retry: { readonly initialBackoffMs: number; readonly maxBackoffMs: number; readonly maxAgeMs: number };
   readonly rules: Readonly<Record<string, RuleSettings>>;
   readonly receivers: readonly ReceiverConfig[];
@@ -85,8 +86,10 @@ export const alertsSchema = z
     /** This avaxmon's public URL, sent as the alerts' generatorURL. */
     external_url: httpUrl.optional(),
     flap_window: durationMs.default(3_600_000),
-    /** Notifications (firing or resolved) one alert may cause within flap_window; more are held back. */
+    /** Notifications (firing or resolved) one alert may cause within flap_window; the next is the "flapping" notice. */
     flap_max_transitions: z.number().int().min(2).default(6),
+    /** A flapping alert's current state is sent once it has not changed for this long. */
+    flap_settle: durationMs.default(30_000),
     retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
     rules: z.record(z.string(), ruleOverride).default({}),
     receivers: z.array(receiverSchema).default([]),
@@ -108,6 +111,7 @@ export const alertsSchema = z
       externalUrl: alerts.external_url,
       flapWindowMs: alerts.flap_window,
       flapMaxTransitions: alerts.flap_max_transitions,
+      flapSettleMs: alerts.flap_settle,
       retry: { initialBackoffMs: alerts.retry.initial_backoff, maxBackoffMs: alerts.retry.max_backoff, maxAgeMs: alerts.retry.max_age },
       rules,
       receivers,
