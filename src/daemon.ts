@@ -64,7 +64,7 @@ export class Daemon {
     this.runtimes = new TargetRuntimes(this.http, this.self);
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
-    this.alerts = new DaemonAlerts(options.logger);
+    this.alerts = new DaemonAlerts(options.logger, (target, collector) => this.collectorStates.get(sliceKey(target, collector)));
     this.statusSections.push(() => this.alerts.statusSection());
   }
 

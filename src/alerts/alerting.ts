@@ -8,7 +8,7 @@ import { AlertEngine } from './engine.js';
 import { Outbox } from './outbox.js';
 import { createReceiver } from './receivers/index.js';
 import type { Receiver } from './receivers/receiver.js';
-import { SEVERITIES } from './rule.js';
+import { SEVERITIES, type CollectorLookup } from './rule.js';
 import { AlertStateStore } from './state-store.js';
 import type { AlertRecord } from './alert.js';
 
@@ -22,7 +22,7 @@ export class Alerting {
   private readonly http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES });
   private configValue: AlertsConfig;
 
-  constructor(config: AlertsConfig, private readonly log: Logger) {
+  constructor(config: AlertsConfig, private readonly log: Logger, collectors?: CollectorLookup) {
     this.configValue = config;
     const store = new AlertStateStore(config.stateDir, log);
     this.outbox = new Outbox(config.stateDir, log);
@@ -35,6 +35,7 @@ export class Alerting {
           if (this.outbox.enqueue(notifications).length > 0) this.delivery.kick();
         },
         save: (state) => store.save(state),
+        collectors,
       },
       store.load(),
     );

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';
+import type { CollectorLookup } from './rule.js';
 import { renderAlertsSection } from './status-section.js';
 
 const ALERTS_SLICE = '~alerts';
@@ -12,7 +13,7 @@ const STOP_DRAIN_MS = 3_000;
 export class DaemonAlerts {
   private alerting?: Alerting;
 
-  constructor(private readonly log: Logger) {}
+  constructor(private readonly log: Logger, private readonly collectors?: CollectorLookup) {}
 
   get current(): Alerting | undefined {
     return this.alerting;
@@ -22,7 +23,7 @@ export class DaemonAlerts {
   async configure(config: AlertsConfig | undefined): Promise<void> {
     if (config && this.alerting) return this.alerting.reconfigure(config);
     if (config) {
-      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }));
+      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), this.collectors);
       return;
     }
     const removed = this.alerting;

@@ -7,7 +7,7 @@ import { FlapDamper } from './flap-damper.js';
 import type { NewNotification } from './outbox.js';
 import { ALERTMANAGER_RESEND_MS } from './receivers/alertmanager.js';
 import { routes } from './routing.js';
-import { runbookUrl, type Candidate } from './rule.js';
+import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { pick, SampleIndex } from './sample-index.js';
 
@@ -24,6 +24,7 @@ export interface EngineDeps {
   readonly enqueue: (notifications: readonly NewNotification[]) => void;
   /** Persists the alert state after a change; called after the notifications are queued. */
   readonly save: (state: EngineState) => void;
+  readonly collectors?: CollectorLookup;
 }
 
 /**
@@ -144,7 +145,7 @@ export class AlertEngine {
       if (!memory) this.memories.set(name, (memory = new Map()));
       let found: Candidate[];
       try {
-        found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory });
+        found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory, collectors: this.deps.collectors });
       } catch (error) {
         this.deps.log.error({ rule: name, err: error }, 'Alert rule failed to evaluate');
         failedRules.add(name);

@@ -27,7 +27,17 @@ export interface RuleContext {
   readonly params: Readonly<Record<string, number>>;
   /** Survives between evaluations of this rule (e.g. a window of past values). */
   readonly memory: Map<string, unknown>;
+  /** What the daemon knows of a collector beyond its series: its interval and last error. */
+  readonly collectors?: CollectorLookup;
 }
+
+export interface CollectorInfo {
+  readonly intervalMs: number;
+  /** Already scrubbed of secrets. */
+  readonly lastError?: string;
+}
+
+export type CollectorLookup = (target: string, collector: string) => CollectorInfo | undefined;
 
 /** One series for which the rule's condition holds now. */
 export interface Candidate {

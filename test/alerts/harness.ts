@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Alerting } from '../../src/alerts/alerting.js';
+import type { CollectorLookup } from '../../src/alerts/rule.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { startRecorder, type Recorder } from './recorder.js';
@@ -29,7 +30,12 @@ export interface Harness {
  * An alert plane with one loopback webhook receiver named `hook`. `alerts` is YAML indented by two
  * spaces: everything under `alerts:` but state_dir, retry and the hook receiver; `receivers` adds receivers.
  */
-export async function startAlerting(alerts: string, receivers = '', stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alerts-'))): Promise<Harness> {
+export async function startAlerting(
+  alerts: string,
+  receivers = '',
+  stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alerts-')),
+  collectors?: CollectorLookup,
+): Promise<Harness> {
   const hook = await startRecorder();
   const config = parseConfig(`alerts:
   state_dir: ${stateDir}
@@ -38,7 +44,7 @@ ${alerts}
   receivers:
     - { name: hook, type: webhook, url: ${hook.url}/hook }
 ${receivers}`).alerts!;
-  const alerting = new Alerting(config, silentLog);
+  const alerting = new Alerting(config, silentLog, collectors);
   return {
     alerting,
     hook,

@@ -15,12 +15,14 @@ import { avalancheUptimeDropping } from './avalanche-uptime-dropping.js';
 import { avalancheUptimeLow } from './avalanche-uptime-low.js';
 import { avalancheValidatorDisconnected } from './avalanche-validator-disconnected.js';
 import { avalancheValidatorNotActive } from './avalanche-validator-not-active.js';
+import { avaxmonCollectorFailing } from './avaxmon-collector-failing.js';
 import { avaxmonTargetDown } from './avaxmon-target-down.js';
 
 /** Every built-in rule by name; the name is the config key under `alerts.rules` and `alertname`. */
 export const ruleRegistry: ReadonlyMap<string, AlertRule> = new Map(
   [
     avaxmonTargetDown,
+    avaxmonCollectorFailing,
     avalancheNodeUnhealthy,
     avalancheHealthCheckFailing,
     avalancheSubnetUnhealthy,
