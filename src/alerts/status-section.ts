@@ -2,6 +2,7 @@ import { scrubSecrets } from '../redact.js';
 import { badge, escapeHtml, table } from '../server/html.js';
 import type { AlertRecord } from './alert.js';
 import type { Alerting } from './alerting.js';
+import { NOTIFICATIONS_FAILING_RULE } from './routing.js';
 
 /** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
 export function renderAlertsSection(alerting: Alerting): string {
@@ -13,12 +14,14 @@ export function renderAlertsSection(alerting: Alerting): string {
     escapeHtml(scrubSecrets(alert.annotations.summary ?? '')),
     escapeHtml(new Date(alert.activeSinceMs).toISOString()),
   ]);
+  const failing = new Set(alerting.activeAlerts().filter((alert) => alert.rule === NOTIFICATIONS_FAILING_RULE && alert.state === 'firing').map((alert) => alert.labels.receiver));
   const receivers = alerting.config.receivers.map((receiver) => {
     const last = alerting.lastDelivery(receiver.name);
     return [
       escapeHtml(receiver.name),
       escapeHtml(receiver.type),
       escapeHtml(receiver.severities.join(', ')),
+      badge(!failing.has(receiver.name), 'ok', 'failing'),
       last ? badge(last.outcome === 'delivered', escapeHtml(last.outcome), escapeHtml(last.outcome)) : badge(undefined),
       escapeHtml(last ? `${new Date(last.atMs).toISOString()} (${last.alertname})` : 'never'),
       escapeHtml(scrubSecrets(last?.error ?? '')),
@@ -28,7 +31,7 @@ export function renderAlertsSection(alerting: Alerting): string {
 ${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], alerts, 'No active alerts.')}
 <h2>Receivers</h2>
 <p>Outbox: ${alerting.outbox.depth} queued.</p>
-${table(['receiver', 'type', 'severities', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
+${table(['receiver', 'type', 'severities', 'health', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
 }
 
 function stateText(alerting: Alerting, alert: AlertRecord): string {

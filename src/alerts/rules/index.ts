@@ -16,6 +16,7 @@ import { avalancheUptimeLow } from './avalanche-uptime-low.js';
 import { avalancheValidatorDisconnected } from './avalanche-validator-disconnected.js';
 import { avalancheValidatorNotActive } from './avalanche-validator-not-active.js';
 import { avaxmonCollectorFailing } from './avaxmon-collector-failing.js';
+import { avaxmonNotificationsFailing } from './avaxmon-notifications-failing.js';
 import { avaxmonTargetDown } from './avaxmon-target-down.js';
 
 /** Every built-in rule by name; the name is the config key under `alerts.rules` and `alertname`. */
@@ -23,6 +24,7 @@ export const ruleRegistry: ReadonlyMap<string, AlertRule> = new Map(
   [
     avaxmonTargetDown,
     avaxmonCollectorFailing,
+    avaxmonNotificationsFailing,
     avalancheNodeUnhealthy,
     avalancheHealthCheckFailing,
     avalancheSubnetUnhealthy,
