@@ -27,6 +27,8 @@ export interface AlertRecord {
   held?: AlertStatus;
   /** The data is missing while a collector of the target fails: the alert keeps its last state, marked stale. */
   stale?: boolean;
+  /** Why a firing alert is not notified now: the inhibiting alert or the silence. */
+  muted?: string;
 }
 
 /** An alert that is flapping: its notice went out, and later changes wait until none came for flap_settle. */

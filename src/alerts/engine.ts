@@ -4,6 +4,7 @@ import type { Sample } from '../metrics/metric-desc.js';
 import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus, type EngineState } from './alert.js';
 import { collectorFailing } from './collector-health.js';
 import { FlapDamper } from './flap-damper.js';
+import { Inhibitor } from './inhibition.js';
 import type { NewNotification } from './outbox.js';
 import { ALERTMANAGER_RESEND_MS } from './receivers/alertmanager.js';
 import { routes } from './routing.js';
@@ -83,6 +84,7 @@ export class AlertEngine {
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
     const outgoing: NewNotification[] = [];
+    const firing: Array<{ alert: AlertRecord; severityChanged: boolean }> = [];
     const seen = new Set<string>();
     // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
     const failedRules = new Set<string>();
@@ -109,7 +111,7 @@ export class AlertEngine {
         alert.state = 'firing';
         alert.firingSinceMs = nowMs;
       }
-      if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs, severityChanged));
+      if (alert.state === 'firing') firing.push({ alert, severityChanged });
     }
     for (const [fingerprint, alert] of [...this.alerts]) {
       if (seen.has(fingerprint)) continue;
@@ -118,6 +120,12 @@ export class AlertEngine {
         continue;
       }
       outgoing.push(...this.close(fingerprint, alert, nowMs));
+    }
+    // Muting is decided once every alert's state is known: a source may come after its targets.
+    const inhibitor = new Inhibitor(this.config.inhibitRules, [...this.alerts.values()].filter((alert) => alert.state === 'firing'));
+    for (const { alert, severityChanged } of firing) {
+      alert.muted = mutedBy(inhibitor, alert);
+      outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, severityChanged)));
     }
     this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
     return outgoing;
@@ -216,9 +224,9 @@ export class AlertEngine {
   }
 
   /**
-   * A firing alert that is frozen (its target is down) or held (its data is unknown) sends no
-   * reminders, except to Alertmanager: there a firing alert that is not re-sent expires at endsAt
-   * and Alertmanager would resolve it on its own.
+   * A firing alert that is frozen (its target is down), held (its data is unknown) or muted (inhibited)
+   * sends no first notice and no reminders, except to Alertmanager once it has it: there a firing alert
+   * that is not re-sent expires at endsAt and Alertmanager would resolve it on its own.
    */
   private keepAlive(alert: AlertRecord, nowMs: number): NewNotification[] {
     return alert.state === 'firing' ? this.reminders(alert, nowMs, (receiver) => receiver.type === 'alertmanager') : [];
@@ -273,6 +281,11 @@ export class AlertEngine {
       alert: flapNotice ? { ...payload, annotations: { ...payload.annotations, flapping: this.flap.notice(alert.fingerprint) } } : payload,
     };
   }
+}
+
+function mutedBy(inhibitor: Inhibitor, alert: AlertRecord): string | undefined {
+  const source = inhibitor.inhibitedBy(alert.labels, alert.fingerprint);
+  return source && `inhibited by ${source.rule}${source.labels.target ? ` on ${source.labels.target}` : ''}`;
 }
 
 function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

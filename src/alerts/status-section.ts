@@ -38,6 +38,7 @@ function stateText(alerting: Alerting, alert: AlertRecord): string {
   const notes = [
     alerting.engine.flap.flappingSince(alert.fingerprint) !== undefined ? `flapping${alert.held ? `, ${alert.held} held until it settles` : ''}` : '',
     alert.stale ? 'stale: a collector of the target is failing' : '',
+    alert.muted ?? '',
   ].filter(Boolean);
   return notes.length > 0 ? `${alert.state} (${notes.join('; ')})` : alert.state;
 }

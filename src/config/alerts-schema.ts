@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
 import type { ConfigIssue } from '../errors.js';
+import type { InhibitRule } from '../alerts/inhibition.js';
+import { parseMatcher } from '../alerts/matchers.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/rules/index.js';
 import { registerSecret } from '../redact.js';
@@ -42,6 +44,41 @@ const receiverSchema = z
   })
   .strict();
 
+const matcher = z.string().transform((text, ctx) => {
+  try {
+    return parseMatcher(text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+const inhibitRuleSchema = z
+  .object({
+    source_matchers: z.array(matcher).min(1),
+    target_matchers: z.array(matcher).min(1),
+    equal: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a label name')).default([]),
+  })
+  .strict()
+  .transform((rule): InhibitRule => ({ sourceMatchers: rule.source_matchers, targetMatchers: rule.target_matchers, equal: rule.equal }));
+
+/** The identity labels of an alert besides its name: "the same alert" in an inhibit rule's equal. */
+const SAME_ALERT = ['alertname', 'target', 'subnet', 'chain', 'node_id', 'check', 'collector', 'receiver'];
+
+/**
+ * What an operator would write anyway: a target that is down explains all its other alerts; an
+ * unhealthy node explains its failing checks and subnets; a critical explains the same alert's warning.
+ */
+const DEFAULT_INHIBIT_RULES = [
+  { source_matchers: ['alertname="AvaxmonTargetDown"'], target_matchers: ['alertname!="AvaxmonTargetDown"'], equal: ['target'] },
+  {
+    source_matchers: ['alertname="AvalancheNodeUnhealthy"'],
+    target_matchers: ['alertname=~"AvalancheHealthCheckFailing|AvalancheSubnetUnhealthy"'],
+    equal: ['target'],
+  },
+  { source_matchers: ['severity="critical"'], target_matchers: ['severity="warning"'], equal: SAME_ALERT },
+];
+
 const retrySchema = z
   .object({
     initial_backoff: durationMs.default(1_000),
@@ -77,6 +114,7 @@ export interface AlertsConfig {
   readonly retry: { readonly initialBackoffMs: number; readonly maxBackoffMs: number; readonly maxAgeMs: number };
   readonly rules: Readonly<Record<string, RuleSettings>>;
   readonly receivers: readonly ReceiverConfig[];
+  readonly inhibitRules: readonly InhibitRule[];
 }
 
 export const alertsSchema = z
@@ -93,6 +131,8 @@ export const alertsSchema = z
     retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
     rules: z.record(z.string(), ruleOverride).default({}),
     receivers: z.array(receiverSchema).default([]),
+    /** Alertmanager's inhibit_rules; setting them replaces the defaults. */
+    inhibit_rules: z.array(inhibitRuleSchema).prefault(DEFAULT_INHIBIT_RULES),
   })
   .strict()
   .transform((alerts, ctx): AlertsConfig => {
@@ -115,6 +155,7 @@ export const alertsSchema = z
       retry: { initialBackoffMs: alerts.retry.initial_backoff, maxBackoffMs: alerts.retry.max_backoff, maxAgeMs: alerts.retry.max_age },
       rules,
       receivers,
+      inhibitRules: alerts.inhibit_rules,
     };
   })
   .optional();
