@@ -55,6 +55,8 @@ export interface AlertPayload {
   /** Set on resolved alerts; firing alerts get theirs at send time where the API needs one. */
   readonly endsAt?: string;
   readonly generatorURL?: string;
+  /** The label set this alert had before a severity change: receivers keyed by labels resolve it. */
+  readonly previousLabels?: Readonly<Record<string, string>>;
 }
 
 /** A stable hash of the alert's identifying labels (all but severity), independent of key order. */
@@ -63,7 +65,7 @@ export function fingerprintOf(labels: Readonly<Record<string, string>>): string 
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
-export function payloadOf(alert: AlertRecord, status: AlertStatus, nowMs: number, generatorURL?: string): AlertPayload {
+export function payloadOf(alert: AlertRecord, status: AlertStatus, nowMs: number, externalUrl?: string): AlertPayload {
   return {
     fingerprint: alert.fingerprint,
     status,
@@ -71,6 +73,13 @@ export function payloadOf(alert: AlertRecord, status: AlertStatus, nowMs: number
     annotations: { ...alert.annotations },
     startsAt: new Date(alert.activeSinceMs).toISOString(),
     endsAt: status === 'resolved' ? new Date(nowMs).toISOString() : undefined,
-    generatorURL,
+    generatorURL: generatorUrl(externalUrl, alert.labels),
   };
+}
+
+/** Links to the alert's target on avaxmon's status page (or to the page, for alerts without a target). */
+export function generatorUrl(externalUrl: string | undefined, labels: Readonly<Record<string, string>>): string | undefined {
+  if (!externalUrl) return undefined;
+  const base = externalUrl.replace(/\/+$/, '');
+  return labels.target ? `${base}/#target-${encodeURIComponent(labels.target)}` : `${base}/#alerts`;
 }

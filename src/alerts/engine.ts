@@ -84,7 +84,7 @@ export class AlertEngine {
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
     const outgoing: NewNotification[] = [];
-    const firing: Array<{ alert: AlertRecord; severityChanged: boolean }> = [];
+    const firing: Array<{ alert: AlertRecord; previousLabels?: Readonly<Record<string, string>> }> = [];
     const seen = new Set<string>();
     // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
     const failedRules = new Set<string>();
@@ -105,13 +105,13 @@ export class AlertEngine {
         continue;
       }
       // Same alert, new severity (a tiered rule escalating): no resolve, `for` keeps running.
-      const severityChanged = alert.labels.severity !== labels.severity;
+      const previousLabels = alert.labels.severity !== labels.severity ? alert.labels : undefined;
       alert.labels = labels;
       if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
         alert.state = 'firing';
         alert.firingSinceMs = nowMs;
       }
-      if (alert.state === 'firing') firing.push({ alert, severityChanged });
+      if (alert.state === 'firing') firing.push({ alert, previousLabels });
     }
     for (const [fingerprint, alert] of [...this.alerts]) {
       if (seen.has(fingerprint)) continue;
@@ -123,9 +123,9 @@ export class AlertEngine {
     }
     // Muting is decided once every alert's state is known: a source may come after its targets.
     const inhibitor = new Inhibitor(this.config.inhibitRules, [...this.alerts.values()].filter((alert) => alert.state === 'firing'));
-    for (const { alert, severityChanged } of firing) {
+    for (const { alert, previousLabels } of firing) {
       alert.muted = mutedBy(inhibitor, alert);
-      outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, severityChanged)));
+      outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
     }
     this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
     return outgoing;
@@ -202,7 +202,7 @@ export class AlertEngine {
    * The first firing notification (unless flap damping holds it); after a severity change, a firing
    * notification with the new severity at once; otherwise reminders per receiver.
    */
-  private notifyFiring(alert: AlertRecord, nowMs: number, severityChanged: boolean): NewNotification[] {
+  private notifyFiring(alert: AlertRecord, nowMs: number, previousLabels?: Readonly<Record<string, string>>): NewNotification[] {
     const routed = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
     if (Object.keys(alert.notified).length === 0) {
       if (routed.length === 0) return [];
@@ -215,10 +215,10 @@ export class AlertEngine {
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
       return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
     }
-    if (severityChanged && routed.length > 0) {
+    if (previousLabels && routed.length > 0) {
       alert.reminders += 1;
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previousLabels));
     }
     return this.reminders(alert, nowMs, (receiver) => routes(receiver, alert.labels));
   }
@@ -268,10 +268,18 @@ export class AlertEngine {
     return receiver.repeatIntervalMs ?? (receiver.type === 'alertmanager' ? ALERTMANAGER_RESEND_MS : this.config.repeatIntervalMs);
   }
 
-  private notification(alert: AlertRecord, receiver: ReceiverConfig, status: AlertStatus, nowMs: number, reminder = false, flapNotice = false): NewNotification {
+  private notification(
+    alert: AlertRecord,
+    receiver: ReceiverConfig,
+    status: AlertStatus,
+    nowMs: number,
+    reminder = false,
+    flapNotice = false,
+    previousLabels?: Readonly<Record<string, string>>,
+  ): NewNotification {
     if (status === 'firing') alert.notified[receiver.name] = nowMs;
     const suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved';
-    const payload = payloadOf(alert, status, nowMs, this.config.externalUrl);
+    const payload = { ...payloadOf(alert, status, nowMs, this.config.externalUrl), ...(previousLabels ? { previousLabels } : {}) };
     return {
       receiver: receiver.name,
       fingerprint: alert.fingerprint,

@@ -18,6 +18,9 @@ const ruleOverride = z
   .object({ enabled: z.boolean().optional(), for: durationMs.optional(), severity: severity.optional() })
   .catchall(z.union([z.number(), z.string()]));
 
+/** A label name, or "..." for every label (one group per alert), as in Alertmanager. */
+const groupLabel = z.string().regex(/^([A-Za-z_][A-Za-z0-9_]*|\.\.\.)$/, 'must be a label name or "..."');
+
 const receiverSchema = z
   .object({
     name: labelName,
@@ -41,6 +44,10 @@ const receiverSchema = z
     timeout: durationMs.default(10_000),
     /** Reminder interval for this receiver; alertmanager defaults to 1m so its alerts never expire. */
     repeat_interval: durationMs.optional(),
+    /** Grouping for this receiver; the alerts-level settings by default. */
+    group_by: z.array(groupLabel).optional(),
+    group_wait: durationMs.optional(),
+    group_interval: durationMs.optional(),
   })
   .strict();
 
@@ -102,6 +109,16 @@ export interface ReceiverConfig {
   readonly sendResolved: boolean;
   readonly timeoutMs: number;
   readonly repeatIntervalMs?: number;
+  readonly grouping: Grouping;
+}
+
+/** Alertmanager's route grouping: one notification per group of alerts with equal `by` labels. */
+export interface Grouping {
+  readonly by: readonly string[];
+  /** How long a new group waits for more alerts before its first notification. */
+  readonly waitMs: number;
+  /** How long a group waits after a notification before the next one with its changes. */
+  readonly intervalMs: number;
 }
 
 export interface AlertsConfig {
@@ -131,6 +148,10 @@ export const alertsSchema = z
     retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
     rules: z.record(z.string(), ruleOverride).default({}),
     receivers: z.array(receiverSchema).default([]),
+    /** Defaults for every receiver: fast enough for the latency promise; Alertmanager's are 30s and 5m. */
+    group_by: z.array(groupLabel).default(['alertname']),
+    group_wait: durationMs.default(1_000),
+    group_interval: durationMs.default(10_000),
     /** Alertmanager's inhibit_rules; setting them replaces the defaults. */
     inhibit_rules: z.array(inhibitRuleSchema).prefault(DEFAULT_INHIBIT_RULES),
   })
@@ -138,7 +159,8 @@ export const alertsSchema = z
   .transform((alerts, ctx): AlertsConfig => {
     const issues: ConfigIssue[] = [];
     const rules = resolveRules(alerts.rules, issues);
-    const receivers = alerts.receivers.map((receiver, index) => resolveReceiver(receiver, index, issues));
+    const grouping: Grouping = { by: alerts.group_by, waitMs: alerts.group_wait, intervalMs: alerts.group_interval };
+    const receivers = alerts.receivers.map((receiver, index) => resolveReceiver(receiver, index, issues, grouping));
     const names = new Set<string>();
     alerts.receivers.forEach((receiver, index) => {
       if (names.has(receiver.name)) issues.push({ path: `receivers[${index}].name`, message: `duplicate receiver name "${receiver.name}"` });
@@ -196,7 +218,7 @@ function resolveRules(overrides: Record<string, RuleOverride>, issues: ConfigIss
 type ReceiverInput = z.infer<typeof receiverSchema>;
 
 /** Reads the receiver's `*_file` secrets, checks what its type needs, and registers every secret. */
-function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigIssue[]): ReceiverConfig {
+function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigIssue[], grouping: Grouping): ReceiverConfig {
   const at = `receivers[${index}]`;
   const secret = (value: string | undefined, file: string | undefined, key: string) => {
     if (value !== undefined && file !== undefined) issues.push({ path: `${at}.${key}_file`, message: `set either ${key} or ${key}_file, not both` });
@@ -222,6 +244,11 @@ function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigI
     sendResolved: receiver.send_resolved,
     timeoutMs: receiver.timeout,
     repeatIntervalMs: receiver.repeat_interval,
+    grouping: {
+      by: receiver.group_by ?? grouping.by,
+      waitMs: receiver.group_wait ?? grouping.waitMs,
+      intervalMs: receiver.group_interval ?? grouping.intervalMs,
+    },
   };
   issues.push(...missingFields(resolved, receiver, at));
   return resolved;

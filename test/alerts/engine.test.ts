@@ -24,6 +24,9 @@ async function setup(rules: string, extra = ''): Promise<{ alerting: Alerting; h
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alerts-'));
   const config = alertsConfig(`alerts:
   state_dir: ${stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping
+  group_interval: 0s
+  group_by: ['...']
   retry: { initial_backoff: 50ms, max_backoff: 200ms }
   rules:
 ${rules}
@@ -112,6 +115,9 @@ describe('alert engine lifecycle', () => {
     alerting.reconfigure(
       alertsConfig(`alerts:
   state_dir: ${alerting.config.stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping
+  group_interval: 0s
+  group_by: ['...']
   rules:
     AvalancheNodeUnhealthy: { for: 0s }
     AvalanchePeersLow: { for: 0s }

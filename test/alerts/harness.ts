@@ -40,7 +40,7 @@ export async function startAlerting(
   const config = parseConfig(`alerts:
   state_dir: ${stateDir}
   retry: { initial_backoff: 50ms, max_backoff: 200ms }
-${alerts}
+${alerts.includes('group_') ? '' : '  group_wait: 0s\n  group_interval: 0s\n'}${alerts}
   receivers:
     - { name: hook, type: webhook, url: ${hook.url}/hook }
 ${receivers}`).alerts!;
