@@ -27,7 +27,7 @@ export function renderAlertsSection(alerting: Alerting): string {
       escapeHtml(scrubSecrets(last?.error ?? '')),
     ];
   });
-  return `<h2>Alerts</h2>
+  return `<h2 id="alerts">Alerts</h2>
 ${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], alerts, 'No active alerts.')}
 <h2>Receivers</h2>
 <p>Outbox: ${alerting.outbox.depth} queued.</p>

@@ -1,8 +1,23 @@
 import type { ReceiverConfig } from '../../config/alerts-schema.js';
 import { escapeHtml } from '../../server/html.js';
 import type { AlertPayload } from '../alert.js';
-import { cut, fitBlocks } from './group.js';
+import { fitBlocks } from './group.js';
 import { extraLabels, groupHeadline, headline, postJson, type Receiver } from './receiver.js';
+
+/** The longest prefix of `text` whose escaped form (plus the cut mark) fits in `max` characters. */
+function escapeWithin(text: string, max: number): string {
+  const escaped = escapeHtml(text);
+  if (escaped.length <= max) return escaped;
+  let length = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = escapeHtml(char).length;
+    if (length + size > max - 1) break;
+    length += size;
+    end += char.length;
+  }
+  return `${escapeHtml(text.slice(0, end))}…`;
+}
 
 export const TELEGRAM_API_URL = 'https://api.telegram.org';
 /** sendMessage takes at most 4,096 characters of text. */
@@ -27,11 +42,11 @@ export function createTelegramReceiver(config: ReceiverConfig): Receiver {
 
 /** Escapes after cutting, so no entity or tag is ever cut in half. */
 function block(alert: AlertPayload, title: string | undefined): string {
-  const labels = extraLabels(alert).map(([key, value]) => `${escapeHtml(key)}=${escapeHtml(value)}`);
+  const labels = extraLabels(alert).map(([key, value]) => `${escapeWithin(key, 100)}=${escapeWithin(value, 300)}`);
   return [
     ...(title ? [`<b>${escapeHtml(title)}</b>`] : []),
-    escapeHtml(cut(alert.annotations.summary, 300)),
-    escapeHtml(cut(alert.annotations.description, MAX_DESCRIPTION)),
+    escapeWithin(alert.annotations.summary, 300),
+    escapeWithin(alert.annotations.description, MAX_DESCRIPTION),
     ...(labels.length > 0 ? [labels.join(' ')] : []),
     `<a href="${escapeHtml(alert.annotations.runbook_url)}">Runbook</a>`,
   ].join('\n');

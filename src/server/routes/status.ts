@@ -11,7 +11,8 @@ export function registerStatusRoute(app: FastifyInstance, daemon: Daemon): void 
 
 export function renderStatusPage(daemon: Daemon): string {
   const targets = daemon.config.targets.map((target) => [
-    escapeHtml(target.name),
+    // The anchor alerts link to as their generatorURL.
+    `<span id="target-${escapeHtml(encodeURIComponent(target.name))}">${escapeHtml(target.name)}</span>`,
     escapeHtml(displayUrl(target.url)),
     badge(daemon.self.isTargetUp(target.name)),
   ]);
