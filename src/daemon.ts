@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Alerting } from './alerts/alerting.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
 import { HttpClient } from './clients/http.js';
 import { loadConfigFile } from './config/load.js';
@@ -81,6 +82,11 @@ export class Daemon {
 
   get config(): Config {
     return this.configValue;
+  }
+
+  /** The alert plane, while the config has an `alerts:` section (for the Alertmanager API). */
+  get alerting(): Alerting | undefined {
+    return this.alerts.current;
   }
 
   get log(): Logger {

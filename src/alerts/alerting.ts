@@ -9,6 +9,7 @@ import { Outbox } from './outbox.js';
 import { createReceiver } from './receivers/index.js';
 import type { Receiver } from './receivers/receiver.js';
 import { SEVERITIES, type CollectorLookup } from './rule.js';
+import { Silences } from './silences.js';
 import { AlertStateStore } from './state-store.js';
 import type { AlertRecord } from './alert.js';
 
@@ -18,6 +19,7 @@ const MAX_RESPONSE_BYTES = 1024 * 1024;
 export class Alerting {
   readonly engine: AlertEngine;
   readonly outbox: Outbox;
+  readonly silences: Silences;
   private readonly delivery: Delivery;
   private readonly http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES });
   private configValue: AlertsConfig;
@@ -26,6 +28,7 @@ export class Alerting {
     this.configValue = config;
     const store = new AlertStateStore(config.stateDir, log);
     this.outbox = new Outbox(config.stateDir, log);
+    this.silences = new Silences(config.stateDir, log);
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
     this.engine = new AlertEngine(
       config,
@@ -36,6 +39,7 @@ export class Alerting {
         },
         save: (state) => store.save(state),
         collectors,
+        silencing: (labels, nowMs) => this.silences.silencing(labels, nowMs),
       },
       store.load(),
     );

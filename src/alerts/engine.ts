@@ -26,6 +26,8 @@ export interface EngineDeps {
   /** Persists the alert state after a change; called after the notifications are queued. */
   readonly save: (state: EngineState) => void;
   readonly collectors?: CollectorLookup;
+  /** The ids of the active silences matching these labels. */
+  readonly silencing?: (labels: Readonly<Record<string, string>>, nowMs: number) => readonly string[];
 }
 
 /**
@@ -124,7 +126,7 @@ export class AlertEngine {
     // Muting is decided once every alert's state is known: a source may come after its targets.
     const inhibitor = new Inhibitor(this.config.inhibitRules, [...this.alerts.values()].filter((alert) => alert.state === 'firing'));
     for (const { alert, previousLabels } of firing) {
-      alert.muted = mutedBy(inhibitor, alert);
+      alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, nowMs) ?? []);
       outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
     }
     this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
@@ -294,6 +296,10 @@ export class AlertEngine {
 function mutedBy(inhibitor: Inhibitor, alert: AlertRecord): string | undefined {
   const source = inhibitor.inhibitedBy(alert.labels, alert.fingerprint);
   return source && `inhibited by ${source.rule}${source.labels.target ? ` on ${source.labels.target}` : ''}`;
+}
+
+function silencedBy(silences: readonly string[]): string | undefined {
+  return silences.length > 0 ? `silenced by ${silences.join(', ')}` : undefined;
 }
 
 function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

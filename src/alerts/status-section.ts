@@ -3,6 +3,7 @@ import { badge, escapeHtml, table } from '../server/html.js';
 import type { AlertRecord } from './alert.js';
 import type { Alerting } from './alerting.js';
 import { NOTIFICATIONS_FAILING_RULE } from './routing.js';
+import { describe as describeSilence } from './silences.js';
 
 /** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
 export function renderAlertsSection(alerting: Alerting): string {
@@ -27,8 +28,23 @@ export function renderAlertsSection(alerting: Alerting): string {
       escapeHtml(scrubSecrets(last?.error ?? '')),
     ];
   });
+  const silences = alerting.silences
+    .list()
+    .filter((silence) => silence.state !== 'expired')
+    .map((silence) => [
+      escapeHtml(silence.id),
+      escapeHtml(silence.state),
+      escapeHtml(describeSilence(silence)),
+      escapeHtml(silence.startsAt),
+      escapeHtml(silence.endsAt),
+      escapeHtml(scrubSecrets(silence.createdBy)),
+      escapeHtml(scrubSecrets(silence.comment)),
+    ]);
   return `<h2 id="alerts">Alerts</h2>
 ${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], alerts, 'No active alerts.')}
+<h2 id="silences">Silences</h2>
+<p>Managed through the Alertmanager API v2 on this port, e.g. <code>amtool --alertmanager.url=URL silence add target=NAME --duration=1h --comment=...</code>.</p>
+${table(['id', 'state', 'matchers', 'starts', 'ends', 'created by', 'comment'], silences, 'No active or pending silences.')}
 <h2>Receivers</h2>
 <p>Outbox: ${alerting.outbox.depth} queued.</p>
 ${table(['receiver', 'type', 'severities', 'health', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
