@@ -184,11 +184,11 @@ export class AlertEngine {
     const { alertname: _alertname, severity: _severity, ...identity } = alert.labels;
     const known = sources.some(({ metric, labels }) => index.all(metric).some((sample) => sameLabels(pick(sample.labels, labels), identity)));
     if (known || Object.keys(alert.notified).length === 0 || !this.config.rules[alert.rule]?.enabled) return false;
+    alert.unknownSinceMs ??= nowMs;
     if (collectorFailing(index, alert.labels.target)) {
       alert.stale = true;
-      return true;
+      return this.config.staleExpiryMs === undefined || nowMs - alert.unknownSinceMs < this.config.staleExpiryMs;
     }
-    alert.unknownSinceMs ??= nowMs;
     return nowMs - alert.unknownSinceMs < UNKNOWN_HOLD_MS;
   }
 

@@ -128,6 +128,8 @@ export interface AlertsConfig {
   readonly flapWindowMs: number;
   readonly flapMaxTransitions: number;
   readonly flapSettleMs: number;
+  /** A stale alert (its collector failing) resolves after this long; undefined: it waits for the collector. */
+  readonly staleExpiryMs?: number;
   readonly retry: { readonly initialBackoffMs: number; readonly maxBackoffMs: number; readonly maxAgeMs: number };
   readonly rules: Readonly<Record<string, RuleSettings>>;
   readonly receivers: readonly ReceiverConfig[];
@@ -145,6 +147,8 @@ export const alertsSchema = z
     flap_max_transitions: z.number().int().min(2).default(6),
     /** A flapping alert's current state is sent once it has not changed for this long. */
     flap_settle: durationMs.default(30_000),
+    /** Resolve alerts that stayed stale this long (their collector failing); by default they wait for it. */
+    stale_expiry: durationMs.optional(),
     retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
     rules: z.record(z.string(), ruleOverride).default({}),
     receivers: z.array(receiverSchema).default([]),
@@ -174,6 +178,7 @@ export const alertsSchema = z
       flapWindowMs: alerts.flap_window,
       flapMaxTransitions: alerts.flap_max_transitions,
       flapSettleMs: alerts.flap_settle,
+      staleExpiryMs: alerts.stale_expiry,
       retry: { initialBackoffMs: alerts.retry.initial_backoff, maxBackoffMs: alerts.retry.max_backoff, maxAgeMs: alerts.retry.max_age },
       rules,
       receivers,

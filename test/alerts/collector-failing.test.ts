@@ -63,3 +63,21 @@ describe('AvaxmonCollectorFailing and stale alerts', () => {
     expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
   });
 });
+
+describe('stale_expiry', () => {
+  it('resolves an alert that stayed stale that long, when the operator set it', async () => {
+    const harness = await startAlerting(`  stale_expiry: 1h
+  rules:
+    AvalancheNodeUnhealthy: { for: 0s }
+    AvalancheHealthCheckFailing: { enabled: false }
+    AvaxmonCollectorFailing: { enabled: false }`);
+    harnesses.push(harness);
+    harness.alerting.evaluate([...health(0), ...collector('health', 1, T0 / 1000)], sec(0));
+    for (const second of [60, 1800, 3600]) harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(second));
+    await drained(harness.alerting);
+    expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
+    harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(3660));
+    await drained(harness.alerting);
+    expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+  });
+});
