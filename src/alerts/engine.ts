@@ -32,7 +32,8 @@ export interface EngineDeps {
 
 /**
  * The alert lifecycle of Prometheus plus Alertmanager: inactive → pending → firing (after `for`) →
- * resolved, with reminders, flap damping, inhibition by AvaxmonTargetDown, and routing.
+ * resolved, with reminders, flap damping, freezing while the target is down, inhibit_rules,
+ * silences, and routing.
  */
 export class AlertEngine {
   /** Open alerts by fingerprint, the hash of their identity. */
