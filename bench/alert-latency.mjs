@@ -47,6 +47,10 @@ targets: [{ name: validator-1, url: "${sim.url}" }]
 alerts:
   state_dir: ${join(dir, 'state')}
   flap_max_transitions: 1000
+  # The pipeline's own latency; grouping adds group_wait (default 1s) to a group's first notification
+  # and up to group_interval (default 10s) to its later ones, by design (docs/alerting.md).
+  group_wait: 0s
+  group_interval: 0s
   rules:
     AvalancheNodeUnhealthy: { for: 0s }
   receivers:

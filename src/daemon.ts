@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { Alerting } from './alerts/alerting.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
 import { HttpClient } from './clients/http.js';
 import { responseMemory } from './clients/response-memory.js';
@@ -83,7 +84,7 @@ export class Daemon implements DaemonView {
     this.runtimes = new TargetRuntimes(this.http, this.self);
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
-    this.alerts = new DaemonAlerts(options.logger, this.snapshot);
+    this.alerts = new DaemonAlerts(options.logger, this.snapshot, (target, collector) => this.collectorStates.get(sliceKey(target, collector)));
     this.statusSections.push(() => this.alerts.statusSection());
   }
 
@@ -100,6 +101,11 @@ export class Daemon implements DaemonView {
 
   get config(): Config {
     return this.configValue;
+  }
+
+  /** The alert plane, while the config has an `alerts:` section (for the Alertmanager API). */
+  get alerting(): Alerting | undefined {
+    return this.alerts.current;
   }
 
   get log(): Logger {

@@ -1,16 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseConfig } from './config/load.js';
 import { Daemon } from './daemon.js';
+import { startWebhookSink } from './demo-webhook-sink.js';
 import { createLogger } from './log.js';
 import { SIM_L1, SIM_SUBNET } from './simulator/chain-world.js';
 import { loadScenario } from './simulator/scenario.js';
 import { startSimulator } from './simulator/server.js';
 
 /**
- * `npm run demo`: the simulator playing the demo scenario, and the daemon scraping it every 5s.
- * Everything listens on loopback; the printed URL shows live values within one collection round.
+ * `npm run demo`: the simulator playing the demo scenario, the daemon scraping it every 5s, and a
+ * webhook sink printing the alerts the scripted health flips fire and resolve. Everything listens on
+ * loopback; the printed URL shows live values within one collection round.
  */
 async function demo(): Promise<void> {
   const simulator = await startSimulator({ scenario: loadScenario('demo'), peers: 60 });
+  const sink = await startWebhookSink((line) => process.stdout.write(`${line}\n`));
+  const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-demo-'));
   const config = parseConfig(`
 global: { interval: 5s, timeout: 2s }
 targets:
@@ -27,6 +34,15 @@ data_api:
   interval: 1m
   delegators: { node_ids: [${simulator.state.nodeId}] }
   balances: [{ chain_id: "43114", address: "0x1111111111111111111111111111111111111111", name: relayer-hot-wallet }]
+alerts:
+  state_dir: ${stateDir}
+  rules:
+    # The scenario's flips last seconds; fire them at once so they show.
+    AvalancheNodeUnhealthy: { for: 0s }
+    AvalancheHealthCheckFailing: { for: 0s }
+    AvalanchePeersLow: { for: 0s }
+  receivers:
+    - { name: demo-sink, type: webhook, url: ${sink.url} }
 `);
   const daemon = new Daemon({ config, logger: createLogger(process.env.AVAXMON_DEMO_LOG_LEVEL === 'debug' ? 'debug' : 'warn') });
   const port = Number(process.env.AVAXMON_DEMO_PORT ?? 9683);
@@ -40,12 +56,15 @@ data_api:
   process.stdout.write(`simulator:  ${simulator.url}\n`);
   process.stdout.write(`status:     http://127.0.0.1:${port}/\n`);
   process.stdout.write(`metrics:    http://127.0.0.1:${port}/metrics\n`);
+  process.stdout.write(`alerts:     a webhook sink at ${sink.url} prints each notification below\n`);
   await daemon.start();
   process.stdout.write('first collection round complete; values change every 5s (Ctrl-C to stop)\n');
   const stop = async () => {
     await daemon.app.close();
     await daemon.stop();
     await simulator.close();
+    sink.server.close();
+    rmSync(stateDir, { recursive: true, force: true });
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

@@ -23,14 +23,26 @@ export interface AlertRecord {
   reminders: number;
   /** Since when the rule's data for the target is missing (a failed collection): unknown, so not yet resolved. */
   unknownSinceMs?: number;
-  /** The condition no longer holds, but the resolve waits for the flap cap to allow it. */
-  resolveHeld?: boolean;
+  /** A change receivers have not been told yet because the alert is flapping; sent once it settles. */
+  held?: AlertStatus;
+  /** The data is missing while a collector of the target fails: the alert keeps its last state, marked stale. */
+  stale?: boolean;
+  /** Why a firing alert is not notified now: the inhibiting alert or the silence. */
+  muted?: string;
+}
+
+/** An alert that is flapping: its notice went out, and later changes wait until none came for flap_settle. */
+export interface FlapState {
+  readonly sinceMs: number;
+  lastChangeMs: number;
 }
 
 /** What survives a restart: the open alerts, and each alert's recent notification times for the flap cap. */
 export interface EngineState {
   readonly alerts: readonly AlertRecord[];
   readonly transitions: Readonly<Record<string, readonly number[]>>;
+  /** Absent in state written before flap settling existed. */
+  readonly flapping?: Readonly<Record<string, FlapState>>;
 }
 
 /** What a receiver renders: one alert in Alertmanager's vocabulary. */
@@ -43,6 +55,8 @@ export interface AlertPayload {
   /** Set on resolved alerts; firing alerts get theirs at send time where the API needs one. */
   readonly endsAt?: string;
   readonly generatorURL?: string;
+  /** The label set this alert had before a severity change: receivers keyed by labels resolve it. */
+  readonly previousLabels?: Readonly<Record<string, string>>;
 }
 
 /** A stable hash of the alert's identifying labels (all but severity), independent of key order. */
@@ -51,7 +65,7 @@ export function fingerprintOf(labels: Readonly<Record<string, string>>): string 
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
-export function payloadOf(alert: AlertRecord, status: AlertStatus, nowMs: number, generatorURL?: string): AlertPayload {
+export function payloadOf(alert: AlertRecord, status: AlertStatus, nowMs: number, externalUrl?: string): AlertPayload {
   return {
     fingerprint: alert.fingerprint,
     status,
@@ -59,6 +73,13 @@ export function payloadOf(alert: AlertRecord, status: AlertStatus, nowMs: number
     annotations: { ...alert.annotations },
     startsAt: new Date(alert.activeSinceMs).toISOString(),
     endsAt: status === 'resolved' ? new Date(nowMs).toISOString() : undefined,
-    generatorURL,
+    generatorURL: generatorUrl(externalUrl, alert.labels),
   };
+}
+
+/** Links to the alert's target on avaxmon's status page (or to the page, for alerts without a target). */
+export function generatorUrl(externalUrl: string | undefined, labels: Readonly<Record<string, string>>): string | undefined {
+  if (!externalUrl) return undefined;
+  const base = externalUrl.replace(/\/+$/, '');
+  return labels.target ? `${base}/#target-${encodeURIComponent(labels.target)}` : `${base}/#alerts`;
 }

@@ -9,7 +9,8 @@ import { AlertEngine } from './engine.js';
 import { Outbox } from './outbox.js';
 import { createReceiver } from './receivers/index.js';
 import type { Receiver } from './receivers/receiver.js';
-import { SEVERITIES } from './rule.js';
+import { SEVERITIES, type CollectorLookup } from './rule.js';
+import { Silences } from './silences.js';
 import { AlertStateStore } from './state-store.js';
 import { StateDirLock } from './state-dir-lock.js';
 import { WriteFailures } from './write-failures.js';
@@ -21,19 +22,21 @@ const MAX_RESPONSE_BYTES = 1024 * 1024;
 export class Alerting {
   readonly engine: AlertEngine;
   readonly outbox: Outbox;
+  readonly silences: Silences;
   private readonly delivery: Delivery;
   private readonly http: HttpClient;
   private configValue: AlertsConfig;
   private readonly lock: StateDirLock;
   private readonly writeFailures: WriteFailures;
 
-  constructor(config: AlertsConfig, private readonly log: Logger) {
+  constructor(config: AlertsConfig, private readonly log: Logger, collectors?: CollectorLookup) {
     this.configValue = config;
     this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers) });
     this.lock = new StateDirLock(config.stateDir);
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);
+    this.silences = new Silences(config.stateDir, log);
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
     this.engine = new AlertEngine(
       config,
@@ -43,6 +46,8 @@ export class Alerting {
           if (this.outbox.enqueue(notifications).length > 0) this.delivery.kick();
         },
         save: (state) => store.save(state),
+        collectors,
+        silencing: (labels, nowMs) => this.silences.silencing(labels, nowMs),
       },
       store.load(),
     );
@@ -108,10 +113,17 @@ export class Alerting {
 
   /** Notification outcomes, the queue and state_dir writes: these move with delivery, between evaluations. */
   deliverySamples(nowMs = Date.now()): Sample[] {
-    const samples = [...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples()];
+    const samples = [...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples(), ...this.engine.flap.held.samples()];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
     samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });
+    const oldestByReceiver = new Map(this.configValue.receivers.map((receiver) => [receiver.name, nowMs]));
+    for (const entry of this.outbox.entries()) {
+      if (oldestByReceiver.has(entry.receiver)) oldestByReceiver.set(entry.receiver, Math.min(oldestByReceiver.get(entry.receiver)!, entry.createdMs));
+    }
+    for (const [receiver, createdMs] of oldestByReceiver) {
+      samples.push({ name: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: { receiver }, value: Math.max(0, (nowMs - createdMs) / 1000) });
+    }
     return samples;
   }
 

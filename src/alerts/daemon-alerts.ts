@@ -3,6 +3,7 @@ import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';
 import { ruleRegistry } from './rules/index.js';
+import type { CollectorLookup } from './rule.js';
 import { renderAlertsSection } from './status-section.js';
 
 const ALERTS_SLICE = '~alerts';
@@ -34,9 +35,10 @@ export class DaemonAlerts {
   constructor(
     private readonly log: Logger,
     private readonly snapshot: MetricsSnapshot,
+    private readonly collectors?: CollectorLookup,
   ) {
     // A handful of series (per receiver and outcome), cheap to take at each scrape.
-    snapshot.beforeServe(() => snapshot.setSlice(DELIVERY_SLICE, this.alerting?.deliverySamples() ?? []));
+    snapshot.beforeServe(() => this.publishDeliverySamples());
   }
 
   get current(): Alerting | undefined {
@@ -47,7 +49,7 @@ export class DaemonAlerts {
   async configure(config: AlertsConfig | undefined): Promise<void> {
     if (config && this.alerting) return this.alerting.reconfigure(config);
     if (config) {
-      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }));
+      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), this.collectors);
       return;
     }
     const removed = this.alerting;
@@ -86,10 +88,16 @@ export class DaemonAlerts {
     await this.alerting?.stop(STOP_DRAIN_MS);
   }
 
+  /** Fleet-wide rules read the receivers' series too: those are taken fresh, not from the last scrape. */
   private sweep(): void {
     if (!this.alerting) return;
+    this.publishDeliverySamples();
     this.alerting.evaluate(this.snapshot.samples());
     this.publishAlertCounts();
+  }
+
+  private publishDeliverySamples(): void {
+    this.snapshot.setSlice(DELIVERY_SLICE, this.alerting?.deliverySamples() ?? []);
   }
 
   /** Alert counts change only with an evaluation that changed an alert: then at once, so /metrics agrees with what was notified. */

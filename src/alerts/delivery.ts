@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { HttpClient } from '../clients/http.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import { scrubSecrets } from '../redact.js';
 import { backoffMs } from './backoff.js';
-import { DueHeap } from './due-heap.js';
 import type { Outbox, QueuedNotification } from './outbox.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
+import { pick } from './sample-index.js';
 
 export type DeliveryOutcome = 'delivered' | 'retried' | 'rejected' | 'expired' | 'dropped';
 
@@ -19,8 +20,8 @@ export interface LastDelivery {
 }
 
 interface Attempts {
-  count: number;
-  nextAtMs: number;
+  readonly count: number;
+  readonly nextAtMs: number;
 }
 
 /** Retry-After can ask for more than our own cap; honour it, but never park a notification for days. */
@@ -29,19 +30,31 @@ const MAX_IN_FLIGHT = 16;
 /** Retries are due on this grid, so a storm of failures wakes the sender once per tick, not once per notification. */
 const RETRY_TICK_MS = 250;
 
+/** The queued notifications of one group of one receiver that go out together, and when. */
+interface Batch {
+  readonly lane: string;
+  readonly receiver: string;
+  readonly groupLabels: Record<string, string>;
+  readonly entries: QueuedNotification[];
+  dueMs: number;
+}
+
 /**
- * Sends the outbox at least once: the head notification of each (receiver, alert) goes out, and the
- * next one of that alert only after it is done, so one alert's notifications keep their order while
- * other alerts are not held up. Failures retry with backoff and jitter, honouring Retry-After.
+ * Sends the outbox at least once, grouped per receiver as Alertmanager does: the queued
+ * notifications of one group (equal `group_by` labels) go out in one request, the first once the
+ * group's oldest has waited `group_wait`, the next no sooner than `group_interval` after the last.
+ * A batch holds the head notification of each alert, so one alert's notifications keep their order.
+ * Failures retry with backoff and jitter, honouring Retry-After; each notification stays on disk
+ * until its batch is delivered, rejected or it expires.
  */
 export class Delivery {
   readonly notifications = new LabelledCounter('avaxmon_notifications_total');
   readonly last = new Map<string, LastDelivery>();
   private readonly attempts = new Map<QueuedNotification, Attempts>();
-  private readonly inFlight = new Map<QueuedNotification, Promise<void>>();
-  /** Lane heads to send now, in queue order; retries wait in `waiting` until due. */
-  private ready: QueuedNotification[] = [];
-  private readonly waiting = new DueHeap<QueuedNotification>();
+  /** In-flight batches by group lane: one request per group at a time. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** When each group lane last had a notification delivered, for group_interval. */
+  private readonly lastSentMs = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private timerDueMs = Infinity;
   private stopped = false;
@@ -52,10 +65,7 @@ export class Delivery {
     private config: AlertsConfig,
     private readonly http: HttpClient,
     private readonly log: Logger,
-  ) {
-    this.ready = outbox.heads();
-    outbox.takeNewHeads();
-  }
+  ) {}
 
   reconfigure(config: AlertsConfig, receivers: ReadonlyMap<string, Receiver>): void {
     this.config = config;
@@ -63,30 +73,27 @@ export class Delivery {
     this.kick();
   }
 
-  /**
-   * Sends what is due: after an enqueue, a delivery, or a retry timer. The cost is the number of
-   * notifications that are due, never the size of the queue.
-   */
+  /** Looks for due batches now: after an enqueue, a delivery, or a timer. */
   kick(): void {
     if (this.stopped) return;
     const nowMs = Date.now();
-    this.ready.push(...this.outbox.takeNewHeads());
-    for (let due = this.waiting.popDue(nowMs); due !== undefined; due = this.waiting.popDue(nowMs)) this.ready.push(due);
-    let started = 0;
-    while (started < this.ready.length && this.inFlight.size < MAX_IN_FLIGHT) {
-      const entry = this.ready[started++];
-      if (!this.outbox.has(entry) || this.inFlight.has(entry)) continue;
-      this.inFlight.set(entry, this.attempt(entry).finally(() => {
-        this.inFlight.delete(entry);
+    let nextDueMs = Infinity;
+    for (const batch of this.batches()) {
+      if (this.inFlight.size >= MAX_IN_FLIGHT) break;
+      if (batch.dueMs > nowMs) {
+        nextDueMs = Math.min(nextDueMs, batch.dueMs);
+        continue;
+      }
+      this.inFlight.set(batch.lane, this.attempt(batch).finally(() => {
+        this.inFlight.delete(batch.lane);
         this.kick();
       }));
     }
-    this.ready = this.ready.slice(started);
-    this.armTimer(nowMs);
+    this.armTimer(nextDueMs, nowMs);
   }
 
-  private armTimer(nowMs: number): void {
-    const nextDueMs = this.waiting.peekDueMs() ?? Infinity;
+  /** Keeps an earlier timer: a storm of kicks must not push the next due batch back. */
+  private armTimer(nextDueMs: number, nowMs: number): void {
     if (nextDueMs >= this.timerDueMs && this.timer) return;
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -115,28 +122,59 @@ export class Delivery {
     this.outbox.flush();
   }
 
-  private async attempt(entry: QueuedNotification): Promise<void> {
+  /** The queue as batches: per receiver and group, the first queued notification of each alert. */
+  private batches(): Batch[] {
+    const batches = new Map<string, Batch>();
+    for (const entry of this.outbox.heads()) {
+      const groupLabels = groupLabelsOf(this.receivers.get(entry.receiver)?.config.grouping.by ?? ['...'], entry);
+      const lane = `${entry.receiver}\n${JSON.stringify(groupLabels)}`;
+      if (this.inFlight.has(lane)) continue;
+      const batch = batches.get(lane) ?? { lane, receiver: entry.receiver, groupLabels, entries: [], dueMs: 0 };
+      batch.entries.push(entry);
+      batches.set(lane, batch);
+    }
+    for (const batch of batches.values()) batch.dueMs = this.dueMs(batch);
+    return [...batches.values()];
+  }
+
+  private dueMs(batch: Batch): number {
+    const grouping = this.receivers.get(batch.receiver)?.config.grouping;
+    if (!grouping) return 0;
+    const oldestMs = Math.min(...batch.entries.map((entry) => entry.createdMs));
+    const lastSentMs = this.lastSentMs.get(batch.lane);
+    const retryMs = Math.max(0, ...batch.entries.map((entry) => this.attempts.get(entry)?.nextAtMs ?? 0));
+    return Math.max(oldestMs + grouping.waitMs, lastSentMs === undefined ? 0 : lastSentMs + grouping.intervalMs, retryMs);
+  }
+
+  private async attempt(batch: Batch): Promise<void> {
     const nowMs = Date.now();
-    const receiver = this.receivers.get(entry.receiver);
-    if (!receiver) return this.finish(entry, 'dropped', 'receiver no longer configured');
-    if (nowMs - entry.createdMs > this.config.retry.maxAgeMs) return this.finish(entry, 'expired', 'undelivered for longer than retry.max_age');
+    const receiver = this.receivers.get(batch.receiver);
+    if (!receiver) return batch.entries.forEach((entry) => this.finish(entry, 'dropped', 'receiver no longer configured'));
+    const live = batch.entries.filter((entry) => {
+      const expired = nowMs - entry.createdMs > this.config.retry.maxAgeMs;
+      if (expired) this.finish(entry, 'expired', 'undelivered for longer than retry.max_age');
+      return !expired;
+    });
+    if (live.length === 0) return;
     let result: SendResult;
     try {
-      result = await receiver.send(entry, { http: this.http, nowMs });
+      result = await receiver.send({ receiver: batch.receiver, key: groupKeyOf(live), groupLabels: batch.groupLabels, notifications: live }, { http: this.http, nowMs, externalUrl: this.config.externalUrl });
     } catch (error) {
       result = { outcome: 'retry', error: String((error as Error)?.message ?? error) };
     }
-    if (result.outcome === 'delivered') return this.finish(entry, 'delivered');
-    if (result.outcome === 'rejected') return this.finish(entry, 'rejected', result.error);
-    const attempts = this.attempts.get(entry) ?? { count: 0, nextAtMs: 0 };
-    attempts.count += 1;
+    if (result.outcome === 'delivered') {
+      this.lastSentMs.set(batch.lane, Date.now());
+      return live.forEach((entry) => this.finish(entry, 'delivered'));
+    }
+    if (result.outcome === 'rejected') return live.forEach((entry) => this.finish(entry, 'rejected', result.error));
+    const count = Math.max(...live.map((entry) => this.attempts.get(entry)?.count ?? 0)) + 1;
     const { initialBackoffMs, maxBackoffMs } = this.config.retry;
-    const delayMs = result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : backoffMs(attempts.count, initialBackoffMs, maxBackoffMs);
-    attempts.nextAtMs = Math.ceil((Date.now() + delayMs) / RETRY_TICK_MS) * RETRY_TICK_MS;
-    this.attempts.set(entry, attempts);
-    this.waiting.push(attempts.nextAtMs, entry);
-    this.record(entry, 'retried', result.error);
-    this.log.warn({ receiver: entry.receiver, alert: entry.alert.labels.alertname, attempt: attempts.count, retryInMs: Math.round(delayMs), error: scrubSecrets(result.error) }, 'Notification failed; will retry');
+    const delayMs = result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : backoffMs(count, initialBackoffMs, maxBackoffMs);
+    for (const entry of live) {
+      this.attempts.set(entry, { count, nextAtMs: Math.ceil((Date.now() + delayMs) / RETRY_TICK_MS) * RETRY_TICK_MS });
+      this.record(entry, 'retried', result.error);
+    }
+    this.log.warn({ receiver: batch.receiver, alerts: live.map((entry) => entry.alert.labels.alertname), attempt: count, retryInMs: Math.round(delayMs), error: scrubSecrets(result.error) }, 'Notification failed; will retry');
   }
 
   private finish(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
@@ -152,4 +190,17 @@ export class Delivery {
     this.notifications.add({ receiver: entry.receiver, outcome });
     this.last.set(entry.receiver, { atMs: Date.now(), outcome, alertname: entry.alert.labels.alertname, error: error && scrubSecrets(error) });
   }
+}
+
+/** The values of the group_by labels; "..." groups by every label, so each alert is its own group. */
+function groupLabelsOf(by: readonly string[], entry: QueuedNotification): Record<string, string> {
+  const labels = entry.alert.labels;
+  return by.includes('...') ? { ...labels } : pick(labels, by);
+}
+
+/** A notification alone keeps its own key; a batch gets one derived from its members', stable across retries. */
+function groupKeyOf(entries: readonly QueuedNotification[]): string {
+  if (entries.length === 1) return entries[0].key;
+  const members = entries.map((entry) => entry.key).sort().join('\n');
+  return `group-${createHash('sha256').update(members).digest('hex').slice(0, 32)}`;
 }

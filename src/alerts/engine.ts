@@ -2,23 +2,31 @@ import type { Logger } from 'pino';
 import type { AlertsConfig, ReceiverConfig } from '../config/alerts-schema.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus, type EngineState } from './alert.js';
+import { collectorFailing } from './collector-health.js';
+import { FlapDamper } from './flap-damper.js';
+import { Inhibitor } from './inhibition.js';
 import type { NewNotification } from './outbox.js';
 import { ALERTMANAGER_RESEND_MS } from './receivers/alertmanager.js';
 import { routes } from './routing.js';
-import { runbookUrl, type Candidate } from './rule.js';
+import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { pick, SampleIndex } from './sample-index.js';
 
 /**
- * A failed collection removes its series; the condition is then unknown, not cleared. An alert whose
- * data is missing keeps firing this long before it resolves (e.g. the collector was disabled).
+ * A failed collection removes its series; the condition is then unknown, not cleared. While a
+ * collector of the target fails, an alert whose data is missing keeps its state (marked stale);
+ * with no collector failing (e.g. the collector was disabled) it keeps firing this long, then resolves.
  */
 const UNKNOWN_HOLD_MS = 5 * 60_000;
 
-/** One target's samples, and the rules to evaluate over them (all when omitted). */
+/**
+ * What one evaluation looks at: one target's samples and alerts (the rules that read one target),
+ * or, with no target, every sample and the fleet-wide rules' alerts (see AlertRule.fleetWide).
+ */
 interface EvaluationScope {
-  readonly target: string;
+  readonly target?: string;
   readonly samples: readonly Sample[];
+  /** Only these rules; every rule of the scope's kind when omitted. */
   readonly rules?: ReadonlySet<string>;
 }
 
@@ -28,18 +36,22 @@ export interface EngineDeps {
   readonly enqueue: (notifications: readonly NewNotification[]) => void;
   /** Persists the alert state after a change; called after the notifications are queued. */
   readonly save: (state: EngineState) => void;
+  readonly collectors?: CollectorLookup;
+  /** The ids of the active silences matching these labels. */
+  readonly silencing?: (labels: Readonly<Record<string, string>>, nowMs: number) => readonly string[];
 }
 
 /**
  * The alert lifecycle of Prometheus plus Alertmanager: inactive → pending → firing (after `for`) →
- * resolved, with reminders, flap capping, inhibition by AvaxmonTargetDown, and routing.
+ * resolved, with reminders, flap damping, freezing while the target is down, inhibit_rules,
+ * silences, and routing.
  */
 export class AlertEngine {
   /** Open alerts by fingerprint, the hash of their identity. */
   private readonly alerts = new Map<string, AlertRecord>();
   private readonly memories = new Map<string, Map<string, unknown>>();
-  /** Notification times per fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
-  private transitions = new Map<string, number[]>();
+  /** Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
+  readonly flap: FlapDamper;
   /** The time of the first evaluation since start; alerts older than that were restored from disk. */
   private startedMs?: number;
 
@@ -50,12 +62,13 @@ export class AlertEngine {
   ) {
     // Keyed by identity: a record saved while severity was part of the fingerprint keeps its old one for receivers.
     for (const alert of restored.alerts) this.alerts.set(fingerprintOf(alert.labels), alert);
-    for (const [fingerprint, times] of Object.entries(restored.transitions)) this.transitions.set(fingerprint, [...times]);
+    this.flap = new FlapDamper(config, deps.log, restored);
   }
 
   /** A reload swaps rules and receivers but keeps every alert's state. */
   reconfigure(config: AlertsConfig): void {
     this.config = config;
+    this.flap.reconfigure(config);
   }
 
   active(): readonly AlertRecord[] {
@@ -63,10 +76,10 @@ export class AlertEngine {
   }
 
   /**
-   * Applies one evaluation of every rule over every target in `samples`. The state changes only
-   * once its notifications are in the outbox: when queuing fails, the state is rolled back, so the
-   * next evaluation makes the same transitions again (with the same idempotency keys) and nothing
-   * is lost.
+   * Applies one evaluation of every rule: target by target over each target's samples, and the
+   * fleet-wide rules over all of them. The state changes only once its notifications are in the
+   * outbox: when queuing fails, the state is rolled back, so the next evaluation makes the same
+   * transitions again (with the same idempotency keys) and nothing is lost.
    */
   evaluate(samples: readonly Sample[], nowMs: number): boolean {
     const byTarget = new Map<string, Sample[]>();
@@ -78,13 +91,13 @@ export class AlertEngine {
       if (list) list.push(sample);
       else byTarget.set(target, [sample]);
     }
-    return this.evaluateScopes([...byTarget].map(([target, targetSamples]) => ({ target, samples: targetSamples })), nowMs);
+    const scopes: EvaluationScope[] = [...byTarget].map(([target, targetSamples]) => ({ target, samples: targetSamples }));
+    return this.evaluateScopes([...scopes, { samples }], nowMs);
   }
 
   /**
-   * Evaluates `rules` (every rule when omitted) for one target, over that target's samples only; the
-   * alerts of other targets and other rules are left as they are. Every rule reads the series of one
-   * target at a time (its sources all carry `target`), so evaluating target by target is exact.
+   * Evaluates `rules` (every per-target rule when omitted) for one target, over that target's samples
+   * only; the alerts of other targets and other rules are left as they are.
    */
   evaluateTarget(target: string, samples: readonly Sample[], nowMs: number, rules?: ReadonlySet<string>): boolean {
     return this.evaluateScopes([{ target, samples, rules }], nowMs);
@@ -93,8 +106,7 @@ export class AlertEngine {
   /** Returns whether any alert in scope changed (or a notification went out). */
   private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;
-    const inScope = (alert: AlertRecord) =>
-      scopes.some((scope) => scope.target === alert.labels.target && (!scope.rules || scope.rules.has(alert.rule)));
+    const inScope = (alert: AlertRecord) => scopes.some((scope) => coversAlert(scope, alert));
     const before = this.checkpoint(inScope);
     const outgoing: NewNotification[] = [];
     try {
@@ -106,7 +118,7 @@ export class AlertEngine {
     }
     // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
     const changed = outgoing.length > 0 || JSON.stringify(this.active().filter(inScope)) !== before.alerts;
-    if (changed) this.deps.save({ alerts: this.active(), transitions: this.recentTransitions(nowMs) });
+    if (changed) this.deps.save({ alerts: this.active(), ...this.flap.state(nowMs) });
     return changed;
   }
 
@@ -115,6 +127,7 @@ export class AlertEngine {
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
     const outgoing: NewNotification[] = [];
+    const firing: Array<{ alert: AlertRecord; previousLabels?: Readonly<Record<string, string>> }> = [];
     const seen = new Set<string>();
     // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
     const failedRules = new Set<string>();
@@ -123,44 +136,53 @@ export class AlertEngine {
       seen.add(fingerprint);
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
       alert.annotations = annotationsOf(rule, candidate);
-      alert.resolveHeld = undefined;
+      if (alert.held === 'resolved') {
+        // The condition is back before its resolve went out: receivers still have "firing", which is right.
+        this.flap.noteChange(fingerprint, nowMs);
+        alert.held = undefined;
+      }
       alert.unknownSinceMs = undefined;
+      alert.stale = undefined;
       if (frozen(alert)) {
         outgoing.push(...this.keepAlive(alert, nowMs));
         continue;
       }
       // Same alert, new severity (a tiered rule escalating): no resolve, `for` keeps running.
-      const severityChanged = alert.labels.severity !== labels.severity;
+      const previousLabels = alert.labels.severity !== labels.severity ? alert.labels : undefined;
       alert.labels = labels;
       if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
         alert.state = 'firing';
         alert.firingSinceMs = nowMs;
       }
-      if (alert.state === 'firing') outgoing.push(...this.notifyFiring(alert, nowMs, severityChanged));
+      if (alert.state === 'firing') firing.push({ alert, previousLabels });
     }
     for (const [fingerprint, alert] of [...this.alerts]) {
-      if (seen.has(fingerprint) || alert.labels.target !== scope.target || (scope.rules && !scope.rules.has(alert.rule))) continue;
+      if (seen.has(fingerprint) || !coversAlert(scope, alert)) continue;
       if (failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs) || this.relearning(alert, nowMs)) {
         outgoing.push(...this.keepAlive(alert, nowMs));
         continue;
       }
       outgoing.push(...this.close(fingerprint, alert, nowMs));
     }
+    // Muting is decided once every alert's state is known: a source may come after its targets.
+    const inhibitor = new Inhibitor(this.config.inhibitRules, [...this.alerts.values()].filter((alert) => alert.state === 'firing'));
+    for (const { alert, previousLabels } of firing) {
+      alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, nowMs) ?? []);
+      outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
+    }
+    this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
     return outgoing;
   }
 
-  /**
-   * The alerts in scope as JSON, and the transition lists by reference: those are never mutated in
-   * place, flapAllows replaces a list before anything is pushed onto it.
-   */
-  private checkpoint(inScope: (alert: AlertRecord) => boolean): { alerts: string; transitions: Map<string, number[]> } {
-    return { alerts: JSON.stringify(this.active().filter(inScope)), transitions: new Map(this.transitions) };
+  /** The alerts in scope as JSON (cheap to compare and to restore), and the flap damper's state. */
+  private checkpoint(inScope: (alert: AlertRecord) => boolean): { alerts: string; flap: ReturnType<FlapDamper['checkpoint']> } {
+    return { alerts: JSON.stringify(this.active().filter(inScope)), flap: this.flap.checkpoint() };
   }
 
   private rollback(before: ReturnType<AlertEngine['checkpoint']>, inScope: (alert: AlertRecord) => boolean): void {
     for (const [fingerprint, alert] of [...this.alerts]) if (inScope(alert)) this.alerts.delete(fingerprint);
     for (const alert of JSON.parse(before.alerts) as AlertRecord[]) this.alerts.set(alert.fingerprint, alert);
-    this.transitions = before.transitions;
+    this.flap.rollback(before.flap);
   }
 
   private *candidates(
@@ -171,14 +193,14 @@ export class AlertEngine {
   ): Generator<{ rule: string; labels: Record<string, string>; candidate: Candidate }> {
     for (const [name, rule] of ruleRegistry) {
       const settings = this.config.rules[name];
-      if (!settings?.enabled || (scope.rules && !scope.rules.has(name))) continue;
-      // Per rule and target: a rule forgets what it no longer sees, and it sees one target at a time.
-      const memoryKey = `${name}\u0000${scope.target}`;
+      if (!settings?.enabled || !coversRule(scope, name)) continue;
+      // Per rule and target: a rule sees one target at a time, and forgets what it no longer sees.
+      const memoryKey = `${name}\u0000${scope.target ?? '*'}`;
       let memory = this.memories.get(memoryKey);
       if (!memory) this.memories.set(memoryKey, (memory = new Map()));
       let found: Candidate[];
       try {
-        found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory });
+        found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory, collectors: this.deps.collectors });
       } catch (error) {
         this.deps.log.error({ rule: name, err: error }, 'Alert rule failed to evaluate');
         failedRules.add(name);
@@ -198,8 +220,9 @@ export class AlertEngine {
   }
 
   /**
-   * True while a notified alert's data is missing, up to UNKNOWN_HOLD_MS. The data is missing when no
-   * source series carries the alert's identity: another series of the same target says nothing about it.
+   * True while a notified alert's data is missing: as long as a collector of its target fails, else
+   * up to UNKNOWN_HOLD_MS. The data is missing when no source series carries the alert's identity:
+   * another series of the same target says nothing about it.
    */
   private holdUnknown(alert: AlertRecord, index: SampleIndex, nowMs: number): boolean {
     const sources = ruleRegistry.get(alert.rule)?.sources ?? [];
@@ -207,6 +230,10 @@ export class AlertEngine {
     const known = sources.some(({ metric, labels }) => index.all(metric).some((sample) => sameLabels(pick(sample.labels, labels), identity)));
     if (known || Object.keys(alert.notified).length === 0 || !this.config.rules[alert.rule]?.enabled) return false;
     alert.unknownSinceMs ??= nowMs;
+    if (collectorFailing(index, alert.labels.target)) {
+      alert.stale = true;
+      return this.config.staleExpiryMs === undefined || nowMs - alert.unknownSinceMs < this.config.staleExpiryMs;
+    }
     return nowMs - alert.unknownSinceMs < UNKNOWN_HOLD_MS;
   }
 
@@ -219,29 +246,34 @@ export class AlertEngine {
   }
 
   /**
-   * The first firing notification (once the flap cap allows); after a severity change, a firing
+   * The first firing notification (unless flap damping holds it); after a severity change, a firing
    * notification with the new severity at once; otherwise reminders per receiver.
    */
-  private notifyFiring(alert: AlertRecord, nowMs: number, severityChanged: boolean): NewNotification[] {
+  private notifyFiring(alert: AlertRecord, nowMs: number, previousLabels?: Readonly<Record<string, string>>): NewNotification[] {
     const routed = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
     if (Object.keys(alert.notified).length === 0) {
-      if (routed.length === 0 || !this.flapAllows(alert, nowMs)) return [];
-      this.transitions.get(alert.fingerprint)!.push(nowMs);
+      if (routed.length === 0) return [];
+      const decision = this.flap.decide(alert, 'firing', nowMs, alert.held !== 'firing');
+      if (decision === 'hold') {
+        alert.held = 'firing';
+        return [];
+      }
+      alert.held = undefined;
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
     }
-    if (severityChanged && routed.length > 0) {
+    if (previousLabels && routed.length > 0) {
       alert.reminders += 1;
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previousLabels));
     }
     return this.reminders(alert, nowMs, (receiver) => routes(receiver, alert.labels));
   }
 
   /**
-   * A firing alert that is frozen (its target is down) or held (its data is unknown) sends no
-   * reminders, except to Alertmanager: there a firing alert that is not re-sent expires at endsAt
-   * and Alertmanager would resolve it on its own.
+   * A firing alert that is frozen (its target is down), held (its data is unknown) or muted (inhibited)
+   * sends no first notice and no reminders, except to Alertmanager once it has it: there a firing alert
+   * that is not re-sent expires at endsAt and Alertmanager would resolve it on its own.
    */
   private keepAlive(alert: AlertRecord, nowMs: number): NewNotification[] {
     return alert.state === 'firing' ? this.reminders(alert, nowMs, (receiver) => receiver.type === 'alertmanager') : [];
@@ -257,55 +289,73 @@ export class AlertEngine {
     return due.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, true));
   }
 
-  /** The condition no longer holds: a pending alert vanishes silently; a notified one resolves. */
+  /**
+   * The condition no longer holds: a pending alert (or one whose firing flap damping held) vanishes
+   * silently, since receivers last heard "resolved"; a notified one resolves unless damping holds it.
+   */
   private close(fingerprint: string, alert: AlertRecord, nowMs: number): NewNotification[] {
     const notifiedTo = Object.keys(alert.notified);
     if (notifiedTo.length === 0) {
+      if (alert.held === 'firing') this.flap.noteChange(fingerprint, nowMs);
       this.alerts.delete(fingerprint);
       return [];
     }
-    if (!this.flapAllows(alert, nowMs)) {
-      alert.resolveHeld = true;
+    const decision = this.flap.decide(alert, 'resolved', nowMs, alert.held !== 'resolved');
+    if (decision === 'hold') {
+      alert.held = 'resolved';
       return [];
     }
     this.alerts.delete(fingerprint);
-    this.transitions.get(alert.fingerprint)!.push(nowMs);
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
     const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
-    return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs));
-  }
-
-  private flapAllows(alert: AlertRecord, nowMs: number): boolean {
-    const recent = (this.transitions.get(alert.fingerprint) ?? []).filter((at) => nowMs - at < this.config.flapWindowMs);
-    this.transitions.set(alert.fingerprint, recent);
-    return recent.length < this.config.flapMaxTransitions;
-  }
-
-  private recentTransitions(nowMs: number): Record<string, number[]> {
-    for (const [fingerprint, times] of this.transitions) {
-      const recent = times.filter((at) => nowMs - at < this.config.flapWindowMs);
-      if (recent.length === 0) this.transitions.delete(fingerprint);
-      else this.transitions.set(fingerprint, recent);
-    }
-    return Object.fromEntries(this.transitions);
+    return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs, false, decision === 'notice'));
   }
 
   private repeatInterval(receiver: ReceiverConfig): number {
     return receiver.repeatIntervalMs ?? (receiver.type === 'alertmanager' ? ALERTMANAGER_RESEND_MS : this.config.repeatIntervalMs);
   }
 
-  private notification(alert: AlertRecord, receiver: ReceiverConfig, status: AlertStatus, nowMs: number, reminder = false): NewNotification {
+  private notification(
+    alert: AlertRecord,
+    receiver: ReceiverConfig,
+    status: AlertStatus,
+    nowMs: number,
+    reminder = false,
+    flapNotice = false,
+    previousLabels?: Readonly<Record<string, string>>,
+  ): NewNotification {
     if (status === 'firing') alert.notified[receiver.name] = nowMs;
     const suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved';
+    const payload = { ...payloadOf(alert, status, nowMs, this.config.externalUrl), ...(previousLabels ? { previousLabels } : {}) };
     return {
       receiver: receiver.name,
       fingerprint: alert.fingerprint,
       // Deterministic, so a notification re-queued after a crash carries the key the receiver saw.
       key: `${alert.fingerprint}-${alert.activeSinceMs}-${suffix}`,
       reminder,
-      alert: payloadOf(alert, status, nowMs, this.config.externalUrl),
+      alert: flapNotice ? { ...payload, annotations: { ...payload.annotations, flapping: this.flap.notice(alert.fingerprint) } } : payload,
     };
   }
+}
+
+/** A target scope evaluates the per-target rules, the fleet scope the fleet-wide ones. */
+function coversRule(scope: EvaluationScope, rule: string): boolean {
+  if (scope.rules && !scope.rules.has(rule)) return false;
+  return (ruleRegistry.get(rule)?.fleetWide === true) === (scope.target === undefined);
+}
+
+/** A target scope owns that target's alerts of its rules; the fleet scope every alert of its rules. */
+function coversAlert(scope: EvaluationScope, alert: AlertRecord): boolean {
+  return coversRule(scope, alert.rule) && (scope.target === undefined || alert.labels.target === scope.target);
+}
+
+function mutedBy(inhibitor: Inhibitor, alert: AlertRecord): string | undefined {
+  const source = inhibitor.inhibitedBy(alert.labels, alert.fingerprint);
+  return source && `inhibited by ${source.rule}${source.labels.target ? ` on ${source.labels.target}` : ''}`;
+}
+
+function silencedBy(silences: readonly string[]): string | undefined {
+  return silences.length > 0 ? `silenced by ${silences.join(', ')}` : undefined;
 }
 
 function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {

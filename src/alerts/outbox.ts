@@ -50,7 +50,6 @@ export class Outbox {
   /** In queue (seq) order: enqueue appends, and load sorts once. */
   private readonly queued = new Map<string, QueuedNotification>();
   private readonly lanes = new Map<string, QueuedNotification[]>();
-  private newHeads: QueuedNotification[] = [];
   private syncTimer?: NodeJS.Timeout;
   private droppingSinceLog = 0;
   private readonly delivered = new Map<string, number>();
@@ -88,13 +87,6 @@ export class Outbox {
 
   has(entry: QueuedNotification): boolean {
     return this.queued.get(idOf(entry.receiver, entry.key)) === entry;
-  }
-
-  /** Notifications that became the first of their lane since the last call: the sender's new work. */
-  takeNewHeads(): QueuedNotification[] {
-    const heads = this.newHeads.filter((entry) => this.has(entry));
-    this.newHeads = [];
-    return heads;
   }
 
   /** The first notification of every lane, in queue order of their heads. */
@@ -142,10 +134,7 @@ export class Outbox {
     const key = laneOf(entry);
     const lane = this.lanes.get(key);
     if (lane) lane.push(entry);
-    else {
-      this.lanes.set(key, [entry]);
-      this.newHeads.push(entry);
-    }
+    else this.lanes.set(key, [entry]);
   }
 
   private untrack(entry: QueuedNotification, id: string): void {
@@ -156,7 +145,6 @@ export class Outbox {
     const index = lane.indexOf(entry);
     if (index >= 0) lane.splice(index, 1);
     if (lane.length === 0) this.lanes.delete(key);
-    else if (index === 0) this.newHeads.push(lane[0]);
   }
 
   /**

@@ -1,8 +1,15 @@
 import type { ReceiverConfig } from '../config/alerts-schema.js';
 import type { Severity } from './rule.js';
 
-/** A receiver takes an alert when its severity is selected and every label matcher equals. */
+/** The alert about a failing receiver; it goes to every other receiver. */
+export const NOTIFICATIONS_FAILING_RULE = 'AvaxmonNotificationsFailing';
+
+/**
+ * A receiver takes an alert when its severity is selected and every label matcher equals. A failing
+ * receiver is reported to all the others, whatever they select: one of them may be the only way left.
+ */
 export function routes(receiver: ReceiverConfig, labels: Readonly<Record<string, string>>): boolean {
+  if (labels.alertname === NOTIFICATIONS_FAILING_RULE) return labels.receiver !== receiver.name;
   if (!receiver.severities.includes(labels.severity as Severity)) return false;
   return Object.entries(receiver.match).every(([key, value]) => labels[key] === value);
 }

@@ -27,7 +27,17 @@ export interface RuleContext {
   readonly params: Readonly<Record<string, number>>;
   /** Survives between evaluations of this rule (e.g. a window of past values). */
   readonly memory: Map<string, unknown>;
+  /** What the daemon knows of a collector beyond its series: its interval and last error. */
+  readonly collectors?: CollectorLookup;
 }
+
+export interface CollectorInfo {
+  readonly intervalMs: number;
+  /** Already scrubbed of secrets. */
+  readonly lastError?: string;
+}
+
+export type CollectorLookup = (target: string, collector: string) => CollectorInfo | undefined;
 
 /** One series for which the rule's condition holds now. */
 export interface Candidate {
@@ -53,6 +63,11 @@ export interface AlertRule {
   readonly description: string;
   /** The series the condition reads; with none of them left for an alert, its data is unknown, not fine. */
   readonly sources: readonly RuleSource[];
+  /**
+   * True for a rule that compares targets or reads series without a target (receivers): it is
+   * evaluated over every sample on the engine's periodic sweep, never per collector run.
+   */
+  readonly fleetWide?: boolean;
   /**
    * For rules whose condition depends on what was seen before (memory here or in a collector): how
    * long they must watch after a start before "condition false" means anything. Until then an alert

@@ -34,7 +34,7 @@ export class AlertStateStore {
       const state = JSON.parse(text) as EngineState & { version: number };
       if (state.version !== STATE_VERSION) throw new Error(`unknown state version ${state.version}`);
       this.lastWritten = text;
-      return { alerts: state.alerts, transitions: state.transitions ?? {} };
+      return { alerts: state.alerts, transitions: state.transitions ?? {}, flapping: state.flapping ?? {} };
     } catch (error) {
       this.log.error({ file: this.file, err: error }, 'Alert state unreadable; starting with no alerts');
       return EMPTY;

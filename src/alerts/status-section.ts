@@ -1,33 +1,62 @@
 import { scrubSecrets } from '../redact.js';
 import { badge, escapeHtml, table } from '../server/html.js';
+import type { AlertRecord } from './alert.js';
 import type { Alerting } from './alerting.js';
+import { NOTIFICATIONS_FAILING_RULE } from './routing.js';
+import { describe as describeSilence } from './silences.js';
 
 /** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
 export function renderAlertsSection(alerting: Alerting): string {
   const alerts = alerting.activeAlerts().map((alert) => [
     escapeHtml(alert.rule),
     `<span class="badge ${alert.labels.severity === 'critical' ? 'bad' : escapeHtml(alert.labels.severity)}">${escapeHtml(alert.labels.severity)}</span>`,
-    escapeHtml(alert.resolveHeld ? 'firing (resolve held: flapping)' : alert.state),
+    escapeHtml(stateText(alerting, alert)),
     escapeHtml(labelText(alert.labels)),
     escapeHtml(scrubSecrets(alert.annotations.summary ?? '')),
     escapeHtml(new Date(alert.activeSinceMs).toISOString()),
   ]);
+  const failing = new Set(alerting.activeAlerts().filter((alert) => alert.rule === NOTIFICATIONS_FAILING_RULE && alert.state === 'firing').map((alert) => alert.labels.receiver));
   const receivers = alerting.config.receivers.map((receiver) => {
     const last = alerting.lastDelivery(receiver.name);
     return [
       escapeHtml(receiver.name),
       escapeHtml(receiver.type),
       escapeHtml(receiver.severities.join(', ')),
+      badge(!failing.has(receiver.name), 'ok', 'failing'),
       last ? badge(last.outcome === 'delivered', escapeHtml(last.outcome), escapeHtml(last.outcome)) : badge(undefined),
       escapeHtml(last ? `${new Date(last.atMs).toISOString()} (${last.alertname})` : 'never'),
       escapeHtml(scrubSecrets(last?.error ?? '')),
     ];
   });
-  return `<h2>Alerts</h2>
+  const silences = alerting.silences
+    .list()
+    .filter((silence) => silence.state !== 'expired')
+    .map((silence) => [
+      escapeHtml(silence.id),
+      escapeHtml(silence.state),
+      escapeHtml(describeSilence(silence)),
+      escapeHtml(silence.startsAt),
+      escapeHtml(silence.endsAt),
+      escapeHtml(scrubSecrets(silence.createdBy)),
+      escapeHtml(scrubSecrets(silence.comment)),
+    ]);
+  return `<h2 id="alerts">Alerts</h2>
 ${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], alerts, 'No active alerts.')}
+<h2 id="silences">Silences</h2>
+<p>Managed through the Alertmanager API v2 on this port, e.g. <code>amtool --alertmanager.url=URL silence add target=NAME --duration=1h --comment=...</code>.</p>
+${table(['id', 'state', 'matchers', 'starts', 'ends', 'created by', 'comment'], silences, 'No active or pending silences.')}
 <h2>Receivers</h2>
 <p>Outbox: ${alerting.outbox.depth} queued.</p>
-${table(['receiver', 'type', 'severities', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
+${table(['receiver', 'type', 'severities', 'health', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
+}
+
+function stateText(alerting: Alerting, alert: AlertRecord): string {
+  const notes = [
+    alerting.engine.flap.flappingSince(alert.fingerprint) !== undefined ? `flapping${alert.held ? `, ${alert.held} held until it settles` : ''}` : '',
+    alert.stale ? 'stale: a collector of the target is failing' : '',
+    alert.muted ?? '',
+  ].filter(Boolean);
+  return notes.length > 0 ? `${alert.state} (${notes.join('; ')})` : alert.state;
 }
 
 function labelText(labels: Readonly<Record<string, string>>): string {

@@ -2,7 +2,7 @@ import { HttpClient } from '../clients/http.js';
 import { receiverTransports } from '../config/transports.js';
 import type { Config } from '../config/schema.js';
 import { scrubSecrets } from '../redact.js';
-import { fingerprintOf } from './alert.js';
+import { fingerprintOf, generatorUrl } from './alert.js';
 import { createReceiver } from './receivers/index.js';
 import { runbookUrl } from './rule.js';
 
@@ -21,25 +21,22 @@ export async function sendTestAlert(config: Config, receiverName: string | undef
   const fingerprint = fingerprintOf(labels);
   const http = new HttpClient({ maxResponseBytes: 1024 * 1024, transports: receiverTransports([receiverConfig]) });
   try {
-    const result = await createReceiver(receiverConfig).send(
-      {
-        receiver: receiverConfig.name,
-        key: `${fingerprint}-${nowMs}-test`,
-        reminder: false,
-        alert: {
-          fingerprint,
-          status: 'firing',
-          labels,
-          annotations: {
-            summary: 'Test notification from avaxmon',
-            description: `avaxmon test-alert checks the wiring of receiver "${receiverConfig.name}"; no action is needed.`,
-            runbook_url: runbookUrl('AvaxmonTestAlert'),
-          },
-          startsAt: new Date(nowMs).toISOString(),
-          generatorURL: config.alerts?.externalUrl,
-        },
+    const key = `${fingerprint}-${nowMs}-test`;
+    const alert = {
+      fingerprint,
+      status: 'firing' as const,
+      labels,
+      annotations: {
+        summary: 'Test notification from avaxmon',
+        description: `avaxmon test-alert checks the wiring of receiver "${receiverConfig.name}"; no action is needed.`,
+        runbook_url: runbookUrl('AvaxmonTestAlert'),
       },
-      { http, nowMs },
+      startsAt: new Date(nowMs).toISOString(),
+      generatorURL: generatorUrl(config.alerts?.externalUrl, labels),
+    };
+    const result = await createReceiver(receiverConfig).send(
+      { receiver: receiverConfig.name, key, groupLabels: { alertname: labels.alertname }, notifications: [{ receiver: receiverConfig.name, key, reminder: false, alert }] },
+      { http, nowMs, externalUrl: config.alerts?.externalUrl },
     );
     if (result.outcome === 'delivered') return { ok: true, message: `receiver ${receiverConfig.name}: test notification delivered` };
     return { ok: false, message: scrubSecrets(`receiver ${receiverConfig.name}: ${result.outcome}: ${result.error}`) };

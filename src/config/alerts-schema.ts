@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { httpConfigFields, transportOf, type HttpTransport } from './http-config-schema.js';
 import { parseDuration } from '../duration.js';
 import type { ConfigIssue } from '../errors.js';
+import type { InhibitRule } from '../alerts/inhibition.js';
+import { parseMatcher } from '../alerts/matchers.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/rules/index.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
@@ -16,6 +18,9 @@ const severity = z.enum(SEVERITIES);
 const ruleOverride = z
   .object({ enabled: z.boolean().optional(), for: durationMs.optional(), severity: severity.optional() })
   .catchall(z.union([z.number(), z.string()]));
+
+/** A label name, or "..." for every label (one group per alert), as in Alertmanager. */
+const groupLabel = z.string().regex(/^([A-Za-z_][A-Za-z0-9_]*|\.\.\.)$/, 'must be a label name or "..."');
 
 const receiverSchema = z
   .object({
@@ -41,8 +46,47 @@ const receiverSchema = z
     /** Reminder interval for this receiver; alertmanager defaults to 1m so its alerts never expire. */
     repeat_interval: durationMs.optional(),
     ...httpConfigFields,
+    /** Grouping for this receiver; the alerts-level settings by default. */
+    group_by: z.array(groupLabel).optional(),
+    group_wait: durationMs.optional(),
+    group_interval: durationMs.optional(),
   })
   .strict();
+
+const matcher = z.string().transform((text, ctx) => {
+  try {
+    return parseMatcher(text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+const inhibitRuleSchema = z
+  .object({
+    source_matchers: z.array(matcher).min(1),
+    target_matchers: z.array(matcher).min(1),
+    equal: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a label name')).default([]),
+  })
+  .strict()
+  .transform((rule): InhibitRule => ({ sourceMatchers: rule.source_matchers, targetMatchers: rule.target_matchers, equal: rule.equal }));
+
+/** The identity labels of an alert besides its name: "the same alert" in an inhibit rule's equal. */
+const SAME_ALERT = ['alertname', 'target', 'subnet', 'chain', 'node_id', 'check', 'collector', 'receiver'];
+
+/**
+ * What an operator would write anyway: a target that is down explains all its other alerts; an
+ * unhealthy node explains its failing checks and subnets; a critical explains the same alert's warning.
+ */
+const DEFAULT_INHIBIT_RULES = [
+  { source_matchers: ['alertname="AvaxmonTargetDown"'], target_matchers: ['alertname!="AvaxmonTargetDown"'], equal: ['target'] },
+  {
+    source_matchers: ['alertname="AvalancheNodeUnhealthy"'],
+    target_matchers: ['alertname=~"AvalancheHealthCheckFailing|AvalancheSubnetUnhealthy"'],
+    equal: ['target'],
+  },
+  { source_matchers: ['severity="critical"'], target_matchers: ['severity="warning"'], equal: SAME_ALERT },
+];
 
 const retrySchema = z
   .object({
@@ -69,6 +113,16 @@ export interface ReceiverConfig {
   readonly repeatIntervalMs?: number;
   /** tls_config and proxy_url toward this receiver's URLs. */
   readonly transport?: HttpTransport;
+  readonly grouping: Grouping;
+}
+
+/** Alertmanager's route grouping: one notification per group of alerts with equal `by` labels. */
+export interface Grouping {
+  readonly by: readonly string[];
+  /** How long a new group waits for more alerts before its first notification. */
+  readonly waitMs: number;
+  /** How long a group waits after a notification before the next one with its changes. */
+  readonly intervalMs: number;
 }
 
 export interface AlertsConfig {
@@ -78,9 +132,13 @@ export interface AlertsConfig {
   readonly flapWindowMs: number;
   readonly flapMaxTransitions: number;
   readonly maxQueuedNotifications: number;
+  readonly flapSettleMs: number;
+  /** A stale alert (its collector failing) resolves after this long; undefined: it waits for the collector. */
+  readonly staleExpiryMs?: number;
   readonly retry: { readonly initialBackoffMs: number; readonly maxBackoffMs: number; readonly maxAgeMs: number };
   readonly rules: Readonly<Record<string, RuleSettings>>;
   readonly receivers: readonly ReceiverConfig[];
+  readonly inhibitRules: readonly InhibitRule[];
 }
 
 export const alertsSchema = z
@@ -90,19 +148,30 @@ export const alertsSchema = z
     /** This avaxmon's public URL, sent as the alerts' generatorURL. */
     external_url: httpUrl.optional(),
     flap_window: durationMs.default(3_600_000),
-    /** Notifications (firing or resolved) one alert may cause within flap_window; more are held back. */
+    /** Notifications (firing or resolved) one alert may cause within flap_window; the next is the "flapping" notice. */
     flap_max_transitions: z.number().int().min(2).default(6),
     /** Past this many queued notifications the oldest are dropped (counted in avaxmon_notifications_dropped_total). */
     max_queued_notifications: z.number().int().min(1).default(10_000),
+    /** A flapping alert's current state is sent once it has not changed for this long. */
+    flap_settle: durationMs.default(30_000),
+    /** Resolve alerts that stayed stale this long (their collector failing); by default they wait for it. */
+    stale_expiry: durationMs.optional(),
     retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
     rules: z.record(z.string(), ruleOverride).default({}),
     receivers: z.array(receiverSchema).default([]),
+    /** Defaults for every receiver: fast enough for the latency promise; Alertmanager's are 30s and 5m. */
+    group_by: z.array(groupLabel).default(['alertname']),
+    group_wait: durationMs.default(1_000),
+    group_interval: durationMs.default(10_000),
+    /** Alertmanager's inhibit_rules; setting them replaces the defaults. */
+    inhibit_rules: z.array(inhibitRuleSchema).prefault(DEFAULT_INHIBIT_RULES),
   })
   .strict()
   .transform((alerts, ctx): AlertsConfig => {
     const issues: ConfigIssue[] = [];
     const rules = resolveRules(alerts.rules, issues);
-    const receivers = alerts.receivers.map((receiver, index) => resolveReceiver(receiver, index, issues));
+    const grouping: Grouping = { by: alerts.group_by, waitMs: alerts.group_wait, intervalMs: alerts.group_interval };
+    const receivers = alerts.receivers.map((receiver, index) => resolveReceiver(receiver, index, issues, grouping));
     const names = new Set<string>();
     alerts.receivers.forEach((receiver, index) => {
       if (names.has(receiver.name)) issues.push({ path: `receivers[${index}].name`, message: `duplicate receiver name "${receiver.name}"` });
@@ -116,9 +185,12 @@ export const alertsSchema = z
       flapWindowMs: alerts.flap_window,
       flapMaxTransitions: alerts.flap_max_transitions,
       maxQueuedNotifications: alerts.max_queued_notifications,
+      flapSettleMs: alerts.flap_settle,
+      staleExpiryMs: alerts.stale_expiry,
       retry: { initialBackoffMs: alerts.retry.initial_backoff, maxBackoffMs: alerts.retry.max_backoff, maxAgeMs: alerts.retry.max_age },
       rules,
       receivers,
+      inhibitRules: alerts.inhibit_rules,
     };
   })
   .optional();
@@ -159,7 +231,7 @@ function resolveRules(overrides: Record<string, RuleOverride>, issues: ConfigIss
 type ReceiverInput = z.infer<typeof receiverSchema>;
 
 /** Reads the receiver's `*_file` secrets, checks what its type needs, and registers every secret. */
-function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigIssue[]): ReceiverConfig {
+function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigIssue[], grouping: Grouping): ReceiverConfig {
   const at = `receivers[${index}]`;
   const secret = (value: string | undefined, file: string | undefined, key: string) => {
     if (value !== undefined && file !== undefined) issues.push({ path: `${at}.${key}_file`, message: `set either ${key} or ${key}_file, not both` });
@@ -187,6 +259,11 @@ function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigI
     timeoutMs: receiver.timeout,
     repeatIntervalMs: receiver.repeat_interval,
     transport: transportOf(receiver),
+    grouping: {
+      by: receiver.group_by ?? grouping.by,
+      waitMs: receiver.group_wait ?? grouping.waitMs,
+      intervalMs: receiver.group_interval ?? grouping.intervalMs,
+    },
   };
   issues.push(...missingFields(resolved, receiver, at));
   return resolved;

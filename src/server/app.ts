@@ -4,6 +4,7 @@ import type { DaemonView } from './daemon-view.js';
 import { registerBasicAuth } from './basic-auth.js';
 import { enforceClientCertPolicy } from './client-cert-policy.js';
 import { registerResponseHeaders } from './response-headers.js';
+import { registerAlertmanagerApi } from './routes/alertmanager-api.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerProbeRoute } from './routes/probe.js';
@@ -25,5 +26,6 @@ export function buildApp(daemon: DaemonView, web: WebOptions): FastifyInstance {
   registerOpsRoutes(app, daemon);
   registerStatusRoute(app, daemon);
   registerProbeRoute(app, daemon);
+  registerAlertmanagerApi(app, () => daemon.alerting);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Alerting } from '../alerts/alerting.js';
 import type { Config } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
@@ -21,6 +22,8 @@ export interface DaemonView {
   readonly snapshot: MetricsSnapshot;
   readonly self: SelfMetrics;
   readonly collectorStates: ReadonlyMap<string, CollectorState>;
+  /** The alert plane, while the config has an `alerts:` section (silences, the Alertmanager API). */
+  readonly alerting: Alerting | undefined;
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
   readonly statusSections: ReadonlyArray<() => string>;
   isReady(): boolean;

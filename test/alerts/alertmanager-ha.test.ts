@@ -26,6 +26,8 @@ function alertsYaml(alertmanagerUrl: string): string {
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-ha-'));
   return `alerts:
   state_dir: ${stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping delays
+  group_interval: 0s
   rules:
     AvalancheNodeUnhealthy: { for: 1s }
     AvalancheHealthCheckFailing: { enabled: false }

@@ -53,7 +53,7 @@ describe('alerts config', () => {
       expect.arrayContaining([
         expect.stringMatching(/^alerts\.rules\.AvalancheNodeDown: unknown rule \(known: AvaxmonTargetDown, /),
         expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.threshold: must be a number/),
-        expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.window: unknown setting \(AvalanchePeersLow accepts: enabled, for, severity, threshold\)/),
+        expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.window: unknown setting \(AvalanchePeersLow accepts: enabled, for, severity, min_ratio, threshold\)/),
         'alerts.receivers[0].url: a webhook receiver needs exactly one url or url_file',
         'alerts.receivers[1].chat_id: a telegram receiver needs chat_id',
         expect.stringMatching(/^alerts\.receivers\[2\]\.routing_key_file: cannot read secret file/),

@@ -30,7 +30,7 @@ function savedAlert(stateDir: string, fingerprint: string): { state: string } | 
 
 describe('kill -9 and restart while a chain stays stalled', () => {
   it('neither resolves nor re-announces the restored alert, and resolves it once when the chain resumes', async () => {
-    const { sim, hook, stateDir, configFile } = await daemons.setup(`AvalancheChainStalled: { threshold: ${THRESHOLD_SECONDS}s, for: 0s }`, 'AvalancheChainStalled');
+    const { sim, hook, stateDir, configFile } = await daemons.setup(`AvalancheChainStalled: { threshold: ${THRESHOLD_SECONDS}s, behind_threshold: ${THRESHOLD_SECONDS}s, for: 0s }`, 'AvalancheChainStalled');
 
     sim.apply({ chain_stall: 'C' });
     const first = await daemons.start(configFile);

@@ -48,6 +48,9 @@ export function useDaemonProcesses() {
 targets: [{ name: node-a, url: "${sim.url}" }]
 alerts:
   state_dir: ${stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping
+  group_interval: 0s
+  group_by: ['...']
   retry: { initial_backoff: 200ms, max_backoff: 500ms }
   rules:
 ${rulesYaml.replace(/^/gm, '    ')}

@@ -17,6 +17,8 @@ async function alertStack(rules: string, receiverYaml = ''): Promise<{ stack: St
   const stack = await startStack({
     extraYaml: `alerts:
   state_dir: ${stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping delays
+  group_interval: 0s
   retry: { initial_backoff: 200ms, max_backoff: 500ms }
   rules:
 ${rules.replace(/^/gm, '    ')}
@@ -34,10 +36,10 @@ ${rules.replace(/^/gm, '    ')}
 /** "status:alertname" of each webhook request about the given rule (and labels). */
 function notificationsOf(requests: readonly RecordedRequest[], rule: string, labels: Record<string, string> = {}): string[] {
   return requests
-    .map((request) => request.json as { status: string; alerts: Array<{ labels: Record<string, string> }> })
-    .filter((body) => body.alerts[0].labels.alertname === rule)
-    .filter((body) => Object.entries(labels).every(([key, value]) => body.alerts[0].labels[key] === value))
-    .map((body) => `${body.status}:${body.alerts[0].labels.alertname}`);
+    .flatMap((request) => (request.json as { alerts: Array<{ status: string; labels: Record<string, string> }> }).alerts)
+    .filter((alert) => alert.labels.alertname === rule)
+    .filter((alert) => Object.entries(labels).every(([key, value]) => alert.labels[key] === value))
+    .map((alert) => `${alert.status}:${alert.labels.alertname}`);
 }
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -30,6 +30,8 @@ describe('delivery', () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-delivery-'));
     const config = parseConfig(`alerts:
   state_dir: ${stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping delays
+  group_interval: 0s
   retry: { initial_backoff: 20ms, max_backoff: 50ms }
   rules: { AvalancheNodeUnhealthy: { for: 0s }, AvalancheHealthCheckFailing: { enabled: false } }
   receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]

@@ -24,6 +24,9 @@ async function setup(rules: string, extra = ''): Promise<{ alerting: Alerting; h
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alerts-'));
   const config = alertsConfig(`alerts:
   state_dir: ${stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping
+  group_interval: 0s
+  group_by: ['...']
   retry: { initial_backoff: 50ms, max_backoff: 200ms }
   rules:
 ${rules}
@@ -76,18 +79,6 @@ describe('alert engine lifecycle', () => {
     expect(alerting.activeAlerts()).toHaveLength(0);
   });
 
-  it('caps the transitions of a flapping alert and still sends the held resolve', async () => {
-    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }', '  flap_window: 1h\n  flap_max_transitions: 2');
-    for (let minute = 0; minute < 10; minute++) alerting.evaluate(healthy(minute % 2 === 0 ? 0 : 1), sec(minute * 60));
-    await hook.waitFor(2);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
-    alerting.evaluate(healthy(0), sec(3700));
-    alerting.evaluate(healthy(1), sec(3760));
-    await hook.waitFor(4);
-    expect(statuses(hook.requests).slice(2)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
-  });
-
   it('re-sends a firing alert every repeat_interval', async () => {
     const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }', '  repeat_interval: 1h');
     alerting.evaluate(healthy(0), sec(0));
@@ -124,6 +115,9 @@ describe('alert engine lifecycle', () => {
     alerting.reconfigure(
       alertsConfig(`alerts:
   state_dir: ${alerting.config.stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping
+  group_interval: 0s
+  group_by: ['...']
   rules:
     AvalancheNodeUnhealthy: { for: 0s }
     AvalanchePeersLow: { for: 0s }

@@ -38,7 +38,8 @@ function receiverConfig(yaml: string): ReceiverConfig {
 
 async function send(config: ReceiverConfig, status: 'firing' | 'resolved' = 'firing', nowMs = Date.now()): Promise<{ result: SendResult; request: Recorder['requests'][number] }> {
   const before = server.requests.length;
-  const result = await createReceiver(config).send({ receiver: config.name, key: 'key-1', reminder: false, alert: alert(status) }, { http, nowMs });
+  const notification = { receiver: config.name, key: 'key-1', reminder: false, alert: alert(status) };
+  const result = await createReceiver(config).send({ receiver: config.name, key: 'key-1', groupLabels: { alertname: notification.alert.labels.alertname }, notifications: [notification] }, { http, nowMs });
   return { result, request: server.requests[before] };
 }
 

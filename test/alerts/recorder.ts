@@ -61,10 +61,10 @@ export async function startRecorder(): Promise<Recorder> {
   return recorder;
 }
 
-/** The webhook payloads' alerts, as [status, alertname, extra] for compact assertions. */
+/** Every alert of the webhook payloads, in order, as "status:alertname" for compact assertions. */
 export function statuses(requests: readonly RecordedRequest[]): string[] {
-  return requests.map((request) => {
-    const body = request.json as { status: string; alerts: Array<{ labels: Record<string, string> }> };
-    return `${body.status}:${body.alerts[0].labels.alertname}`;
+  return requests.flatMap((request) => {
+    const body = request.json as { alerts: Array<{ status: string; labels: Record<string, string> }> };
+    return body.alerts.map((alert) => `${alert.status}:${alert.labels.alertname}`);
   });
 }

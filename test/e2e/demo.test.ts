@@ -24,8 +24,13 @@ describe('npm run demo', () => {
       // The scenario fails the network check at 8s and drops the peers to 12 at 16s.
       await eventually(scrape, (s) => valueOf(s, 'avaxmon_node_healthy') === 0, 20_000);
       await eventually(scrape, (s) => valueOf(s, 'avaxmon_node_peers') === 12, 20_000);
+      // The alerts: section and the webhook sink: the flip fires, shows on the status page, and resolves.
+      await eventually(async () => stdout, (text) => /webhook: +firing AvalancheNodeUnhealthy/.test(text), 20_000);
+      // The flip lasts about 16 s of every 60 s loop.
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/`)).text(), (html) => html.includes('<td>AvalancheNodeUnhealthy</td>'), 70_000);
+      await eventually(async () => stdout, (text) => /webhook: +resolved AvalancheNodeUnhealthy/.test(text), 40_000);
     } finally {
       demo.kill('SIGTERM');
     }
-  }, 60_000);
+  }, 90_000);
 });

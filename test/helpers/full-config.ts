@@ -49,6 +49,8 @@ data_api:
     - { chain_id: "43114", address: "${WALLET}", name: relayer-hot-wallet }
 alerts:
   state_dir: ${stateDir}
+  group_wait: 0s      # these tests follow single alerts, not grouping delays
+  group_interval: 0s
   rules:
     AvalancheNodeUnhealthy: { for: 0s }
   receivers:

@@ -3,13 +3,7 @@ import type { ReceiverConfig } from '../../config/alerts-schema.js';
 import { retryAfterMs } from '../../clients/retry-after.js';
 import { UpstreamError } from '../../errors.js';
 import type { AlertPayload } from '../alert.js';
-
-export interface OutgoingNotification {
-  readonly receiver: string;
-  readonly key: string;
-  readonly reminder: boolean;
-  readonly alert: AlertPayload;
-}
+import type { OutgoingGroup, OutgoingNotification } from './group.js';
 
 /** How one delivery attempt ended; `retry` failures are attempted again, `rejected` ones are not. */
 export type SendResult =
@@ -19,11 +13,14 @@ export type SendResult =
 export interface SendContext {
   readonly http: HttpClient;
   readonly nowMs: number;
+  /** avaxmon's public URL (alerts.external_url), for links back to it. */
+  readonly externalUrl?: string;
 }
 
+/** Renders a group of notifications into one request (PagerDuty: one event per alert) within the receiver's limits. */
 export interface Receiver {
   readonly config: ReceiverConfig;
-  send(notification: OutgoingNotification, ctx: SendContext): Promise<SendResult>;
+  send(group: OutgoingGroup, ctx: SendContext): Promise<SendResult>;
 }
 
 export interface JsonPost {
@@ -58,11 +55,12 @@ export async function postJson(ctx: SendContext, config: ReceiverConfig, post: J
   }
 }
 
-/** Telegram puts its back-off in the body: {"parameters":{"retry_after":N}}. */
+/** Telegram puts its back-off in the body as {"parameters":{"retry_after":N}}, Discord as {"retry_after":0.5}; seconds. */
 function bodyRetryAfter(text: string): number | undefined {
   try {
-    const seconds = (JSON.parse(text) as { parameters?: { retry_after?: unknown } }).parameters?.retry_after;
-    return typeof seconds === 'number' ? seconds * 1000 : undefined;
+    const body = JSON.parse(text) as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
+    const seconds = body.parameters?.retry_after ?? body.retry_after;
+    return typeof seconds === 'number' && seconds >= 0 ? seconds * 1000 : undefined;
   } catch {
     return undefined;
   }
@@ -75,7 +73,22 @@ export function headline(notification: OutgoingNotification): string {
   const { alert } = notification;
   const state = alert.status === 'resolved' ? '✅ RESOLVED' : `${SEVERITY_ICON[alert.labels.severity] ?? ''} ${alert.labels.severity.toUpperCase()}`;
   const reminder = notification.reminder ? ' (reminder)' : '';
-  return `${state.trim()}${reminder}: ${alert.labels.alertname} on ${alert.labels.target ?? 'avaxmon'}`;
+  const flapping = alert.annotations.flapping ? ' (flapping)' : '';
+  return `${state.trim()}${reminder}${flapping}: ${alert.labels.alertname} on ${alert.labels.target ?? alert.labels.receiver ?? 'avaxmon'}`;
+}
+
+/** The headline of a group: the alert's own for one alert, else the counts by state. */
+export function groupHeadline(group: OutgoingGroup): string {
+  if (group.notifications.length === 1) return headline(group.notifications[0]);
+  const firing = group.notifications.filter((notification) => notification.alert.status === 'firing');
+  const worst = ['critical', 'warning', 'info'].find((severity) => firing.some((notification) => notification.alert.labels.severity === severity));
+  const name = group.groupLabels.alertname ?? group.notifications[0].alert.labels.alertname;
+  const parts = [
+    ...(firing.length > 0 ? [`${firing.length} firing`] : []),
+    ...(firing.length < group.notifications.length ? [`${group.notifications.length - firing.length} resolved`] : []),
+  ];
+  const icon = worst ? SEVERITY_ICON[worst] : '✅';
+  return `${icon} ${name}: ${parts.join(', ')}`;
 }
 
 /** The rule's own labels (not alertname, severity or target), as "key=value" pairs. */

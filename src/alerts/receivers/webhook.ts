@@ -2,22 +2,23 @@ import { createHmac } from 'node:crypto';
 import { GO_ZERO_TIME_SECONDS } from '../../clients/parse.js';
 import type { ReceiverConfig } from '../../config/alerts-schema.js';
 import type { AlertPayload } from '../alert.js';
-import { postJson, type OutgoingNotification, type Receiver } from './receiver.js';
+import { alertsOf, common, groupStatus, labelSetText, type OutgoingGroup } from './group.js';
+import { postJson, type Receiver } from './receiver.js';
 
 /** Alertmanager writes the zero Go time as endsAt of a firing alert (RFC 3339, no fraction); webhook consumers expect it. */
 const GO_ZERO_TIME = new Date(GO_ZERO_TIME_SECONDS * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
- * Alertmanager's webhook payload (version 4), one alert per request, so tools that accept
+ * Alertmanager's webhook payload (version 4), one group per request, so tools that accept
  * Alertmanager webhooks work unchanged. With a secret, the request carries
  * X-Avaxmon-Signature: sha256=HMAC(secret, "<X-Avaxmon-Timestamp>.<body>").
  */
 export function createWebhookReceiver(config: ReceiverConfig): Receiver {
   return {
     config,
-    send(notification, ctx) {
-      const body = JSON.stringify(webhookPayload(config.name, notification));
-      const headers: Record<string, string> = { 'idempotency-key': notification.key };
+    send(group, ctx) {
+      const body = JSON.stringify(webhookPayload(config.name, group, ctx.externalUrl));
+      const headers: Record<string, string> = { 'idempotency-key': group.key };
       if (config.hmacSecret) {
         const timestamp = String(Math.floor(ctx.nowMs / 1000));
         headers['x-avaxmon-timestamp'] = timestamp;
@@ -32,19 +33,20 @@ export function signature(secret: string, timestamp: string, body: string): stri
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
-export function webhookPayload(receiver: string, notification: OutgoingNotification): Record<string, unknown> {
-  const { alert } = notification;
+export function webhookPayload(receiver: string, group: OutgoingGroup, externalUrl?: string): Record<string, unknown> {
+  const alerts = alertsOf(group);
   return {
     version: '4',
-    groupKey: `{}:{alertname="${alert.labels.alertname}", fingerprint="${alert.fingerprint}"}`,
+    // Alertmanager's groupKey: the route's matchers (none: "{}") and the group's labels.
+    groupKey: `{}:${labelSetText(group.groupLabels)}`,
     truncatedAlerts: 0,
-    status: alert.status,
+    status: groupStatus(alerts),
     receiver,
-    groupLabels: { alertname: alert.labels.alertname },
-    commonLabels: alert.labels,
-    commonAnnotations: alert.annotations,
-    externalURL: alert.generatorURL ?? '',
-    alerts: [webhookAlert(alert)],
+    groupLabels: group.groupLabels,
+    commonLabels: common(alerts.map((alert) => alert.labels)),
+    commonAnnotations: common(alerts.map((alert) => alert.annotations)),
+    externalURL: externalUrl ?? '',
+    alerts: alerts.map(webhookAlert),
   };
 }
 

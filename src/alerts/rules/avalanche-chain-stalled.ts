@@ -1,18 +1,67 @@
-import { formatSeconds, seriesRule } from './series-rule.js';
+import type { AlertRule, Candidate, RuleContext } from '../rule.js';
+import { formatSeconds } from './series-rule.js';
 
-/** Compares with the time of the last progress, so the alert resolves on the first new block. */
-export const avalancheChainStalled = seriesRule({
+const PRIMARY_CHAIN_PARAM: Readonly<Record<string, string>> = { C: 'threshold', P: 'p_chain_threshold', X: 'x_chain_threshold' };
+
+/**
+ * A chain that only makes blocks when there are transactions (P, X, quiet Subnet-EVM L1s) is idle,
+ * not stalled, when its height stops. So a chain is stalled when its height stops while the same
+ * chain moves on another target of the same network (the reference), past its height; alone, only
+ * after its own per-chain threshold, which is off by default except for the busy C-Chain.
+ */
+export const avalancheChainStalled: AlertRule = {
   name: 'AvalancheChainStalled',
-  metric: 'avaxmon_chain_last_progress_timestamp_seconds',
-  labels: ['target', 'chain'],
   defaultFor: '1m',
   severity: 'critical',
-  params: { threshold: { kind: 'duration', default: 300, help: 'fires when the height has not moved for this long' } },
-  description: 'The chain height has not moved for `threshold` (now - avaxmon_chain_last_progress_timestamp_seconds > 300).',
-  // The collector's last-progress time restarts at "now" with the daemon, so a stalled chain looks fresh for `threshold`.
-  historyMs: (params) => params.threshold * 1000,
-  check: (lastProgress, ctx) => (ctx.nowMs / 1000 - lastProgress > ctx.params.threshold ? 'critical' : undefined),
-  summary: (labels) => `Chain ${labels.chain} is stalled on ${labels.target}`,
-  detail: (labels, lastProgress, ctx) =>
-    `The height of chain ${labels.chain} on ${labels.target} has not moved for ${formatSeconds(ctx.nowMs / 1000 - lastProgress)}.`,
-});
+  params: {
+    threshold: { kind: 'duration', default: 300, help: 'C-Chain: fires when its height has not moved for this long, with or without a reference' },
+    p_chain_threshold: { kind: 'duration', default: 0, help: 'P-Chain without a reference (0: never; it only makes blocks with transactions)' },
+    x_chain_threshold: { kind: 'duration', default: 0, help: 'X-Chain without a reference (0: never)' },
+    l1_threshold: { kind: 'duration', default: 0, help: 'other chains (L1s) without a reference (0: never; quiet Subnet-EVM chains only make blocks with transactions)' },
+    behind_threshold: { kind: 'duration', default: 120, help: 'fires when the height has not moved for this long while a reference target moved past it' },
+  },
+  sources: [{ metric: 'avaxmon_chain_last_progress_timestamp_seconds', labels: ['target', 'chain'] }],
+  // Compares a chain with the same chain on the network's other targets.
+  fleetWide: true,
+  description:
+    'The height has not moved for `behind_threshold` (2m) while the same chain moved past it on another target of the same network, or, with no such reference, for the chain’s own threshold (C: 5m; P, X and L1s: off).',
+  // The collector's last-progress time restarts at "now" with the daemon, so a stalled chain looks fresh for a while.
+  historyMs: (params) => Math.max(params.threshold, params.behind_threshold, params.p_chain_threshold, params.x_chain_threshold, params.l1_threshold) * 1000,
+  evaluate(ctx) {
+    const nowSeconds = ctx.nowMs / 1000;
+    const candidates: Candidate[] = [];
+    for (const sample of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
+      const { target, chain } = sample.labels;
+      const stalledFor = nowSeconds - sample.value;
+      const reference = referenceOf(ctx, target, chain, sample.value);
+      const alone = ctx.params[PRIMARY_CHAIN_PARAM[chain] ?? 'l1_threshold'];
+      const behind = reference !== undefined && stalledFor > ctx.params.behind_threshold;
+      const idleTooLong = alone > 0 && stalledFor > alone;
+      if (!behind && !idleTooLong) continue;
+      const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
+      candidates.push({
+        labels: { target, chain },
+        severity: 'critical',
+        summary: `Chain ${chain} is stalled on ${target}`,
+        description: behind
+          ? `The height of chain ${chain} on ${target} has not moved for ${formatSeconds(stalledFor)} (at ${height ?? 'unknown'}) while ${reference!.target} moved on to ${reference!.height}.`
+          : `The height of chain ${chain} on ${target} has not moved for ${formatSeconds(stalledFor)} (threshold ${formatSeconds(alone)}), and no other target of its network watches the chain.`,
+      });
+    }
+    return candidates;
+  },
+};
+
+/** Another target of the same network whose same chain progressed after this one stopped, and is higher. */
+function referenceOf(ctx: RuleContext, target: string, chain: string, lastProgress: number): { target: string; height: number } | undefined {
+  const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
+  const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
+  if (network === undefined || height === undefined) return undefined;
+  for (const other of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
+    if (other.labels.chain !== chain || other.labels.target === target || other.value <= lastProgress) continue;
+    if (ctx.samples.valueOf('avaxmon_node_network_id', { target: other.labels.target }) !== network) continue;
+    const otherHeight = ctx.samples.valueOf('avaxmon_chain_height', { target: other.labels.target, chain });
+    if (otherHeight !== undefined && otherHeight > height) return { target: other.labels.target, height: otherHeight };
+  }
+  return undefined;
+}

@@ -1,14 +1,33 @@
 import { seriesRule } from './series-rule.js';
 
+/**
+ * A healthy node connects to nearly every primary-network validator (about 1,500 on mainnet, a few
+ * dozen on Fuji), so a fixed count means nothing across networks. With the primary network's
+ * validator count known (network_wide mode), the floor is a share of it; without, an absolute count.
+ */
 export const avalanchePeersLow = seriesRule({
   name: 'AvalanchePeersLow',
   metric: 'avaxmon_node_peers',
   labels: ['target'],
   defaultFor: '5m',
   severity: 'warning',
-  params: { threshold: { kind: 'number', default: 20, help: 'fires below this many connected peers' } },
-  description: 'The number of connected peers is below `threshold` (avaxmon_node_peers < 20).',
-  check: (value, ctx) => (value < ctx.params.threshold ? 'warning' : undefined),
+  params: {
+    min_ratio: { kind: 'number', default: 0.5, help: 'fires below this share of the primary network’s validator count, when known' },
+    threshold: { kind: 'number', default: 20, help: 'fires below this many peers when the validator count is not known' },
+  },
+  description:
+    'The node has fewer connected peers than `min_ratio` (50%) of the primary network’s validators (avaxmon_network_validators, network_wide mode), or, without that count, fewer than `threshold` (20).',
+  check: (value, ctx, sample) => (value < floorOf(ctx.samples.valueOf('avaxmon_network_validators', { target: sample.labels.target, subnet: 'primary' }), ctx.params) ? 'warning' : undefined),
   summary: (labels, value) => `Node ${labels.target} has only ${value} peers`,
-  detail: (labels, value, ctx) => `${labels.target} is connected to ${value} peers, below the threshold of ${ctx.params.threshold}.`,
+  detail: (labels, value, ctx) => {
+    const validators = ctx.samples.valueOf('avaxmon_network_validators', { target: labels.target, subnet: 'primary' });
+    const floor = floorOf(validators, ctx.params);
+    return validators
+      ? `${labels.target} is connected to ${value} peers, fewer than ${Math.round(ctx.params.min_ratio * 100)}% of the ${validators} primary-network validators (${Math.ceil(floor)}).`
+      : `${labels.target} is connected to ${value} peers, below the threshold of ${ctx.params.threshold}.`;
+  },
 });
+
+function floorOf(validators: number | undefined, params: Readonly<Record<string, number>>): number {
+  return validators ? validators * params.min_ratio : params.threshold;
+}

@@ -12,7 +12,8 @@ export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView): v
 
 export function renderStatusPage(daemon: DaemonView): string {
   const targets = daemon.config.targets.map((target) => [
-    escapeHtml(target.name),
+    // The anchor alerts link to as their generatorURL.
+    `<span id="target-${escapeHtml(encodeURIComponent(target.name))}">${escapeHtml(target.name)}</span>`,
     escapeHtml(displayUrl(target.url)),
     targetStatusBadge(daemon, target.name),
   ]);

@@ -1,0 +1,54 @@
+import type { AlertRule, Candidate, RuleContext } from '../rule.js';
+import { formatSeconds } from './series-rule.js';
+
+const NAME = 'AvaxmonCollectorFailing';
+
+/**
+ * A collector that keeps failing leaves avaxmon blind to what it collects: a wrong URL (404), a bad
+ * token (401) or a disabled API. Its own alerts are then kept as they were (marked stale), so this
+ * rule is what tells the operator that they no longer mean anything.
+ */
+export const avaxmonCollectorFailing: AlertRule = {
+  name: NAME,
+  defaultFor: '0s',
+  severity: 'warning',
+  params: {
+    intervals: { kind: 'number', default: 3, help: 'fires once the collector has not succeeded for this many of its intervals' },
+    interval: { kind: 'duration', default: 60, help: 'the interval assumed when the daemon does not know the collector’s own' },
+  },
+  sources: [{ metric: 'avaxmon_collector_success', labels: ['target', 'collector'] }],
+  description:
+    'A collector of a target has not succeeded for `intervals` (3) of its intervals (avaxmon_collector_success == 0 and avaxmon_collector_last_success_timestamp_seconds that old); the annotation carries its last error.',
+  evaluate(ctx) {
+    const candidates: Candidate[] = [];
+    const failing = new Set<string>();
+    for (const sample of ctx.samples.all('avaxmon_collector_success')) {
+      if (sample.value !== 0) continue;
+      const { target, collector } = sample.labels;
+      const key = `${target}/${collector}`;
+      failing.add(key);
+      const failingForSeconds = failingFor(ctx, target, collector, key);
+      const info = ctx.collectors?.(target, collector);
+      const intervalSeconds = info ? info.intervalMs / 1000 : ctx.params.interval;
+      if (failingForSeconds < ctx.params.intervals * intervalSeconds) continue;
+      const error = info?.lastError ?? 'unknown (see the daemon log)';
+      candidates.push({
+        labels: { target, collector },
+        severity: 'warning',
+        summary: `Collector ${collector} on ${target} keeps failing`,
+        description: `The ${collector} collector of ${target} has not succeeded for ${formatSeconds(failingForSeconds)} (${ctx.params.intervals} or more runs of every ${formatSeconds(intervalSeconds)}); its alerts are stale until it recovers. Last error: ${error}`,
+        annotations: { error },
+      });
+    }
+    for (const key of [...ctx.memory.keys()]) if (!failing.has(key)) ctx.memory.delete(key);
+    return candidates;
+  },
+};
+
+/** Seconds since the last success; a collector that never succeeded counts from its first failure seen. */
+function failingFor(ctx: RuleContext, target: string, collector: string, key: string): number {
+  const lastSuccess = ctx.samples.valueOf('avaxmon_collector_last_success_timestamp_seconds', { target, collector });
+  if (!ctx.memory.has(key)) ctx.memory.set(key, ctx.nowMs);
+  const sinceMs = lastSuccess !== undefined ? lastSuccess * 1000 : (ctx.memory.get(key) as number);
+  return Math.max(0, (ctx.nowMs - sinceMs) / 1000);
+}

@@ -1,0 +1,63 @@
+import type { AlertRule, Candidate, RuleContext } from '../rule.js';
+import { formatSeconds } from './series-rule.js';
+
+/** Outcomes that mean a notification never reached the receiver and never will. */
+const LOST_OUTCOMES = new Set(['rejected', 'expired']);
+
+interface ReceiverMemory {
+  lost: number;
+  lastLostMs?: number;
+}
+
+/**
+ * A broken pager path must not be invisible: a receiver that rejected (4xx) or expired a
+ * notification within `window`, or whose oldest queued notification is older than `max_queue_age`.
+ * Routing sends this alert to every receiver but the failing one.
+ */
+export const avaxmonNotificationsFailing: AlertRule = {
+  name: 'AvaxmonNotificationsFailing',
+  defaultFor: '0s',
+  severity: 'critical',
+  params: {
+    window: { kind: 'duration', default: 900, help: 'a rejected or expired notification keeps the alert firing this long' },
+    max_queue_age: { kind: 'duration', default: 600, help: 'fires when the receiver’s oldest queued notification is older than this' },
+  },
+  sources: [{ metric: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: ['receiver'] }],
+  // Receivers belong to no target.
+  fleetWide: true,
+  description:
+    'A receiver rejected (4xx) or expired a notification within `window` (15m), or its oldest queued notification is older than `max_queue_age` (10m); sent to every other receiver.',
+  evaluate(ctx) {
+    const candidates: Candidate[] = [];
+    for (const sample of ctx.samples.all('avaxmon_notification_receiver_oldest_queued_age_seconds')) {
+      const receiver = sample.labels.receiver;
+      const lostRecently = recordLost(ctx, receiver);
+      const stuck = sample.value > ctx.params.max_queue_age;
+      if (!lostRecently && !stuck) continue;
+      const reasons = [
+        ...(lostRecently ? [`it rejected or expired a notification within the last ${formatSeconds(ctx.params.window)}`] : []),
+        ...(stuck ? [`its oldest queued notification has waited ${formatSeconds(sample.value)}`] : []),
+      ];
+      candidates.push({
+        labels: { receiver },
+        severity: 'critical',
+        summary: `Notifications to receiver ${receiver} are failing`,
+        description: `Alerts are not reaching receiver ${receiver}: ${reasons.join('; ')}. Its last error is on avaxmon's status page and in its log.`,
+      });
+    }
+    return candidates;
+  },
+};
+
+/** True when the receiver's count of lost notifications grew within `window`. */
+function recordLost(ctx: RuleContext, receiver: string): boolean {
+  const lost = ctx.samples
+    .where('avaxmon_notifications_total', { receiver })
+    .filter((sample) => LOST_OUTCOMES.has(sample.labels.outcome))
+    .reduce((sum, sample) => sum + sample.value, 0);
+  const memory = (ctx.memory.get(receiver) as ReceiverMemory | undefined) ?? { lost: 0 };
+  if (lost > memory.lost) memory.lastLostMs = ctx.nowMs;
+  memory.lost = lost;
+  ctx.memory.set(receiver, memory);
+  return memory.lastLostMs !== undefined && ctx.nowMs - memory.lastLostMs < ctx.params.window * 1000;
+}

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sample } from '../../src/metrics/metric-desc.js';
+import { drained, sec, startAlerting, targetUp, webhookAlerts, type Harness } from './harness.js';
+
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
+
+/** One target's view of a chain: its height, when it last moved, and its network id. */
+function chain(target: string, name: string, height: number, lastProgressSeconds: number, network = 1): Sample[] {
+  return [
+    targetUp(target),
+    { name: 'avaxmon_node_network_id', labels: { target }, value: network },
+    { name: 'avaxmon_chain_height', labels: { target, chain: name }, value: height },
+    { name: 'avaxmon_chain_last_progress_timestamp_seconds', labels: { target, chain: name }, value: lastProgressSeconds },
+  ];
+}
+
+describe('AvalancheChainStalled knows the chain', () => {
+  it('an idle P-Chain, X-Chain or L1 alone never pages; the busy C-Chain alone does after 5m', async () => {
+    const harness = await startAlerting('  group_by: [\'...\']\n  rules:\n    AvalancheChainStalled: { for: 0s }');
+    harnesses.push(harness);
+    const t0 = sec(0) / 1000;
+    const samples = (['P', 'X', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', 'C'] as const).flatMap((name) => chain('node-a', name, 100, t0));
+    harness.alerting.evaluate(samples, sec(0));
+    harness.alerting.evaluate(samples, sec(3600));
+    await drained(harness.alerting);
+    expect(webhookAlerts(harness.hook).map((alert) => alert.labels.chain)).toEqual(['C']);
+  });
+
+  it('any chain pages when its height stops while the same chain moves past it on another target of the same network', async () => {
+    const harness = await startAlerting('  group_by: [\'...\']\n  rules:\n    AvalancheChainStalled: { for: 0s }');
+    harnesses.push(harness);
+    const t0 = sec(0) / 1000;
+    // node-b (mainnet) moves on; node-c is on Fuji (network 5) and is no reference for mainnet.
+    const at = (seconds: number, bHeight: number) => [
+      ...chain('node-a', 'P', 500, t0),
+      ...chain('node-b', 'P', bHeight, t0 + seconds),
+      ...chain('node-c', 'P', 9_000, t0 + seconds, 5),
+    ];
+    harness.alerting.evaluate(at(60, 500), sec(60));
+    harness.alerting.evaluate(at(180, 500), sec(180));
+    await drained(harness.alerting);
+    // Same height on both: node-a is idle like node-b, not behind it.
+    expect(harness.hook.requests).toHaveLength(0);
+    harness.alerting.evaluate(at(200, 503), sec(200));
+    await drained(harness.alerting);
+    const [alert] = webhookAlerts(harness.hook);
+    expect(alert.labels).toMatchObject({ alertname: 'AvalancheChainStalled', target: 'node-a', chain: 'P' });
+    expect(alert.annotations.description).toBe('The height of chain P on node-a has not moved for 3m 20s (at 500) while node-b moved on to 503.');
+  });
+});

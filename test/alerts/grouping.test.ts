@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sample } from '../../src/metrics/metric-desc.js';
+import { statuses } from './recorder.js';
+import { drained, health, sec, startAlerting, type Harness } from './harness.js';
+
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
+
+const RULES = `  rules:
+    AvalancheNodeUnhealthy: { for: 0s }
+    AvalancheHealthCheckFailing: { enabled: false }
+    AvalanchePeersLow: { for: 0s }`;
+
+const fleet = (unhealthy: readonly number[], size = 5): Sample[] =>
+  Array.from({ length: size }, (_, index) => health(unhealthy.includes(index) ? 0 : 1, `validator-${index}`)).flat();
+
+interface WebhookBody {
+  status: string;
+  groupKey: string;
+  groupLabels: Record<string, string>;
+  commonLabels: Record<string, string>;
+  alerts: Array<{ status: string; labels: Record<string, string> }>;
+}
+const bodies = (harness: Harness) => harness.hook.requests.map((request) => request.json as WebhookBody);
+
+async function start(grouping: string, stateDir?: string): Promise<Harness> {
+  const harness = await startAlerting(`${grouping}\n${RULES}`, '', stateDir);
+  harnesses.push(harness);
+  return harness;
+}
+
+describe('grouping per receiver', () => {
+  it('sends a fleet-wide event as one notification, and the group’s later changes together after group_interval', async () => {
+    const harness = await start('  group_wait: 200ms\n  group_interval: 1s');
+    harness.alerting.evaluate(fleet([0, 1, 2, 3, 4]), sec(0));
+    await harness.hook.waitFor(1);
+    harness.alerting.evaluate(fleet([3, 4]), sec(15));
+    await drained(harness.alerting);
+    const [first, second] = bodies(harness);
+    expect(harness.hook.requests).toHaveLength(2);
+    expect(first.alerts.map((alert) => alert.labels.target)).toEqual(['validator-0', 'validator-1', 'validator-2', 'validator-3', 'validator-4']);
+    expect(first).toMatchObject({ status: 'firing', groupLabels: { alertname: 'AvalancheNodeUnhealthy' }, groupKey: '{}:{alertname="AvalancheNodeUnhealthy"}' });
+    expect(first.commonLabels).toEqual({ alertname: 'AvalancheNodeUnhealthy', severity: 'critical' });
+    expect(harness.hook.requests[0].headers['idempotency-key']).toMatch(/^group-[0-9a-f]{32}$/);
+    expect(second.status).toBe('resolved');
+    expect(statuses(harness.hook.requests.slice(1))).toEqual(Array(3).fill('resolved:AvalancheNodeUnhealthy'));
+    // The group's next notification waits group_interval after the last one.
+    expect(harness.hook.requests[1].atMs - harness.hook.requests[0].atMs).toBeGreaterThanOrEqual(950);
+  });
+
+  it('groups by the receiver’s group_by: one notification per target', async () => {
+    const harness = await start('  group_wait: 100ms\n  group_by: [target]');
+    harness.alerting.evaluate(
+      [...fleet([0, 1], 2), { name: 'avaxmon_node_peers', labels: { target: 'validator-0' }, value: 1 }],
+      sec(0),
+    );
+    await drained(harness.alerting);
+    expect(bodies(harness).map((body) => body.groupKey).sort()).toEqual(['{}:{target="validator-0"}', '{}:{target="validator-1"}']);
+    const validator0 = bodies(harness).find((body) => body.groupLabels.target === 'validator-0')!;
+    expect(validator0.alerts.map((alert) => alert.labels.alertname).sort()).toEqual(['AvalancheNodeUnhealthy', 'AvalanchePeersLow']);
+  });
+
+  it('keeps a group durable: queued alerts survive a restart during group_wait and go out as one notification', async () => {
+    const first = await start('  group_wait: 1h');
+    first.alerting.evaluate(fleet([0, 1, 2]), sec(0));
+    await first.alerting.stop(0);
+    expect(first.hook.requests).toHaveLength(0);
+    const second = await start('  group_wait: 0s', first.stateDir);
+    await second.hook.waitFor(1);
+    await drained(second.alerting);
+    expect(second.hook.requests).toHaveLength(1);
+    expect(statuses(second.hook.requests)).toEqual(Array(3).fill('firing:AvalancheNodeUnhealthy'));
+  });
+
+  it('retries a failed group with the same idempotency key', async () => {
+    const harness = await start('  group_wait: 0s');
+    const keys: string[] = [];
+    harness.hook.respond = (request) => {
+      keys.push(String(request.headers['idempotency-key']));
+      return { status: keys.length === 1 ? 503 : 200 };
+    };
+    harness.alerting.evaluate(fleet([0, 1]), sec(0));
+    await drained(harness.alerting);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(harness.hook.requests).toHaveLength(1);
+    expect(bodies(harness)[0].alerts).toHaveLength(2);
+  });
+});

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderAlertsSection } from '../../src/alerts/status-section.js';
+import { startRecorder, statuses, type Recorder } from './recorder.js';
+import { drained, health, sec, startAlerting, webhookAlerts, type Harness } from './harness.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** `hook` works; `pager` takes warnings only and answers every request with `status`. */
+async function withPager(status: number): Promise<{ harness: Harness; pager: Recorder; attempts: number[] }> {
+  const pager = await startRecorder();
+  const attempts: number[] = [];
+  pager.respond = () => {
+    attempts.push(status);
+    return { status };
+  };
+  const harness = await startAlerting(
+    `  rules:
+    AvalancheNodeUnhealthy: { for: 0s, severity: warning }
+    AvalancheHealthCheckFailing: { enabled: false }`,
+    `    - { name: pager, type: webhook, url: ${pager.url}/pager, severity: [warning] }`,
+  );
+  cleanups.push(() => harness.close(), () => pager.close());
+  return { harness, pager, attempts };
+}
+
+describe('AvaxmonNotificationsFailing', () => {
+  it('fires when a receiver rejects a notification, goes to every other receiver but not the failing one, and shows on the status page', async () => {
+    const { harness, attempts } = await withPager(400);
+    const { alerting, hook } = harness;
+    alerting.evaluate(health(0), sec(0));
+    await drained(alerting);
+    expect(attempts).toEqual([400]);
+    // The rule reads the alert plane's own samples, as the daemon's next evaluation does.
+    alerting.evaluate([...health(0), ...alerting.samples()], sec(15));
+    await drained(alerting);
+    const failing = webhookAlerts(hook).filter((alert) => alert.labels.alertname === 'AvaxmonNotificationsFailing');
+    expect(failing.map((alert) => alert.labels)).toEqual([{ alertname: 'AvaxmonNotificationsFailing', receiver: 'pager', severity: 'critical' }]);
+    expect(failing[0].annotations.description).toContain('rejected or expired');
+    // Not sent to the failing receiver itself, though a critical alert is outside its severity filter anyway: it saw one request.
+    expect(attempts).toHaveLength(1);
+    expect(renderAlertsSection(alerting)).toMatch(/<td>pager<\/td><td>webhook<\/td><td>warning<\/td><td><span class="badge bad">failing<\/span>/);
+    // 15 minutes without another rejection: it resolves.
+    alerting.evaluate([...health(0), ...alerting.samples()], sec(15 + 900));
+    await drained(alerting);
+    expect(statuses(hook.requests).at(-1)).toBe('resolved:AvaxmonNotificationsFailing');
+  });
+
+  it('fires when the receiver’s oldest queued notification is older than 10 minutes', async () => {
+    const { harness } = await withPager(503);
+    const { alerting, hook } = harness;
+    alerting.evaluate(health(0), sec(0));
+    alerting.evaluate([...health(0), ...alerting.samples(Date.now() + 5 * 60_000)], sec(300));
+    await hook.waitFor(1);
+    const failing = () => webhookAlerts(hook).filter((alert) => alert.labels.alertname === 'AvaxmonNotificationsFailing');
+    expect(failing()).toHaveLength(0);
+    alerting.evaluate([...health(0), ...alerting.samples(Date.now() + 11 * 60_000)], sec(660));
+    await hook.waitFor(2);
+    expect(failing()[0].labels).toMatchObject({ alertname: 'AvaxmonNotificationsFailing', receiver: 'pager' });
+    expect(failing()[0].annotations.description).toMatch(/oldest queued notification has waited 11m/);
+  });
+});
