@@ -31,8 +31,15 @@ const ALERT_RULES = loadAlertRules();
 export function runbookLinks(exprs) {
   const shown = new Set(exprs.flatMap((expr) => [...metricsIn(expr)]));
   return ALERT_RULES.filter((rule) => [...rule.metrics].some((name) => shown.has(name))).map((rule) => ({
+    type: 'link',
     title: `Runbook: ${rule.alert}`,
+    tooltip: `What to do when ${rule.alert} fires`,
     url: rule.runbook,
+    icon: 'doc',
+    tags: [],
+    asDropdown: false,
+    includeVars: false,
+    keepTime: false,
     targetBlank: true,
   }));
 }
