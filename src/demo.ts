@@ -1,18 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { METRICS_API_METRICS } from './clients/metrics-api.js';
 import { parseConfig } from './config/load.js';
 import { Daemon } from './daemon.js';
 import { startWebhookSink } from './demo-webhook-sink.js';
 import { createLogger } from './log.js';
-import { SIM_L1, SIM_SUBNET } from './simulator/chain-world.js';
+import { primaryValidator, SIM_L1, SIM_SUBNET } from './simulator/chain-world.js';
 import { loadScenario } from './simulator/scenario.js';
 import { startSimulator } from './simulator/server.js';
+
+/** The simulator's auto-renewed validator (ACP-236), watched beside the node itself. */
+const RENEWING_VALIDATOR = primaryValidator(2, 0).nodeId;
 
 /**
  * `npm run demo`: the simulator playing the demo scenario, the daemon scraping it every 5s, and a
  * webhook sink printing the alerts the scripted health flips fire and resolve. Everything listens on
- * loopback; the printed URL shows live values within one collection round.
+ * loopback; the printed URL shows live values within one collection round. The Metrics API is asked
+ * for every metric, so the dashboards' chain-activity panels have data too.
  */
 async function demo(): Promise<void> {
   const simulator = await startSimulator({ scenario: loadScenario('demo'), peers: 60 });
@@ -24,11 +29,11 @@ targets:
   - name: demo-node
     url: ${simulator.url}
     health_tags: ["11111111111111111111111111111111LpoYY"]
-    validators: { node_ids: [self], network_wide: true }
+    validators: { node_ids: [self, ${RENEWING_VALIDATOR}], network_wide: true }
     subnets:
       - { name: ${SIM_SUBNET.name}, subnet_id: ${SIM_SUBNET.subnetId} }
       - { name: ${SIM_L1.name}, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId} }
-metrics_api: { url: ${simulator.url}, interval: 1m, chains: [43114, total], metrics: [txCount, activeAddresses, avgTps] }
+metrics_api: { url: ${simulator.url}, interval: 1m, chains: [43114, total], metrics: [${METRICS_API_METRICS.join(', ')}] }
 data_api:
   url: ${simulator.url}
   interval: 1m

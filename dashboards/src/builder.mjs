@@ -1,20 +1,24 @@
 // Small builders for the Grafana dashboards, so every dashboard follows the same conventions:
-// one `datasource` variable used by every panel, `job` and `target` variables, a unit, a title and a
-// description on every panel, and $__rate_interval in rate()/increase(). The committed JSON in
-// dashboards/ is generated from these files by scripts/generate-dashboards.mjs.
+// one `datasource` variable used by every panel, `job`, `instance` and `target` variables, panels grouped
+// in rows, a unit, a title and a description on every panel, links from a panel to the runbook of every
+// alert fired on what it shows, an annotation of firing alerts, and $__rate_interval in rate()/increase().
+// The committed JSON in dashboards/ is generated from these files by scripts/generate-dashboards.mjs.
+import { alertAnnotations, runbookLinks } from './alerts.mjs';
+import { DATASOURCE } from './datasource.mjs';
+
+export { DATASOURCE };
 
 export const TAGS = ['avaxmon', 'avalanche'];
-export const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
 const GRID_WIDTH = 24;
 
-/** The selector of avaxmon series scraped for the chosen job(s) and target(s), plus extra matchers. */
+/** The selector of avaxmon series scraped for the chosen job(s), instance(s) and target(s), plus extra matchers. */
 export function sel(extra = '') {
-  return `{job=~"$job",target=~"$target"${extra ? `,${extra}` : ''}}`;
+  return `{job=~"$job",instance=~"$instance",target=~"$target"${extra ? `,${extra}` : ''}}`;
 }
 
 /** The selector for series that have no `target` label (public APIs, alerting, config). */
 export function jobSel(extra = '') {
-  return `{job=~"$job"${extra ? `,${extra}` : ''}}`;
+  return `{job=~"$job",instance=~"$instance"${extra ? `,${extra}` : ''}}`;
 }
 
 function queryVariable(name, label, query, { multi = true, includeAll = true } = {}) {
@@ -24,13 +28,11 @@ function queryVariable(name, label, query, { multi = true, includeAll = true } =
     type: 'query',
     datasource: DATASOURCE,
     query: { query, refId: `${name}-variable` },
-    definition: query,
     refresh: 2,
     sort: 1,
     multi,
     includeAll,
     allValue: '.*',
-    current: {},
     options: [],
     hide: 0,
   };
@@ -43,13 +45,13 @@ export function variables(extra = []) {
       label: 'Data source',
       type: 'datasource',
       query: 'prometheus',
-      current: {},
       options: [],
       refresh: 1,
       hide: 0,
     },
     queryVariable('job', 'Job', 'label_values(avaxmon_build_info, job)'),
-    queryVariable('target', 'Target', 'label_values(avaxmon_target_up{job=~"$job"}, target)'),
+    queryVariable('instance', 'Instance', 'label_values(avaxmon_build_info{job=~"$job"}, instance)'),
+    queryVariable('target', 'Target', 'label_values(avaxmon_target_up{job=~"$job",instance=~"$instance"}, target)'),
     ...extra.map((variable) => queryVariable(variable.name, variable.label, variable.query)),
   ];
 }
@@ -98,10 +100,12 @@ const BOOL_THRESHOLDS = [
 ];
 
 function panel(type, spec, options, extra = {}) {
+  const links = runbookLinks(spec.queries.map((query) => query.expr));
   return {
     type,
     title: spec.title,
     description: spec.description,
+    ...(links.length > 0 ? { links } : {}),
     datasource: DATASOURCE,
     size: { w: spec.w ?? 12, h: spec.h ?? 8 },
     fieldConfig: fieldConfig(spec.unit, { ...spec, ...extra.fieldConfig }),
@@ -182,13 +186,18 @@ export function table(spec) {
   );
 }
 
-/** Lays the panels out left to right, wrapping at the grid width, and numbers them. */
+/** A row: a full-width heading that groups the panels after it, up to the next row. */
+export function row(title) {
+  return { type: 'row', title, collapsed: false, panels: [], size: { w: GRID_WIDTH, h: 1 } };
+}
+
+/** Lays the panels out left to right, wrapping at the grid width (and before every row), and numbers them. */
 function layout(panels) {
   let x = 0;
   let y = 0;
   let rowHeight = 0;
   return panels.map(({ size, ...rest }, index) => {
-    if (x + size.w > GRID_WIDTH) {
+    if (x + size.w > GRID_WIDTH || (rest.type === 'row' && x > 0)) {
       x = 0;
       y += rowHeight;
       rowHeight = 0;
@@ -214,10 +223,10 @@ export function dashboard({ uid, title, description, panels, extraVariables = []
     refresh: '1m',
     timezone: 'browser',
     links: [
-      { type: 'dashboards', title: 'avaxmon', tags: TAGS, asDropdown: true, includeVars: true, keepTime: true },
+      { type: 'dashboards', title: 'avaxmon', tooltip: 'The other avaxmon dashboards', icon: 'external link', tags: TAGS, asDropdown: true, includeVars: true, keepTime: true, targetBlank: false },
       ...links,
     ],
-    annotations: { list: [] },
+    annotations: { list: alertAnnotations() },
     templating: { list: variables(extraVariables) },
     panels: layout(panels),
   };

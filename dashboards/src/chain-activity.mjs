@@ -1,4 +1,4 @@
-import { dashboard, jobSel, sel, stat, table, timeseries } from './builder.mjs';
+import { dashboard, jobSel, row, sel, stat, table, timeseries } from './builder.mjs';
 
 // The Metrics API and Data API series are network-wide, so they carry chain_id (or node_id), not target.
 const chain = (extra = '') => jobSel(`chain_id=~"$chain_id"${extra ? `,${extra}` : ''}`);
@@ -7,8 +7,9 @@ export default dashboard({
   uid: 'avaxmon-chain-activity',
   title: 'avaxmon / Chain activity',
   description: "The Metrics API's series per chain, the Data API's balances and delegations, and the chain fees and supply the nodes report.",
-  extraVariables: [{ name: 'chain_id', label: 'Chain id', query: 'label_values(avaxmon_chain_transactions{job=~"$job"}, chain_id)' }],
+  extraVariables: [{ name: 'chain_id', label: 'Chain id', query: 'label_values(avaxmon_chain_transactions{job=~"$job",instance=~"$instance"}, chain_id)' }],
   panels: [
+    row('Metrics API'),
     timeseries({
       title: 'Transactions',
       description: 'Transactions per interval on each chain, from the Metrics API (avaxmon_chain_transactions).',
@@ -85,6 +86,7 @@ export default dashboard({
       w: 24,
       queries: [{ expr: `time() - avaxmon_chain_metric_timestamp_seconds${chain()}`, legend: '{{chain_id}} {{metric}} ({{interval}})' }],
     }),
+    row('Data API'),
     table({
       title: 'Watched address balances',
       description: 'Native balance of each watched address, from the Data API (avaxmon_address_native_balance).',
@@ -117,6 +119,7 @@ export default dashboard({
         { expr: `avaxmon_delegation_active_net_reward_avax${jobSel()}`, legend: '{{node_id}} net' },
       ],
     }),
+    row('Fees and supply'),
     table({
       title: 'Transaction fees',
       description: 'Static transaction fees each node reports, in AVAX (avaxmon_chain_tx_fee_avax).',

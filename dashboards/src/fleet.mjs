@@ -1,10 +1,11 @@
-import { bargauge, boolTimeline, dashboard, jobSel, sel, stat, table, timeseries } from './builder.mjs';
+import { bargauge, boolTimeline, dashboard, jobSel, row, sel, stat, table, timeseries } from './builder.mjs';
 
 export default dashboard({
   uid: 'avaxmon-fleet',
   title: 'avaxmon / Fleet overview',
   description: "Every target's health, readiness, peers, version, uptime, firing alerts and collector status at a glance.",
   panels: [
+    row('Summary'),
     stat({
       title: 'Targets reachable',
       description: 'Targets whose last request got an HTTP answer (avaxmon_target_up), out of all selected targets.',
@@ -44,6 +45,7 @@ export default dashboard({
       ],
       queries: [{ expr: `count(avaxmon_collector_success${sel()} == 0) or vector(0)`, legend: 'failing' }],
     }),
+    row('Health and peers'),
     boolTimeline({
       title: 'Healthy',
       description: 'Whether GET /ext/health reports each node healthy (avaxmon_node_healthy).',
@@ -81,6 +83,7 @@ export default dashboard({
       ],
       queries: [{ expr: `avaxmon_node_uptime_weighted_average_ratio${sel('subnet="primary"')}`, legend: '{{target}}' }],
     }),
+    row('Versions'),
     table({
       title: 'Versions',
       description: 'Node id, AvalancheGo version and network of each target (avaxmon_node_info).',
@@ -102,6 +105,7 @@ export default dashboard({
       ],
       queries: [{ expr: `avaxmon_node_peers_newer_version_ratio${sel()}`, legend: '{{target}}' }],
     }),
+    row('Collection'),
     boolTimeline({
       title: 'Collector status',
       description: 'Whether the last scheduled run of each collector succeeded (avaxmon_collector_success).',

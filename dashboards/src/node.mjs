@@ -1,10 +1,11 @@
-import { bargauge, boolTimeline, dashboard, sel, table, timeseries } from './builder.mjs';
+import { bargauge, boolTimeline, dashboard, row, sel, table, timeseries } from './builder.mjs';
 
 export default dashboard({
   uid: 'avaxmon-node',
   title: 'avaxmon / Node detail',
   description: 'Health checks, their failures and the numbers they measure, peers by version, observed uptime, the upgrade schedule, chain heights and progress per chain, and ACP votes of the selected nodes.',
   panels: [
+    row('Health'),
     boolTimeline({
       title: 'Health checks',
       description: 'Whether each health check of the node passes (avaxmon_health_check_passing).',
@@ -62,6 +63,7 @@ export default dashboard({
       fail: 'unhealthy',
       queries: [{ expr: `avaxmon_health_tag_healthy${sel()}`, legend: '{{target}} {{tag}}' }],
     }),
+    row('Peers, uptime and upgrades'),
     bargauge({
       title: 'Peers by version',
       description: 'Connected peers by the AvalancheGo version they run (avaxmon_node_peers_by_version).',
@@ -116,6 +118,7 @@ export default dashboard({
         },
       ],
     }),
+    row('Chains'),
     boolTimeline({
       title: 'Chains bootstrapped',
       description: 'Whether the node has finished bootstrapping each chain (avaxmon_chain_bootstrapped).',

@@ -1,10 +1,11 @@
-import { boolTimeline, dashboard, jobSel, sel, stat, table, timeseries } from './builder.mjs';
+import { boolTimeline, dashboard, jobSel, row, sel, stat, table, timeseries } from './builder.mjs';
 
 export default dashboard({
   uid: 'avaxmon-self',
   title: 'avaxmon / avaxmon itself',
   description: "avaxmon's own health: collector duration and success, upstream RPC outcomes, the notification queue and delivery, alerts and config reloads.",
   panels: [
+    row('Build and config'),
     table({
       title: 'Build',
       description: 'Version, Node.js version and revision of each avaxmon instance (avaxmon_build_info).',
@@ -22,6 +23,21 @@ export default dashboard({
       h: 5,
       queries: [{ expr: `avaxmon_config_last_reload_success_timestamp_seconds${jobSel()} * 1000`, legend: '{{instance}}' }],
     }),
+    boolTimeline({
+      title: 'Config reload',
+      description: 'Whether the last configuration reload of each instance succeeded (avaxmon_config_last_reload_successful); a failed reload keeps the old config.',
+      ok: 'ok',
+      fail: 'failed',
+      queries: [{ expr: `avaxmon_config_last_reload_successful${jobSel()}`, legend: '{{instance}}' }],
+    }),
+    boolTimeline({
+      title: 'Scraped',
+      description: "Whether Prometheus' last scrape of each avaxmon instance succeeded (up); AvaxmonDown and AvaxmonAbsent fire on it.",
+      ok: 'up',
+      fail: 'down',
+      queries: [{ expr: `up${jobSel()}`, legend: '{{instance}}' }],
+    }),
+    row('Collection'),
     timeseries({
       title: 'Collector duration',
       description: 'Duration of the last run of each collector (avaxmon_collector_duration_seconds).',
@@ -61,6 +77,7 @@ export default dashboard({
       w: 24,
       queries: [{ expr: `sum by (target, method) (rate(avaxmon_rpc_requests_total${sel()}[$__rate_interval]))`, legend: '{{target}} {{method}}' }],
     }),
+    row('Alerting'),
     timeseries({
       title: 'Notification queue',
       description: 'Notifications waiting in the durable outbox (avaxmon_notification_queue_depth).',
@@ -88,16 +105,11 @@ export default dashboard({
       title: 'Alerts by state',
       description: "Alerts of the built-in engine by rule and state (avaxmon_alerts).",
       unit: 'short',
+      w: 24,
       min: 0,
       queries: [{ expr: `sum by (rule, state) (avaxmon_alerts${jobSel()})`, legend: '{{rule}} {{state}}' }],
     }),
-    boolTimeline({
-      title: 'Config reload',
-      description: 'Whether the last configuration reload of each instance succeeded (avaxmon_config_last_reload_successful); a failed reload keeps the old config.',
-      ok: 'ok',
-      fail: 'failed',
-      queries: [{ expr: `avaxmon_config_last_reload_successful${jobSel()}`, legend: '{{instance}}' }],
-    }),
+    row('Process'),
     timeseries({
       title: 'Memory',
       description: 'Resident memory of each avaxmon process (process_resident_memory_bytes).',

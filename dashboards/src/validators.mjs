@@ -1,4 +1,4 @@
-import { bargauge, boolTimeline, dashboard, sel, stat, table, timeseries } from './builder.mjs';
+import { bargauge, boolTimeline, dashboard, row, sel, stat, table, timeseries } from './builder.mjs';
 
 const REWARD_THRESHOLDS = [
   { color: 'red', value: null },
@@ -16,6 +16,7 @@ export default dashboard({
   title: 'avaxmon / Validators and L1s',
   description: "Watched validators' uptime as the network sees it against each validation's requirement, connection, stake expiry and auto-renewal, L1 balances and runway, fee config, and network-wide aggregates.",
   panels: [
+    row('This validator'),
     timeseries({
       title: 'Validator uptime vs its requirement',
       description:
@@ -97,6 +98,7 @@ export default dashboard({
       unit: 'percentunit',
       queries: [{ expr: `avaxmon_validator_auto_compound_ratio${sel()}`, legend: '{{node_id}}' }],
     }),
+    row('Stake and delegation'),
     table({
       title: 'Stake, rewards and delegation',
       description: 'Potential reward (AVAX) of each watched primary-network validator (avaxmon_validator_potential_reward_avax).',
@@ -129,6 +131,7 @@ export default dashboard({
         { expr: `avaxmon_validator_delegator_weight_avax${sel()}`, legend: '{{node_id}} delegated' },
       ],
     }),
+    row('L1 validators'),
     timeseries({
       title: 'L1 validator balance',
       description: 'Remaining balance of each watched L1 validator, paying the continuous fee (avaxmon_l1_validator_balance_avax).',
@@ -172,6 +175,7 @@ export default dashboard({
       unit: 'suffix: wei',
       queries: [{ expr: `avaxmon_evm_fee_min_base_fee_wei${sel()}`, legend: '{{target}} {{chain}}' }],
     }),
+    row('Network-wide'),
     stat({
       title: 'Validators (network-wide)',
       description: 'Validators in each validator set (avaxmon_network_validators) and those below the uptime requirement (avaxmon_network_validators_below_uptime_requirement).',

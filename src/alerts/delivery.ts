@@ -9,7 +9,8 @@ import type { Outbox, QueuedNotification } from './outbox.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
 import { pick } from './sample-index.js';
 
-export type DeliveryOutcome = 'delivered' | 'retried' | 'rejected' | 'expired' | 'dropped';
+export const DELIVERY_OUTCOMES = ['delivered', 'retried', 'rejected', 'expired', 'dropped'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** The last delivery attempt of one receiver, for the status page. */
 export interface LastDelivery {
@@ -65,12 +66,20 @@ export class Delivery {
     private config: AlertsConfig,
     private readonly http: HttpClient,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.countFromZero(receivers);
+  }
 
   reconfigure(config: AlertsConfig, receivers: ReadonlyMap<string, Receiver>): void {
     this.config = config;
     this.receivers = receivers;
+    this.countFromZero(receivers);
     this.kick();
+  }
+
+  /** Every receiver × outcome exists from the start at 0, so rate() and increase() see the first failure. */
+  private countFromZero(receivers: ReadonlyMap<string, Receiver>): void {
+    for (const receiver of receivers.keys()) for (const outcome of DELIVERY_OUTCOMES) this.notifications.add({ receiver, outcome }, 0);
   }
 
   /** Looks for due batches now: after an enqueue, a delivery, or a timer. */

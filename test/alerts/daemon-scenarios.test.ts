@@ -136,7 +136,7 @@ describe('alerts through the simulator and the daemon', () => {
     await until(() => refused >= 1);
     const queued = await eventually(
       () => scrape(stack.url),
-      (samples) => (valueOf(samples, 'avaxmon_notification_queue_depth') ?? 0) >= 1 && valueOf(samples, 'avaxmon_notifications_total', { receiver: 'hook', outcome: 'retried' }) !== undefined,
+      (samples) => (valueOf(samples, 'avaxmon_notification_queue_depth') ?? 0) >= 1 && (valueOf(samples, 'avaxmon_notifications_total', { receiver: 'hook', outcome: 'retried' }) ?? 0) >= 1,
     );
     expect(valueOf(queued, 'avaxmon_notification_oldest_queued_age_seconds')).toBeGreaterThan(0);
     stack.sim.apply({ recover_check: 'router' });

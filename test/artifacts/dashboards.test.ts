@@ -23,6 +23,7 @@ interface Panel {
   type: string;
   title?: string;
   description?: string;
+  links?: Array<{ title: string; url: string }>;
   datasource?: { type?: string; uid?: string };
   fieldConfig?: { defaults?: { unit?: string } };
   targets?: Target[];
@@ -41,13 +42,32 @@ interface Dashboard {
   editable: boolean;
   panels: Panel[];
   templating: { list: Variable[] };
+  annotations: { list: Array<{ name: string; expr?: string; enable?: boolean; datasource?: { uid?: string } }> };
 }
 
 const files = readdirSync(DASHBOARDS).filter((file) => file.endsWith('.json'));
 const dashboards = files.map((file) => [file, JSON.parse(readFileSync(join(DASHBOARDS, file), 'utf8')) as Dashboard] as const);
 
+/** The panels that show data: rows (and the panels collapsed into them) flattened away. */
 function panelsOf(dashboard: Dashboard): Panel[] {
-  return dashboard.panels.flatMap((panel) => [panel, ...(panel.panels ?? [])]);
+  return dashboard.panels.flatMap((panel) => [panel, ...(panel.panels ?? [])]).filter((panel) => panel.type !== 'row');
+}
+
+interface AlertRule {
+  alert?: string;
+  expr: string;
+  annotations?: { runbook_url?: string };
+}
+const alertRules = (parse(readFileSync(join(ROOT, 'alerts/avaxmon.rules.yaml'), 'utf8')) as { groups: Array<{ rules: AlertRule[] }> }).groups
+  .flatMap((group) => group.rules)
+  .filter((rule) => rule.alert);
+const runbookAnchors = new Set(
+  [...readFileSync(join(ROOT, 'docs/runbooks.md'), 'utf8').matchAll(/^## (\w+)$/gm)].map((match) => match[1].toLowerCase()),
+);
+
+/** The metrics an alert rule fires on: avaxmon's, and `up` for the rules on avaxmon's scrape. */
+function ruleMetrics(expr: string): string[] {
+  return [...metricNamesIn(expr), ...(/\bup\s*\{/.test(expr) ? ['up'] : [])];
 }
 
 function panelQueriesOf(dashboard: Dashboard): string[] {
@@ -111,12 +131,12 @@ describe('dashboards', () => {
       expect(dashboard.title).toMatch(/^avaxmon \/ /);
     });
 
-    it('has exactly one datasource variable, and job and target variables', () => {
+    it('has exactly one datasource variable, and job, instance and target variables', () => {
       const variables = dashboard.templating.list;
       const datasources = variables.filter((variable) => variable.type === 'datasource');
       expect(datasources).toHaveLength(1);
       expect(datasources[0]).toMatchObject({ name: 'datasource', query: 'prometheus' });
-      for (const name of ['job', 'target']) {
+      for (const name of ['job', 'instance', 'target']) {
         const variable = variables.find((candidate) => candidate.name === name);
         expect(variable, name).toBeDefined();
         expect(variable!.type).toBe('query');
@@ -147,12 +167,40 @@ describe('dashboards', () => {
       }
     });
 
-    it('filters every target-labelled metric by $job and $target', () => {
+    it('filters every metric by $job and $instance, and every target-labelled one by $target', () => {
       for (const expr of panelQueriesOf(dashboard)) {
-        for (const [, name, matchers] of expr.matchAll(/\b(avaxmon_[a-z0-9_]+)(\{[^}]*\})?/g)) {
+        for (const [, name, matchers] of expr.matchAll(/\b(avaxmon_[a-z0-9_]+|process_[a-z0-9_]+|nodejs_[a-z0-9_]+|up)\b(?!\s*\()(\{[^}]*\})?/g)) {
           expect(matchers ?? '', `${name} in ${expr}`).toContain('job=~"$job"');
+          expect(matchers ?? '', `${name} in ${expr}`).toContain('instance=~"$instance"');
           if (catalogue.get(name)?.labels.includes('target')) expect(matchers ?? '', `${name} in ${expr}`).toContain('target=~"$target"');
         }
+      }
+    });
+
+    it('groups its panels in rows, starting with one', () => {
+      const rows = dashboard.panels.filter((panel) => panel.type === 'row');
+      expect(dashboard.panels[0].type).toBe('row');
+      expect(rows.length).toBeGreaterThanOrEqual(2);
+      for (const row of rows) expect(row.title).toMatch(/\S/);
+    });
+
+    it("annotates firing alerts: the built-in engine's and Prometheus' from the shipped rules", () => {
+      const annotations = dashboard.annotations.list;
+      expect(annotations.map((annotation) => annotation.expr)).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^avaxmon_alerts\{[^}]*state="firing"/), expect.stringMatching(/^ALERTS\{[^}]*alertstate="firing"/)]),
+      );
+      for (const annotation of annotations) {
+        expect(annotation.enable, annotation.name).toBe(true);
+        expect(annotation.datasource?.uid, annotation.name).toBe('${datasource}');
+      }
+    });
+
+    it('links every panel to the runbook of each alert rule that fires on a metric it shows', () => {
+      for (const panel of panelsOf(dashboard)) {
+        const shown = new Set((panel.targets ?? []).flatMap((target) => ruleMetrics(target.expr)));
+        const expected = alertRules.filter((rule) => ruleMetrics(rule.expr).some((name) => shown.has(name))).map((rule) => rule.annotations!.runbook_url!);
+        expect((panel.links ?? []).map((link) => link.url).sort(), panel.title).toEqual([...new Set(expected)].sort());
+        for (const link of panel.links ?? []) expect(runbookAnchors.has(link.url.split('#')[1]), `${link.url} has no section in docs/runbooks.md`).toBe(true);
       }
     });
 
@@ -169,7 +217,7 @@ describe('dashboards', () => {
 
 /** A panel query with Grafana's variables filled in as a user would see them. */
 function withVariables(expr: string): string {
-  return expr.replaceAll('$__rate_interval', '1m').replace(/\$(job|target|chain_id)\b/g, '.*');
+  return expr.replaceAll('$__rate_interval', '1m').replace(/\$(job|instance|target|chain_id)\b/g, '.*');
 }
 
 describe('dashboard queries', () => {
@@ -186,6 +234,13 @@ describe('dashboard queries', () => {
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+});
+
+describe('runbook links', () => {
+  it('reach the runbook of every shipped alert rule from some panel', () => {
+    const linked = new Set(dashboards.flatMap(([, dashboard]) => panelsOf(dashboard).flatMap((panel) => (panel.links ?? []).map((link) => link.url))));
+    expect(alertRules.map((rule) => rule.annotations?.runbook_url).filter((url) => !linked.has(url!))).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY_OUTCOMES } from '../../src/alerts/delivery.js';
 import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/log.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
@@ -130,6 +131,18 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     expect((up.result as Array<{ value: [number, string] }>)[0].value[1]).toBe('1');
   });
 
+  it('sees the notification counter of every receiver and outcome from the start, at 0 until it happens', async () => {
+    const data = await eventually(
+      () => promQuery(prometheus.url, 'avaxmon_notifications_total{job="avaxmon",receiver="ops-webhook"}'),
+      (result) => (result.result as unknown[]).length === DELIVERY_OUTCOMES.length,
+      15_000,
+    );
+    const byOutcome = Object.fromEntries((data.result as Array<{ metric: Record<string, string>; value: [number, string] }>).map((sample) => [sample.metric.outcome, sample.value[1]]));
+    expect(Object.keys(byOutcome).sort()).toEqual([...DELIVERY_OUTCOMES].sort());
+    // Nothing here expires or drops a notification, so these two exist only because they start at 0.
+    expect(byOutcome).toMatchObject({ expired: '0', dropped: '0' });
+  });
+
   it('shards /probe with hashmod: every target is scraped by exactly one shard', async () => {
     const data = await eventually(
       () => promQuery(prometheus.url, 'count by (instance, job) (avaxmon_probe_success{job=~"probe-shard-.*"} == 1)'),
@@ -174,7 +187,7 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     await eventually(async () => unhealthy('resolved')(), (alert) => alert !== undefined, 30_000);
   }, 70_000);
 
-  it('answers every query of every dashboard with data', async () => {
+  it('answers every query of every dashboard with data: every panel target and every annotation', async () => {
     // A failing check gives the alert and failure panels something to show, as on a bad day.
     sim.apply({ fail_check: 'network' });
     const queries = dashboardQueries();
