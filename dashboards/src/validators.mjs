@@ -153,6 +153,21 @@ export default dashboard({
       fail: 'inactive',
       queries: [{ expr: `avaxmon_l1_validator_active${sel()}`, legend: '{{node_id}} {{subnet}}' }],
     }),
+    boolTimeline({
+      title: 'L1 validator connected',
+      description: "Whether the target node is connected to each watched validator on its L1, from the L1's validators API (avaxmon_subnet_validator_connected).",
+      ok: 'connected',
+      fail: 'disconnected',
+      queries: [{ expr: `avaxmon_subnet_validator_connected${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
+    timeseries({
+      title: 'L1 validator uptime',
+      description: "Each watched validator's uptime on its L1 since its start, as the target node's tracker sees it (avaxmon_subnet_validator_uptime_ratio).",
+      unit: 'percentunit',
+      min: 0,
+      max: 1,
+      queries: [{ expr: `avaxmon_subnet_validator_uptime_ratio${sel()}`, legend: '{{node_id}} {{subnet}}' }],
+    }),
     timeseries({
       title: 'L1 validator fee',
       description: 'Continuous fee each L1 validator pays, in AVAX per second (avaxmon_l1_validator_fee_price_avax_per_second).',

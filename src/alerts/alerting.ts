@@ -79,6 +79,16 @@ export class Alerting {
     }
   }
 
+  /** Evaluates the fleet-wide rules over every sample; see AlertEngine.evaluateFleet. */
+  evaluateFleet(samples: readonly Sample[], nowMs = Date.now()): boolean {
+    try {
+      return this.engine.evaluateFleet(samples, nowMs);
+    } catch (error) {
+      this.log.error({ err: error }, 'Alert evaluation failed');
+      return true;
+    }
+  }
+
   /** A reload keeps every alert's state and the outbox; only rules and receivers change. */
   reconfigure(config: AlertsConfig): void {
     if (config.stateDir !== this.configValue.stateDir) this.log.warn('alerts.state_dir changes take effect on restart only');

@@ -16,6 +16,11 @@ const STOP_DRAIN_MS = 3_000;
  * relearning window ending, reminders of a target whose collectors are gone.
  */
 const SWEEP_MS = 10_000;
+/**
+ * Fleet-wide rules (a chain against the same chain on other targets, the receivers' health) read
+ * more than one run's target: they run on this coalesced tick, over every sample.
+ */
+const FLEET_TICK_MS = 1_000;
 
 /** Rule names by the metric families they read, from each rule's declared `sources`. */
 const rulesByFamily = new Map<string, Set<string>>();
@@ -31,6 +36,7 @@ for (const [name, rule] of ruleRegistry) {
 export class DaemonAlerts {
   private alerting?: Alerting;
   private sweepTimer?: NodeJS.Timeout;
+  private fleetTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly log: Logger,
@@ -66,6 +72,7 @@ export class DaemonAlerts {
   startEvaluating(): void {
     this.sweep();
     this.sweepTimer ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
+    this.fleetTimer ??= setInterval(() => this.evaluateFleet(), FLEET_TICK_MS).unref();
   }
 
   /**
@@ -85,6 +92,7 @@ export class DaemonAlerts {
 
   async stop(): Promise<void> {
     clearInterval(this.sweepTimer);
+    clearInterval(this.fleetTimer);
     await this.alerting?.stop(STOP_DRAIN_MS);
   }
 
@@ -94,6 +102,12 @@ export class DaemonAlerts {
     this.publishDeliverySamples();
     this.alerting.evaluate(this.snapshot.samples());
     this.publishAlertCounts();
+  }
+
+  private evaluateFleet(): void {
+    if (!this.alerting) return;
+    this.publishDeliverySamples();
+    if (this.alerting.evaluateFleet(this.snapshot.samples())) this.publishAlertCounts();
   }
 
   private publishDeliverySamples(): void {

@@ -103,6 +103,11 @@ export class AlertEngine {
     return this.evaluateScopes([{ target, samples, rules }], nowMs);
   }
 
+  /** Evaluates the fleet-wide rules (see AlertRule.fleetWide) over every sample. */
+  evaluateFleet(samples: readonly Sample[], nowMs: number): boolean {
+    return this.evaluateScopes([{ samples }], nowMs);
+  }
+
   /** Returns whether any alert in scope changed (or a notification went out). */
   private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;

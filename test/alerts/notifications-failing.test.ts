@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { avaxmonNotificationsFailing } from '../../src/alerts/rules/avaxmon-notifications-failing.js';
+import { SampleIndex } from '../../src/alerts/sample-index.js';
 import { renderAlertsSection } from '../../src/alerts/status-section.js';
 import { startRecorder, statuses, type Recorder } from './recorder.js';
 import { drained, health, sec, startAlerting, webhookAlerts, type Harness } from './harness.js';
@@ -38,7 +40,7 @@ describe('AvaxmonNotificationsFailing', () => {
     await drained(alerting);
     const failing = webhookAlerts(hook).filter((alert) => alert.labels.alertname === 'AvaxmonNotificationsFailing');
     expect(failing.map((alert) => alert.labels)).toEqual([{ alertname: 'AvaxmonNotificationsFailing', receiver: 'pager', severity: 'critical' }]);
-    expect(failing[0].annotations.description).toContain('rejected or expired');
+    expect(failing[0].annotations.description).toContain('rejected, expired or dropped');
     // Not sent to the failing receiver itself, though a critical alert is outside its severity filter anyway: it saw one request.
     expect(attempts).toHaveLength(1);
     expect(renderAlertsSection(alerting)).toMatch(/<td>pager<\/td><td>webhook<\/td><td>warning<\/td><td><span class="badge bad">failing<\/span>/);
@@ -60,5 +62,25 @@ describe('AvaxmonNotificationsFailing', () => {
     await hook.waitFor(2);
     expect(failing()[0].labels).toMatchObject({ alertname: 'AvaxmonNotificationsFailing', receiver: 'pager' });
     expect(failing()[0].annotations.description).toMatch(/oldest queued notification has waited 11m/);
+  });
+
+  it('fires when a full outbox drops one of a receiver’s notifications, and stops once the window passes', () => {
+    const memory = new Map<string, unknown>();
+    const params = { window: 900, max_queue_age: 600 };
+    const evaluateAt = (dropped: number, nowMs: number) =>
+      avaxmonNotificationsFailing.evaluate({
+        samples: new SampleIndex([
+          { name: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: { receiver: 'relay' }, value: 0 },
+          { name: 'avaxmon_notifications_dropped_total', labels: { receiver: 'relay', reason: 'outbox_full' }, value: dropped },
+        ]),
+        nowMs,
+        params,
+        memory,
+      });
+    expect(evaluateAt(0, 0)).toEqual([]);
+    const firing = evaluateAt(1, 10_000);
+    expect(firing.map((candidate) => candidate.labels)).toEqual([{ receiver: 'relay' }]);
+    expect(firing[0].description).toContain('dropped');
+    expect(evaluateAt(1, 10_000 + 901_000)).toEqual([]);
   });
 });

@@ -43,7 +43,8 @@ describe('outbox', () => {
     const [a1, , b1] = outbox.enqueue([notification('hook', 'a', 'a-1'), notification('hook', 'a', 'a-2'), notification('hook', 'b', 'b-1')], T0);
     expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-1', 'b-1']);
     outbox.remove(a1, true, T0);
-    expect(outbox.heads().map((entry) => entry.key)).toEqual(['b-1', 'a-2']);
+    // In queue order: a-2 was queued before b-1.
+    expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-2', 'b-1']);
     outbox.remove(b1, true, T0);
     expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-2']);
   });

@@ -26,7 +26,7 @@ export const avaxmonNotificationsFailing: AlertRule = {
   // Receivers belong to no target.
   fleetWide: true,
   description:
-    'A receiver rejected (4xx) or expired a notification within `window` (15m), or its oldest queued notification is older than `max_queue_age` (10m); sent to every other receiver.',
+    'A receiver rejected (4xx) or expired a notification, or the full outbox dropped one of its notifications, within `window` (15m), or its oldest queued notification is older than `max_queue_age` (10m); sent to every other receiver.',
   evaluate(ctx) {
     const candidates: Candidate[] = [];
     for (const sample of ctx.samples.all('avaxmon_notification_receiver_oldest_queued_age_seconds')) {
@@ -35,7 +35,7 @@ export const avaxmonNotificationsFailing: AlertRule = {
       const stuck = sample.value > ctx.params.max_queue_age;
       if (!lostRecently && !stuck) continue;
       const reasons = [
-        ...(lostRecently ? [`it rejected or expired a notification within the last ${formatSeconds(ctx.params.window)}`] : []),
+        ...(lostRecently ? [`it rejected, expired or dropped a notification within the last ${formatSeconds(ctx.params.window)}`] : []),
         ...(stuck ? [`its oldest queued notification has waited ${formatSeconds(sample.value)}`] : []),
       ];
       candidates.push({
@@ -51,10 +51,11 @@ export const avaxmonNotificationsFailing: AlertRule = {
 
 /** True when the receiver's count of lost notifications grew within `window`. */
 function recordLost(ctx: RuleContext, receiver: string): boolean {
-  const lost = ctx.samples
-    .where('avaxmon_notifications_total', { receiver })
-    .filter((sample) => LOST_OUTCOMES.has(sample.labels.outcome))
-    .reduce((sum, sample) => sum + sample.value, 0);
+  const lost = [
+    ...ctx.samples.where('avaxmon_notifications_total', { receiver }).filter((sample) => LOST_OUTCOMES.has(sample.labels.outcome)),
+    // Dropped from a full outbox (alerts.max_queued_notifications): lost as surely as a rejection.
+    ...ctx.samples.where('avaxmon_notifications_dropped_total', { receiver }),
+  ].reduce((sum, sample) => sum + sample.value, 0);
   const memory = (ctx.memory.get(receiver) as ReceiverMemory | undefined) ?? { lost: 0 };
   if (lost > memory.lost) memory.lastLostMs = ctx.nowMs;
   memory.lost = lost;
