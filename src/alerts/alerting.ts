@@ -59,32 +59,27 @@ export class Alerting {
     return this.configValue;
   }
 
-  /** Returns whether any alert changed. */
+  /** Every rule over every target; returns whether any alert changed. */
   evaluate(samples: readonly Sample[], nowMs = Date.now()): boolean {
-    try {
-      return this.engine.evaluate(samples, nowMs);
-    } catch (error) {
-      this.log.error({ err: error }, 'Alert evaluation failed');
-      return true;
-    }
+    return this.guarded({}, () => this.engine.evaluate(samples, nowMs));
   }
 
   /** Evaluates `rules` (all when omitted) for one target over its own samples; see AlertEngine.evaluateTarget. */
   evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = Date.now()): boolean {
-    try {
-      return this.engine.evaluateTarget(target, samples, nowMs, rules);
-    } catch (error) {
-      this.log.error({ err: error, target }, 'Alert evaluation failed');
-      return true;
-    }
+    return this.guarded({ target }, () => this.engine.evaluateTarget(target, samples, nowMs, rules));
   }
 
   /** Evaluates the fleet-wide rules over every sample; see AlertEngine.evaluateFleet. */
   evaluateFleet(samples: readonly Sample[], nowMs = Date.now()): boolean {
+    return this.guarded({}, () => this.engine.evaluateFleet(samples, nowMs));
+  }
+
+  /** A failed evaluation (the outbox could not queue) is logged and counts as a change: its state was rolled back. */
+  private guarded(context: Record<string, string>, evaluation: () => boolean): boolean {
     try {
-      return this.engine.evaluateFleet(samples, nowMs);
+      return evaluation();
     } catch (error) {
-      this.log.error({ err: error }, 'Alert evaluation failed');
+      this.log.error({ err: error, ...context }, 'Alert evaluation failed');
       return true;
     }
   }

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * Writes a file so that after a crash (kill -9, power loss) it holds either the old or the new
@@ -7,21 +7,34 @@ import { dirname } from 'node:path';
  * failed write (a full disk) removes its temporary file, so failures cannot pile up files.
  */
 export function writeFileDurably(path: string, content: string): void {
-  const temporary = `${path}.tmp`;
+  writeBatchDurably(dirname(path), [[basename(path), content]]);
+}
+
+/** Like writeFileDurably for many files of one directory, with one directory fsync for the whole batch. */
+export function writeBatchDurably(directory: string, files: ReadonlyArray<readonly [string, string]>): void {
+  const written: string[] = [];
   try {
-    const fd = openSync(temporary, 'w');
-    try {
-      writeFileSync(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+    for (const [name, content] of files) {
+      const temporary = join(directory, `${name}.tmp`);
+      written.push(temporary);
+      writeSynced(temporary, content);
     }
-    renameSync(temporary, path);
+    for (const [name] of files) renameSync(join(directory, `${name}.tmp`), join(directory, name));
   } catch (error) {
-    removeQuietly(temporary);
+    for (const temporary of written) removeQuietly(temporary);
     throw error;
   }
-  fsyncDirectory(dirname(path));
+  fsyncDirectory(directory);
+}
+
+function writeSynced(path: string, content: string): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeFileSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function fsyncDirectory(directory: string): void {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AlertPayload } from './alert.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
-import { fsyncDirectory, writeFileDurably } from './durable-file.js';
+import { fsyncDirectory, writeBatchDurably, writeFileDurably } from './durable-file.js';
 import { WriteFailures } from './write-failures.js';
 
 /** A notification for one receiver, as the engine produces it. */
@@ -283,36 +283,6 @@ function fsyncFile(file: string): void {
   }
 }
 
-/** Like writeFileDurably for many files, with one directory fsync for the whole batch. */
-function writeBatchDurably(directory: string, files: ReadonlyArray<readonly [string, string]>): void {
-  const written: string[] = [];
-  try {
-    for (const [name, content] of files) {
-      const temporary = join(directory, `${name}.tmp`);
-      written.push(temporary);
-      const fd = openSync(temporary, 'w');
-      try {
-        writeFileSync(fd, content);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-    }
-    for (const [name] of files) renameSync(join(directory, `${name}.tmp`), join(directory, name));
-  } catch (error) {
-    for (const temporary of written) removeQuietly(temporary);
-    throw error;
-  }
-  fsyncDirectory(directory);
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Already renamed into place, or never created.
-  }
-}
 
 function laneOf(notification: NewNotification): string {
   return `${notification.receiver}\n${notification.fingerprint}`;
