@@ -4,7 +4,7 @@ import { MAX_TIMER_MS, parseDuration } from '../duration.js';
 /**
  * A Prometheus-style duration string ("15s", "1m30s", "1w") parsed to milliseconds. Every duration
  * ends up in a timer or a schedule, so anything a timer cannot hold is refused here rather than
- * firing at once (Node) or crashing the scheduler (croner) later.
+ * firing at once (Node's timers clamp longer delays to 1 ms) later.
  */
 export const durationMs = z.string().transform((text, ctx) => {
   const ms = parseDuration(text);
