@@ -32,6 +32,16 @@ for (const [name, rule] of ruleRegistry) {
   }
 }
 
+/**
+ * What the fleet tick evaluates: the families the fleet-wide rules read, and those the engine itself
+ * reads for any alert (a target down freezes its alerts; a failing collector keeps them stale).
+ */
+const FLEET_FAMILIES = new Set([
+  ...[...ruleRegistry.values()].flatMap((rule) => rule.fleetReads ?? []),
+  'avaxmon_target_up',
+  'avaxmon_collector_success',
+]);
+
 /** The daemon's handle on the alert plane: present while the config has an `alerts:` section. */
 export class DaemonAlerts {
   private alerting?: Alerting;
@@ -107,7 +117,7 @@ export class DaemonAlerts {
   private evaluateFleet(): void {
     if (!this.alerting) return;
     this.publishDeliverySamples();
-    if (this.alerting.evaluateFleet(this.snapshot.samples())) this.publishAlertCounts();
+    if (this.alerting.evaluateFleet(this.snapshot.samplesNamed(FLEET_FAMILIES))) this.publishAlertCounts();
   }
 
   private publishDeliverySamples(): void {

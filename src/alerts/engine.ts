@@ -21,7 +21,7 @@ const UNKNOWN_HOLD_MS = 5 * 60_000;
 
 /**
  * What one evaluation looks at: one target's samples and alerts (the rules that read one target),
- * or, with no target, every sample and the fleet-wide rules' alerts (see AlertRule.fleetWide).
+ * or, with no target, every sample and the fleet-wide rules' alerts (see AlertRule.fleetReads).
  */
 interface EvaluationScope {
   readonly target?: string;
@@ -103,7 +103,7 @@ export class AlertEngine {
     return this.evaluateScopes([{ target, samples, rules }], nowMs);
   }
 
-  /** Evaluates the fleet-wide rules (see AlertRule.fleetWide) over every sample. */
+  /** Evaluates the fleet-wide rules (see AlertRule.fleetReads) over the samples of every target. */
   evaluateFleet(samples: readonly Sample[], nowMs: number): boolean {
     return this.evaluateScopes([{ samples }], nowMs);
   }
@@ -346,7 +346,7 @@ export class AlertEngine {
 /** A target scope evaluates the per-target rules, the fleet scope the fleet-wide ones. */
 function coversRule(scope: EvaluationScope, rule: string): boolean {
   if (scope.rules && !scope.rules.has(rule)) return false;
-  return (ruleRegistry.get(rule)?.fleetWide === true) === (scope.target === undefined);
+  return (ruleRegistry.get(rule)?.fleetReads !== undefined) === (scope.target === undefined);
 }
 
 /** A target scope owns that target's alerts of its rules; the fleet scope every alert of its rules. */

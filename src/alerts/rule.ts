@@ -64,10 +64,11 @@ export interface AlertRule {
   /** The series the condition reads; with none of them left for an alert, its data is unknown, not fine. */
   readonly sources: readonly RuleSource[];
   /**
-   * True for a rule that compares targets or reads series without a target (receivers): it is
-   * evaluated over every sample on the engine's periodic sweep, never per collector run.
+   * Set for a rule that compares targets or reads series without a target (receivers): every family
+   * it reads. It is evaluated over those families of every target on the engine's fleet tick, never
+   * per collector run.
    */
-  readonly fleetWide?: boolean;
+  readonly fleetReads?: readonly string[];
   /**
    * For rules whose condition depends on what was seen before (memory here or in a collector): how
    * long they must watch after a start before "condition false" means anything. Until then an alert

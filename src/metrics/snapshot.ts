@@ -97,6 +97,16 @@ export class MetricsSnapshot {
     return [...this.slices.values()].flatMap((slice) => slice.samples);
   }
 
+  /** The samples of these families only, skipping the slices that hold none of them. */
+  samplesNamed(names: ReadonlySet<string>): Sample[] {
+    const out: Sample[] = [];
+    for (const slice of this.slices.values()) {
+      if (![...slice.families.keys()].some((name) => names.has(name))) continue;
+      for (const sample of slice.samples) if (names.has(sample.name)) out.push(sample);
+    }
+    return out;
+  }
+
   /** The samples labelled with this target, from whichever slices hold them. */
   samplesOf(target: string): Sample[] {
     const out: Sample[] = [];

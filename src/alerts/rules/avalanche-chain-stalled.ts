@@ -22,7 +22,7 @@ export const avalancheChainStalled: AlertRule = {
   },
   sources: [{ metric: 'avaxmon_chain_last_progress_timestamp_seconds', labels: ['target', 'chain'] }],
   // Compares a chain with the same chain on the network's other targets.
-  fleetWide: true,
+  fleetReads: ['avaxmon_chain_last_progress_timestamp_seconds', 'avaxmon_chain_height', 'avaxmon_node_network_id'],
   description:
     'The height has not moved for `behind_threshold` (2m) while the same chain moved past it on another target of the same network, or, with no such reference, for the chain’s own threshold (C: 5m; P, X and L1s: off).',
   // The collector's last-progress time restarts at "now" with the daemon, so a stalled chain looks fresh for a while.
@@ -30,10 +30,11 @@ export const avalancheChainStalled: AlertRule = {
   evaluate(ctx) {
     const nowSeconds = ctx.nowMs / 1000;
     const candidates: Candidate[] = [];
+    const leaders = chainLeaders(ctx);
     for (const sample of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
       const { target, chain } = sample.labels;
       const stalledFor = nowSeconds - sample.value;
-      const reference = referenceOf(ctx, target, chain, sample.value);
+      const reference = referenceOf(ctx, leaders, target, chain, sample.value);
       const alone = ctx.params[PRIMARY_CHAIN_PARAM[chain] ?? 'l1_threshold'];
       const behind = reference !== undefined && stalledFor > ctx.params.behind_threshold;
       const idleTooLong = alone > 0 && stalledFor > alone;
@@ -52,16 +53,43 @@ export const avalancheChainStalled: AlertRule = {
   },
 };
 
+interface ChainPoint {
+  readonly target: string;
+  readonly height: number;
+  readonly lastProgress: number;
+}
+
+/** Per network and chain, the highest target and the one that progressed last: the candidate references. */
+function chainLeaders(ctx: RuleContext): Map<string, { highest: ChainPoint; latest: ChainPoint }> {
+  const leaders = new Map<string, { highest: ChainPoint; latest: ChainPoint }>();
+  for (const sample of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
+    const { target, chain } = sample.labels;
+    const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
+    const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
+    if (network === undefined || height === undefined) continue;
+    const point = { target, height, lastProgress: sample.value };
+    const key = `${network}/${chain}`;
+    const current = leaders.get(key);
+    if (!current) leaders.set(key, { highest: point, latest: point });
+    else {
+      if (point.height > current.highest.height) current.highest = point;
+      if (point.lastProgress > current.latest.lastProgress) current.latest = point;
+    }
+  }
+  return leaders;
+}
+
 /** Another target of the same network whose same chain progressed after this one stopped, and is higher. */
-function referenceOf(ctx: RuleContext, target: string, chain: string, lastProgress: number): { target: string; height: number } | undefined {
+function referenceOf(
+  ctx: RuleContext,
+  leaders: ReadonlyMap<string, { highest: ChainPoint; latest: ChainPoint }>,
+  target: string,
+  chain: string,
+  lastProgress: number,
+): { target: string; height: number } | undefined {
   const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
   const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
-  if (network === undefined || height === undefined) return undefined;
-  for (const other of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
-    if (other.labels.chain !== chain || other.labels.target === target || other.value <= lastProgress) continue;
-    if (ctx.samples.valueOf('avaxmon_node_network_id', { target: other.labels.target }) !== network) continue;
-    const otherHeight = ctx.samples.valueOf('avaxmon_chain_height', { target: other.labels.target, chain });
-    if (otherHeight !== undefined && otherHeight > height) return { target: other.labels.target, height: otherHeight };
-  }
-  return undefined;
+  const leader = leaders.get(`${network}/${chain}`);
+  if (network === undefined || height === undefined || !leader) return undefined;
+  return [leader.highest, leader.latest].find((point) => point.target !== target && point.lastProgress > lastProgress && point.height > height);
 }
