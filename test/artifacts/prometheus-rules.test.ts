@@ -127,7 +127,7 @@ describe('Prometheus rule files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'avaxmon-rules-'));
     const settings = join(dir, 'settings.yaml');
     const defaults = readFileSync(join(ROOT, 'alerts/settings.yaml'), 'utf8');
-    writeFileSync(settings, defaults.replace(`avaxmon: 'job=~"avaxmon.*"'`, `avaxmon: 'job="validator-monitor"'`).replace('disk_available_warning_percent: 10', 'disk_available_warning_percent: 15'));
+    writeFileSync(settings, defaults.replace(`avaxmon: 'job=~"avaxmon.*"'`, `avaxmon: 'job="validator-monitor"'`).replace('disk_available_warning_percent: 10', 'disk_available_warning_percent: 15').replace('rewarding_stake_warning: 0.9 ', 'rewarding_stake_warning: 0.85 '));
     const out = join(dir, 'rules');
     const result = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-rules.mjs'), '--settings', settings, '--out', out], { encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
@@ -137,6 +137,8 @@ describe('Prometheus rule files', () => {
     expect(avaxmon.match(/job="validator-monitor"/g)?.length).toBeGreaterThan(40);
     expect(avalanchego).toContain('avalanche_resource_tracker_disk_available_percentage{job=~"avalanchego.*"} < 15');
     expect(avalanchego).toContain('warning below 15%');
+    expect(avaxmon).toContain('avaxmon_node_uptime_rewarding_stake_ratio{job="validator-monitor"} < 0.85');
+    expect(avaxmon).toContain('Less than 85% of stake would vote to reward');
     expect(avaxmon + avalanchego).not.toContain('%{');
     if (!requireTool(PROMTOOL, 'prometheus')) return;
     const promtool = spawnSync(PROMTOOL, ['check', 'rules', join(out, 'avaxmon.rules.yaml'), join(out, 'avalanchego.rules.yaml')], { encoding: 'utf8' });
