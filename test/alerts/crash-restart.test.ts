@@ -5,14 +5,7 @@ import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
 import { statuses } from './recorder.js';
 
 const daemons = useDaemonProcesses();
-const setup = () =>
-  daemons.setup(
-    `AvalancheNodeUnhealthy: { for: 0s }
-AvalancheHealthCheckFailing: { enabled: false }
-AvalancheSubnetUnhealthy: { enabled: false }
-AvalancheChainStalled: { enabled: false }`,
-    'AvalancheNodeUnhealthy',
-  );
+const setup = () => daemons.setupNodeUnhealthyOnly();
 const startDaemon = async (configFile: string) => (await daemons.start(configFile)).child;
 const killHard = daemons.killHard;
 

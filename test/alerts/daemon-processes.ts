@@ -31,6 +31,17 @@ export function useDaemonProcesses() {
   });
 
   return {
+    /** The stack with AvalancheNodeUnhealthy alone, firing at once: one alert per health flip. */
+    setupNodeUnhealthyOnly(): Promise<CrashStack> {
+      return this.setup(
+        `AvalancheNodeUnhealthy: { for: 0s }
+AvalancheHealthCheckFailing: { enabled: false }
+AvalancheSubnetUnhealthy: { enabled: false }
+AvalancheChainStalled: { enabled: false }`,
+        'AvalancheNodeUnhealthy',
+      );
+    },
+
     /** A simulator, a webhook receiver and a config with a 1s interval, the given alert rules and one webhook receiver. */
     async setup(rulesYaml: string, receiverMatch: string): Promise<CrashStack> {
       const sim = await startSimulator();

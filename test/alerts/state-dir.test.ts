@@ -9,14 +9,7 @@ import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
 const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
 
 const daemons = useDaemonProcesses();
-const setup = () =>
-  daemons.setup(
-    `AvalancheNodeUnhealthy: { for: 0s }
-AvalancheHealthCheckFailing: { enabled: false }
-AvalancheSubnetUnhealthy: { enabled: false }
-AvalancheChainStalled: { enabled: false }`,
-    'AvalancheNodeUnhealthy',
-  );
+const setup = () => daemons.setupNodeUnhealthyOnly();
 
 interface LoggedDaemon {
   child: ChildProcess;

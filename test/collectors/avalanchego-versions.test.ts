@@ -75,14 +75,19 @@ async function post(url: string, path: string, method: string, params: unknown =
   return (await response.json()) as Body;
 }
 
+/** A node answering as the watched validator does on that AvalancheGo version, from the fixtures. */
+function validatorNode(version: 'v1.14' | 'v1.15'): Promise<string> {
+  return fixtureNode({
+    'info.getNodeID': { result: { nodeID: NODE_ID } },
+    'platform.getCurrentValidators': fixture(version, 'platform.getCurrentValidators'),
+    'info.upgrades': fixture(version, 'info.upgrades'),
+    'info.uptime': fixture(version, 'info.uptime'),
+  });
+}
+
 describe('the same validator on AvalancheGo v1.14 and v1.15 answers', () => {
   it('v1.14: a fixed-period validation before Helicon needs 80%, and the budget uses the peers\' 93.125%', async () => {
-    const url = await fixtureNode({
-      'info.getNodeID': { result: { nodeID: NODE_ID } },
-      'platform.getCurrentValidators': fixture('v1.14', 'platform.getCurrentValidators'),
-      'info.upgrades': fixture('v1.14', 'info.upgrades'),
-      'info.uptime': fixture('v1.14', 'info.uptime'),
-    });
+    const url = await validatorNode('v1.14');
     const start = 1_787_616_000; // 2026-08-25, a 90-day period
     const nowMs = (start + 60 * DAY) * 1000;
     const samples = await collect(url, createValidatorsCollector(), nowMs);
@@ -100,12 +105,7 @@ describe('the same validator on AvalancheGo v1.14 and v1.15 answers', () => {
   });
 
   it('v1.15: an auto-renewed cycle after Helicon needs 90%; 93.125% leaves less than a day, and it never "expires"', async () => {
-    const url = await fixtureNode({
-      'info.getNodeID': { result: { nodeID: NODE_ID } },
-      'platform.getCurrentValidators': fixture('v1.15', 'platform.getCurrentValidators'),
-      'info.upgrades': fixture('v1.15', 'info.upgrades'),
-      'info.uptime': fixture('v1.15', 'info.uptime'),
-    });
+    const url = await validatorNode('v1.15');
     const start = 1_794_787_200; // 2026-11-16, a 14-day cycle
     const nowMs = (start + 7 * DAY) * 1000;
     const samples = await collect(url, createValidatorsCollector(), nowMs);
