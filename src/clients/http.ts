@@ -3,6 +3,7 @@ import type { HttpTransport } from '../config/http-config-schema.js';
 import { UpstreamError, type Outcome } from '../errors.js';
 import { responseMemory } from './response-memory.js';
 import { createDispatcher } from './dispatcher.js';
+import { deadline } from '../deadline.js';
 
 export interface HttpRequest {
   readonly url: string;
@@ -62,9 +63,7 @@ export class HttpClient {
 
   async request(request: HttpRequest): Promise<HttpResponse> {
     const url = new URL(request.url);
-    const signal = request.signal
-      ? AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)])
-      : AbortSignal.timeout(request.timeoutMs);
+    const { signal, release } = deadline(request.timeoutMs, request.signal);
     try {
       const response = await this.pool(url.origin, request.timeoutMs).request({
         origin: url.origin,
@@ -84,6 +83,8 @@ export class HttpClient {
       throw new UpstreamError(request.upstream, request.operation, outcome, describe(error, outcome, request.timeoutMs), {
         cause: error,
       });
+    } finally {
+      release();
     }
   }
 
@@ -103,7 +104,9 @@ export class HttpClient {
     let pool = this.pools.get(origin);
     if (!pool) {
       pool = createDispatcher(origin, this.transports.get(origin), {
-        connections: 8,
+        // A collector sends at most a handful of requests at once; each idle connection kept costs
+        // memory per origin, which a fleet of 1,000 nodes multiplies.
+        connections: 4,
         connectTimeoutMs: this.options.connectTimeoutMs ?? timeoutMs,
         keepAliveTimeoutMs: 30_000,
       });

@@ -4,6 +4,7 @@ import type { TargetConfig } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
 import type { Collector, Observation, TargetFacts } from './collector.js';
+import { deadline } from '../deadline.js';
 
 export interface CollectorRunDeps {
   readonly snapshot: MetricsSnapshot;
@@ -87,7 +88,7 @@ export async function runSlice(
   const log = deps.log.child({ target: run.target, collector: run.collector });
   const started = performance.now();
   const nowMs = Date.now();
-  const signal = AbortSignal.any([stopSignal, AbortSignal.timeout(run.intervalMs)]);
+  const { signal, release } = deadline(run.intervalMs, stopSignal);
   const wasFailing = deps.self.collectorStatus(run.target, run.collector)?.success === false;
   let result: RunResult;
   try {
@@ -102,6 +103,8 @@ export async function runSlice(
     // A dead node fails every collector on every run: warn when a failure starts, not each time.
     log[wasFailing ? 'debug' : 'warn']({ err: error }, 'Collection failed');
     result = { success: false, error };
+  } finally {
+    release();
   }
   const durationSeconds = (performance.now() - started) / 1000;
   deps.self.recordRun(run.target, run.collector, result.success, durationSeconds, Date.now() / 1000);

@@ -1,4 +1,5 @@
 import type { MetricDesc, Sample } from './metric-desc.js';
+import { ownedBuffer } from './owned-buffer.js';
 
 export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 export const OPENMETRICS_TEXT = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
@@ -16,7 +17,17 @@ export function renderSamples(samples: readonly Sample[]): RenderedFamilies {
     if (family) family.push(line);
     else lines.set(sample.name, [line]);
   }
-  return new Map([...lines].map(([name, family]) => [name, Buffer.from(family.join(''))]));
+  // One owned buffer per slice, viewed per family: see owned-buffer.ts for why not Buffer.from.
+  const texts = [...lines].map(([name, family]) => [name, family.join('')] as const);
+  const buffer = ownedBuffer(texts.map(([, text]) => text).join(''));
+  let offset = 0;
+  return new Map(
+    texts.map(([name, text]) => {
+      const length = Buffer.byteLength(text);
+      offset += length;
+      return [name, buffer.subarray(offset - length, offset)];
+    }),
+  );
 }
 
 /** Joins the slices' lines under one HELP/TYPE header per family, in catalogue order. */

@@ -20,25 +20,27 @@ interface Slice {
   readonly families: ReadonlyMap<string, Buffer>;
 }
 
-/** One family: its lines per slice, and their join, cached until one of its slices changes. */
+/** One family: its lines per slice, and the version in which they last changed. */
 interface Family {
   readonly desc: MetricDesc;
   readonly headers: Record<ExpositionFormat, Buffer>;
   readonly bySlice: Map<string, Buffer>;
-  joined?: Buffer;
+  changedIn: number;
 }
 
 interface Assembled {
   readonly body: Buffer;
   readonly version: number;
+  /** Where each family's sample lines sit in the body, so the next assembly copies unchanged ones. */
+  readonly lines: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
   gzipped?: Promise<Buffer>;
   gzippedSync?: Buffer;
 }
 
 /**
  * The collected series, as slices replaced whole by each collector run. A slice is rendered when it
- * is set, and only its families are marked dirty; an assembly re-joins only dirty families and
- * concatenates the cached rest. Assembly is lazy (on a scrape, in the format asked for) and
+ * is set, and only its families are marked changed; an assembly joins the slices of changed
+ * families and copies the lines of the rest from the previous body. Assembly is lazy (on a scrape, in the format asked for) and
  * coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS); gzip is computed once per assembled body,
  * off the event loop.
  */
@@ -62,6 +64,7 @@ export class MetricsSnapshot {
         desc,
         headers: { text: Buffer.from(familyHeader(desc, 'text')), openmetrics: Buffer.from(familyHeader(desc, 'openmetrics')) },
         bySlice: new Map(),
+        changedIn: 0,
       });
     }
   }
@@ -78,13 +81,13 @@ export class MetricsSnapshot {
     for (const name of previous?.families.keys() ?? []) {
       if (families.has(name)) continue;
       const family = this.families.get(name);
-      if (family?.bySlice.delete(key)) family.joined = undefined;
+      if (family?.bySlice.delete(key)) family.changedIn = this.version + 1;
     }
     for (const [name, lines] of families) {
       const family = this.families.get(name);
       if (!family) continue;
       family.bySlice.set(key, lines);
-      family.joined = undefined;
+      family.changedIn = this.version + 1;
     }
     this.indexTargets(key, previous?.samples ?? [], samples);
     if (samples.length === 0) this.slices.delete(key);
@@ -186,12 +189,22 @@ export class MetricsSnapshot {
     if (current?.version === this.version) return current;
     const started = performance.now();
     const parts: Buffer[] = [];
-    for (const family of this.families.values()) {
+    const lines = new Map<string, { start: number; end: number }>();
+    let offset = 0;
+    const push = (part: Buffer) => {
+      parts.push(part);
+      offset += part.length;
+    };
+    for (const [name, family] of this.families) {
       if (family.bySlice.size === 0) continue;
-      family.joined ??= Buffer.concat([...family.bySlice.values()]);
-      parts.push(family.headers[format], family.joined);
+      push(family.headers[format]);
+      const start = offset;
+      const unchanged = current && family.changedIn <= current.version ? current.lines.get(name) : undefined;
+      if (current && unchanged) push(current.body.subarray(unchanged.start, unchanged.end));
+      else for (const slice of family.bySlice.values()) push(slice);
+      lines.set(name, { start, end: offset });
     }
-    const assembled: Assembled = { body: Buffer.concat(parts), version: this.version };
+    const assembled: Assembled = { body: Buffer.concat(parts, offset), version: this.version, lines };
     this.assembled.set(format, assembled);
     this.lastAssemblyMs = performance.now();
     this.assemblyCostMs = this.lastAssemblyMs - started;

@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../../src/metrics/snapshot.js';
+import { renderSamples } from '../../src/metrics/exposition.js';
 
 const peers = (target: string, value: number) => [{ name: 'avaxmon_node_peers', labels: { target }, value }];
 
@@ -40,5 +41,36 @@ describe('MetricsSnapshot', () => {
     const snapshot = new MetricsSnapshot(allMetrics);
     snapshot.setSlice('x', [{ name: 'avaxmon_health_check_passing', labels: { target: 'a', check: 'odd "name"\\ with\nnewline' }, value: 0 }]);
     expect(snapshot.body('text', false).toString()).toContain('check="odd \\"name\\"\\\\ with\\nnewline"');
+  });
+
+  it('after changes, assembles the same bytes as a snapshot built at once, in both formats', () => {
+    const incremental = new MetricsSnapshot(allMetrics);
+    const slices = new Map<string, ReturnType<typeof peers>>();
+    const set = (key: string, samples: ReturnType<typeof peers>) => {
+      incremental.setSlice(key, samples);
+      slices.set(key, samples);
+      incremental.body('text', false);
+      incremental.body('openmetrics', false);
+    };
+    set('a/peers', peers('a', 1));
+    set('b/peers', peers('b', 2));
+    set('self', [{ name: 'avaxmon_rpc_requests_total', labels: { target: 'é—ü', method: 'info.peers', outcome: 'success' }, value: 3 }]);
+    set('a/peers', peers('a', 4));
+    set('b/peers', []);
+    set('c/peers', peers('c', 5));
+    const atOnce = new MetricsSnapshot(allMetrics);
+    for (const [key, samples] of slices) atOnce.setSlice(key, samples);
+    for (const format of ['text', 'openmetrics'] as const) {
+      expect(incremental.body(format, false).toString()).toBe(atOnce.body(format, false).toString());
+    }
+    expect(incremental.body('text', false).toString()).toContain('avaxmon_node_peers{target="a"} 4\navaxmon_node_peers{target="c"} 5\n');
+  });
+
+  it('keeps a rendered slice in one buffer of its own, not in a slab of the shared pool', () => {
+    const families = renderSamples([...peers('a', 1), { name: 'avaxmon_node_validating', labels: { target: 'a' }, value: 1 }]);
+    const views = [...families.values()];
+    const total = views.reduce((sum, view) => sum + view.length, 0);
+    expect(new Set(views.map((view) => view.buffer)).size).toBe(1);
+    expect(views[0].buffer.byteLength).toBe(total);
   });
 });
