@@ -89,9 +89,12 @@ export class Outbox {
     return this.queued.get(idOf(entry.receiver, entry.key)) === entry;
   }
 
-  /** The first notification of every lane, in queue order of their heads. */
+  /**
+   * The first notification of every lane, oldest lane first (lanes keep the order they were opened
+   * in), so a storm's retries never re-sort the queue.
+   */
   heads(): QueuedNotification[] {
-    return [...this.lanes.values()].map((lane) => lane[0]).sort((a, b) => a.seq - b.seq);
+    return [...this.lanes.values()].map((lane) => lane[0]);
   }
 
   /**

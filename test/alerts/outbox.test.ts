@@ -43,10 +43,18 @@ describe('outbox', () => {
     const [a1, , b1] = outbox.enqueue([notification('hook', 'a', 'a-1'), notification('hook', 'a', 'a-2'), notification('hook', 'b', 'b-1')], T0);
     expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-1', 'b-1']);
     outbox.remove(a1, true, T0);
-    // In queue order: a-2 was queued before b-1.
+    // Lanes keep the order they were opened in: a's lane first.
     expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-2', 'b-1']);
     outbox.remove(b1, true, T0);
     expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-2']);
+  });
+
+  it('keeps lanes in the order they were opened, whatever their heads were queued after', () => {
+    const { outbox } = openOutbox();
+    const [a1] = outbox.enqueue([notification('hook', 'a', 'a-1'), notification('hook', 'b', 'b-1')], T0);
+    outbox.enqueue([notification('hook', 'a', 'a-2')], T0 + 1);
+    outbox.remove(a1, true, T0 + 2);
+    expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-2', 'b-1']);
   });
 
   it('past max_queued drops the oldest, counts each by receiver and logs the burst once', () => {

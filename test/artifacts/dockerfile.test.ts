@@ -51,6 +51,13 @@ function healthcheckCommand(): string[] {
 }
 
 const runtime = () => stages().at(-1)!;
+
+/** The KEY=VALUE lines of deploy/memory.env. */
+function memorySettings(): string[] {
+  return readFileSync(join(ROOT, 'deploy/memory.env'), 'utf8')
+    .split('\n')
+    .filter((line) => /^[A-Z_]+=/.test(line));
+}
 const build = () => stages()[0];
 
 describe('Dockerfile (parsed with dockerfile-ast)', () => {
@@ -110,6 +117,11 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
     for (const label of ['title', 'source', 'licenses="Apache-2.0"', 'version="${VERSION}"', 'revision="${REVISION}"']) {
       expect(labels).toContain(`org.opencontainers.image.${label}`);
     }
+  });
+
+  it('gives the daemon the memory settings of deploy/memory.env', () => {
+    const env = only(runtime(), 'ENV').map((instruction) => instruction.getArgumentsContent() ?? '').join(' ').split(/\s+/);
+    expect(env).toEqual(expect.arrayContaining(memorySettings()));
   });
 
   it('keeps the build context small with .dockerignore', () => {

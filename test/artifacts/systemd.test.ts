@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,11 @@ describe('the systemd unit in docs/deploy-systemd.md', () => {
     expect(unit).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
     expect(unit).toMatch(/^StateDirectory=avaxmon$/m);
+  });
+
+  it('reads the memory settings from the installed package (deploy/memory.env, which npm pack ships)', () => {
+    expect(unit).toMatch(/^EnvironmentFile=\/opt\/avaxmon\/deploy\/memory\.env$/m);
+    expect(existsSync(join(ROOT, 'deploy/memory.env'))).toBe(true);
   });
 
   it('passes systemd-analyze verify', () => {

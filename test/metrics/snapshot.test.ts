@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../../src/metrics/snapshot.js';
 import { renderSamples } from '../../src/metrics/exposition.js';
+import type { Sample } from '../../src/metrics/metric-desc.js';
 
 const peers = (target: string, value: number) => [{ name: 'avaxmon_node_peers', labels: { target }, value }];
 
@@ -45,8 +46,8 @@ describe('MetricsSnapshot', () => {
 
   it('after changes, assembles the same bytes as a snapshot built at once, in both formats', () => {
     const incremental = new MetricsSnapshot(allMetrics);
-    const slices = new Map<string, ReturnType<typeof peers>>();
-    const set = (key: string, samples: ReturnType<typeof peers>) => {
+    const slices = new Map<string, Sample[]>();
+    const set = (key: string, samples: Sample[]) => {
       incremental.setSlice(key, samples);
       slices.set(key, samples);
       incremental.body('text', false);

@@ -1,0 +1,11 @@
+// The environment the shipped launchers give the daemon (deploy/memory.env), so a benchmark
+// measures the process as users run it.
+import { readFileSync } from 'node:fs';
+
+const file = new URL('../deploy/memory.env', import.meta.url);
+const settings = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((line) => /^[A-Z_]+=/.test(line))
+  .map((line) => line.split(/=(.*)/s).slice(0, 2));
+
+export const daemonEnv = { ...process.env, ...Object.fromEntries(settings) };
