@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DockerfileParser, type Copy, type Instruction, type JSONInstruction } from 'dockerfile-ast';
+import { DockerfileParser, type Copy, type Env, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { freePort } from '../helpers/ports.js';
@@ -53,10 +53,13 @@ function healthcheckCommand(): string[] {
 const runtime = () => stages().at(-1)!;
 
 /** The KEY=VALUE lines of deploy/memory.env. */
-function memorySettings(): string[] {
-  return readFileSync(join(ROOT, 'deploy/memory.env'), 'utf8')
-    .split('\n')
-    .filter((line) => /^[A-Z_]+=/.test(line));
+function memorySettings(): Record<string, string> {
+  const lines = readFileSync(join(ROOT, 'deploy/memory.env'), 'utf8').split('\n');
+  return Object.fromEntries(lines.filter((line) => /^[A-Z_]+=/.test(line)).map((line) => [line.split('=')[0], unquote(line.slice(line.indexOf('=') + 1))]));
+}
+
+function unquote(value: string): string {
+  return value.replace(/^"(.*)"$/, '$1');
 }
 const build = () => stages()[0];
 
@@ -120,8 +123,10 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
   });
 
   it('gives the daemon the memory settings of deploy/memory.env', () => {
-    const env = only(runtime(), 'ENV').map((instruction) => instruction.getArgumentsContent() ?? '').join(' ').split(/\s+/);
-    expect(env).toEqual(expect.arrayContaining(memorySettings()));
+    const env = Object.fromEntries(
+      only(runtime(), 'ENV').flatMap((instruction) => (instruction as Env).getProperties().map((property) => [property.getName(), unquote(property.getValue() ?? '')])),
+    );
+    expect(env).toMatchObject(memorySettings());
   });
 
   it('keeps the build context small with .dockerignore', () => {

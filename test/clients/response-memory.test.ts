@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BURST_BYTES, RELEASE_DELAY_MS, ResponseMemory } from '../../src/clients/response-memory.js';
+
+describe('response memory budget', () => {
+  let collections: number;
+  let memory: ResponseMemory;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    collections = 0;
+    memory = new ResponseMemory(() => collections++);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('refuses a take that would overdraw it, and reserves nothing then', () => {
+    memory.setLimit(100);
+    expect(memory.take(80)).toBe(true);
+    expect(memory.take(30)).toBe(false);
+    expect(memory.usedBytes).toBe(80);
+  });
+
+  it('hands a burst back with one collection, once the burst has been quiet for a while', () => {
+    memory.take(BURST_BYTES);
+    memory.give(BURST_BYTES);
+    vi.advanceTimersByTime(RELEASE_DELAY_MS - 1);
+    expect(collections).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(collections).toBe(1);
+    // The burst is accounted for: ordinary bodies after it cause no further collection.
+    memory.take(1024);
+    memory.give(1024);
+    vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
+    expect(collections).toBe(1);
+  });
+
+  it('is not postponed by ordinary bodies read meanwhile', () => {
+    memory.take(BURST_BYTES);
+    memory.give(BURST_BYTES);
+    for (let tick = 0; tick < 50; tick++) {
+      memory.take(1024);
+      memory.give(1024);
+      vi.advanceTimersByTime(100);
+    }
+    expect(collections).toBe(1);
+  });
+
+  it('waits for a new burst in flight to end, then collects once', () => {
+    memory.take(BURST_BYTES);
+    memory.give(BURST_BYTES);
+    memory.take(BURST_BYTES);
+    vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
+    expect(collections).toBe(0);
+    memory.give(BURST_BYTES);
+    vi.advanceTimersByTime(RELEASE_DELAY_MS);
+    expect(collections).toBe(1);
+  });
+});
