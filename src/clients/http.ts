@@ -129,6 +129,7 @@ async function readCapped(body: Body, cap: number, request: HttpRequest, declare
     // The abort this causes is the error below, said better; it must not surface as unhandled.
     body.on('error', () => undefined);
     body.destroy();
+    responseMemory.noteRefusal();
     throw new UpstreamError(request.upstream, request.operation, 'bad_body', detail);
   };
   const overBudget = () =>

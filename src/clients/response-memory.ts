@@ -1,8 +1,6 @@
 /** The default of global.max_response_memory_bytes. */
 export const DEFAULT_RESPONSE_MEMORY_BYTES = 128 * 1024 * 1024;
-/** Bodies this large in flight at once are a burst (an attack, a broken upstream), not collection. */
-export const BURST_BYTES = 32 * 1024 * 1024;
-/** Bodies in flight below this are ordinary collection: the burst is over. */
+/** Bodies in flight below this are ordinary collection: the attack is over. */
 export const QUIET_BYTES = 1024 * 1024;
 /** Time after a burst ends before its memory is handed back. */
 export const RELEASE_DELAY_MS = 2_000;
@@ -15,10 +13,10 @@ export const RELEASE_DELAY_MS = 2_000;
 export class ResponseMemory {
   private limit = DEFAULT_RESPONSE_MEMORY_BYTES;
   private used = 0;
-  private peakSinceRelease = 0;
+  private refusedSinceRelease = false;
   private releaseTimer?: NodeJS.Timeout;
 
-  /** `collect` runs a full garbage collection; the default is V8's, when exposed (see releaseAfterBurst). */
+  /** `collect` runs a full garbage collection; the default is V8's, when exposed (see releaseAfterAttack). */
   constructor(private readonly collect: (() => void) | undefined = (globalThis as { gc?: () => void }).gc) {}
 
   setLimit(bytes: number): void {
@@ -37,29 +35,34 @@ export class ResponseMemory {
   take(bytes: number): boolean {
     if (this.used + bytes > this.limit) return false;
     this.used += bytes;
-    this.peakSinceRelease = Math.max(this.peakSinceRelease, this.used);
     return true;
   }
 
   give(bytes: number): void {
     this.used = Math.max(0, this.used - bytes);
-    if (this.peakSinceRelease >= BURST_BYTES && this.used < QUIET_BYTES && !this.releaseTimer) this.releaseAfterBurst();
+    if (this.refusedSinceRelease && this.used < QUIET_BYTES && !this.releaseTimer) this.releaseAfterAttack();
+  }
+
+  /** A body was refused for its size or for the budget: an attack or a broken upstream, never collection. */
+  noteRefusal(): void {
+    this.refusedSinceRelease = true;
   }
 
   /**
-   * The bodies of a burst are garbage once read, but V8 frees their memory only when it next
-   * collects, and an idle daemon may not collect for minutes: RSS would stay at the burst's peak.
-   * So RELEASE_DELAY_MS after a burst ends, one full collection hands the memory back (glibc
-   * returns it to the system with deploy/memory.env's thresholds); ordinary bodies meanwhile do not
-   * postpone it, and a sustained attack costs one collection per delay at most. This needs
-   * --expose-gc, which deploy/memory.env sets; without it, the memory goes back at V8's next collection.
+   * Refused bodies (up to the cap each, up to the budget together) are garbage at once, but V8
+   * frees their memory only when it next collects, and an idle daemon may not collect for minutes:
+   * RSS would stay at the attack's peak. So RELEASE_DELAY_MS after the bodies in flight fall back to
+   * ordinary, one full collection hands the memory back. Ordinary bodies meanwhile do not postpone
+   * it, and a sustained attack costs one collection per delay at most; a busy fleet that never has
+   * a body refused never pays for one. This needs --expose-gc, which deploy/memory.env sets;
+   * without it, the memory goes back at V8's next collection.
    */
-  private releaseAfterBurst(): void {
+  private releaseAfterAttack(): void {
     this.releaseTimer = setTimeout(() => {
       this.releaseTimer = undefined;
-      // A new burst is under way: its end arms the release again.
+      // Still under way: the next body given back arms the release again.
       if (this.used >= QUIET_BYTES) return;
-      this.peakSinceRelease = 0;
+      this.refusedSinceRelease = false;
       this.collect?.();
     }, RELEASE_DELAY_MS);
     this.releaseTimer.unref();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BURST_BYTES, RELEASE_DELAY_MS, ResponseMemory } from '../../src/clients/response-memory.js';
+import { QUIET_BYTES, RELEASE_DELAY_MS, ResponseMemory } from '../../src/clients/response-memory.js';
 
 describe('response memory budget', () => {
   let collections: number;
@@ -18,14 +18,22 @@ describe('response memory budget', () => {
     expect(memory.usedBytes).toBe(80);
   });
 
-  it('hands a burst back with one collection, once the burst has been quiet for a while', () => {
-    memory.take(BURST_BYTES);
-    memory.give(BURST_BYTES);
+  it('never collects for ordinary traffic, however much is in flight', () => {
+    memory.take(100 * QUIET_BYTES);
+    memory.give(100 * QUIET_BYTES);
+    vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
+    expect(collections).toBe(0);
+  });
+
+  it('hands a refused body back with one collection, once the attack is over', () => {
+    memory.take(32 * QUIET_BYTES);
+    memory.noteRefusal();
+    memory.give(32 * QUIET_BYTES);
     vi.advanceTimersByTime(RELEASE_DELAY_MS - 1);
     expect(collections).toBe(0);
     vi.advanceTimersByTime(1);
     expect(collections).toBe(1);
-    // The burst is accounted for: ordinary bodies after it cause no further collection.
+    // The attack is accounted for: ordinary bodies after it cause no further collection.
     memory.take(1024);
     memory.give(1024);
     vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
@@ -33,8 +41,9 @@ describe('response memory budget', () => {
   });
 
   it('is not postponed by ordinary bodies read meanwhile', () => {
-    memory.take(BURST_BYTES);
-    memory.give(BURST_BYTES);
+    memory.noteRefusal();
+    memory.take(1024);
+    memory.give(1024);
     for (let tick = 0; tick < 50; tick++) {
       memory.take(1024);
       memory.give(1024);
@@ -43,13 +52,14 @@ describe('response memory budget', () => {
     expect(collections).toBe(1);
   });
 
-  it('waits for a new burst in flight to end, then collects once', () => {
-    memory.take(BURST_BYTES);
-    memory.give(BURST_BYTES);
-    memory.take(BURST_BYTES);
+  it('waits for large bodies still in flight, then collects once', () => {
+    memory.noteRefusal();
+    memory.take(1024);
+    memory.give(1024);
+    memory.take(8 * QUIET_BYTES);
     vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
     expect(collections).toBe(0);
-    memory.give(BURST_BYTES);
+    memory.give(8 * QUIET_BYTES);
     vi.advanceTimersByTime(RELEASE_DELAY_MS);
     expect(collections).toBe(1);
   });
