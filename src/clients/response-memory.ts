@@ -17,7 +17,7 @@ export class ResponseMemory {
   private releaseTimer?: NodeJS.Timeout;
 
   /** `collect` runs a full garbage collection; the default is V8's, when exposed (see releaseAfterAttack). */
-  constructor(private readonly collect: (() => void) | undefined = (globalThis as { gc?: () => void }).gc) {}
+  constructor(private readonly collect: (() => void) | undefined = lastResortCollection()) {}
 
   setLimit(bytes: number): void {
     this.limit = bytes;
@@ -67,6 +67,15 @@ export class ResponseMemory {
     }, RELEASE_DELAY_MS);
     this.releaseTimer.unref();
   }
+}
+
+/**
+ * V8's own last-resort collection, when --expose-gc is on: unlike a plain gc(), it also shrinks the
+ * young generation and returns pooled pages, which an attack's allocation rate had grown.
+ */
+function lastResortCollection(): (() => void) | undefined {
+  const gc = (globalThis as { gc?: (options?: object) => void }).gc;
+  return gc && (() => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }));
 }
 
 export const responseMemory = new ResponseMemory();
