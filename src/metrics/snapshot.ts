@@ -40,9 +40,9 @@ interface Assembled {
 /**
  * The collected series, as slices replaced whole by each collector run. A slice is rendered when it
  * is set, and only its families are marked changed; an assembly joins the slices of changed
- * families and copies the lines of the rest from the previous body. Assembly is lazy (on a scrape, in the format asked for) and
- * coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS); gzip is computed once per assembled body,
- * off the event loop.
+ * families and copies the lines of the rest from the previous body. Assembly is lazy (on a scrape,
+ * in the format asked for) and coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS); gzip is computed
+ * once per assembled body, off the event loop.
  */
 export class MetricsSnapshot {
   private readonly slices = new Map<string, Slice>();
