@@ -50,4 +50,23 @@ describe('AvalancheChainStalled knows the chain', () => {
     expect(alert.labels).toMatchObject({ alertname: 'AvalancheChainStalled', target: 'node-a', chain: 'P' });
     expect(alert.annotations.description).toBe('The height of chain P on node-a has not moved for 3m 20s (at 500) while node-b moved on to 503.');
   });
+
+  it('finds the target that moved past it when the highest target stalled too and the newest one lags behind', async () => {
+    const harness = await startAlerting('  group_by: [\'...\']\n  rules:\n    AvalancheChainStalled: { for: 0s }');
+    harnesses.push(harness);
+    const t0 = sec(0) / 1000;
+    // node-high stalled before node-a, at a greater height; node-lagging moves last but is below
+    // node-a; node-healthy moved after node-a stopped and is past it: it is the reference.
+    const samples = [
+      ...chain('node-a', 'P', 500, t0),
+      ...chain('node-high', 'P', 900, t0 - 60),
+      ...chain('node-healthy', 'P', 520, t0 + 150),
+      ...chain('node-lagging', 'P', 100, t0 + 200),
+    ];
+    harness.alerting.evaluate(samples, sec(200));
+    await drained(harness.alerting);
+    const alerts = webhookAlerts(harness.hook).filter((alert) => alert.labels.target === 'node-a');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0].annotations.description).toBe('The height of chain P on node-a has not moved for 3m 20s (at 500) while node-healthy moved on to 520.');
+  });
 });

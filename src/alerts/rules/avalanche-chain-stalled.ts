@@ -30,11 +30,11 @@ export const avalancheChainStalled: AlertRule = {
   evaluate(ctx) {
     const nowSeconds = ctx.nowMs / 1000;
     const candidates: Candidate[] = [];
-    const leaders = chainLeaders(ctx);
+    const views = chainViews(ctx);
     for (const sample of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
       const { target, chain } = sample.labels;
       const stalledFor = nowSeconds - sample.value;
-      const reference = referenceOf(ctx, leaders, target, chain, sample.value);
+      const reference = referenceOf(ctx, views, target, chain, sample.value);
       const alone = ctx.params[PRIMARY_CHAIN_PARAM[chain] ?? 'l1_threshold'];
       const behind = reference !== undefined && stalledFor > ctx.params.behind_threshold;
       const idleTooLong = alone > 0 && stalledFor > alone;
@@ -59,37 +59,48 @@ interface ChainPoint {
   readonly lastProgress: number;
 }
 
-/** Per network and chain, the highest target and the one that progressed last: the candidate references. */
-function chainLeaders(ctx: RuleContext): Map<string, { highest: ChainPoint; latest: ChainPoint }> {
-  const leaders = new Map<string, { highest: ChainPoint; latest: ChainPoint }>();
+/**
+ * One chain of one network across the fleet: its points by last progress, newest first, each with
+ * the highest point among it and those newer. "Which target moved after t and is highest?" is then
+ * one binary search, however many targets there are.
+ */
+type ChainView = ReadonlyArray<{ readonly lastProgress: number; readonly highest: ChainPoint }>;
+
+function chainViews(ctx: RuleContext): Map<string, ChainView> {
+  const points = new Map<string, ChainPoint[]>();
   for (const sample of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
     const { target, chain } = sample.labels;
     const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
     const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
     if (network === undefined || height === undefined) continue;
-    const point = { target, height, lastProgress: sample.value };
     const key = `${network}/${chain}`;
-    const current = leaders.get(key);
-    if (!current) leaders.set(key, { highest: point, latest: point });
-    else {
-      if (point.height > current.highest.height) current.highest = point;
-      if (point.lastProgress > current.latest.lastProgress) current.latest = point;
-    }
+    let list = points.get(key);
+    if (!list) points.set(key, (list = []));
+    list.push({ target, height, lastProgress: sample.value });
   }
-  return leaders;
+  const views = new Map<string, ChainView>();
+  for (const [key, list] of points) {
+    let highest: ChainPoint | undefined;
+    const view = list
+      .sort((a, b) => b.lastProgress - a.lastProgress)
+      .map((point) => {
+        if (!highest || point.height > highest.height) highest = point;
+        return { lastProgress: point.lastProgress, highest };
+      });
+    views.set(key, view);
+  }
+  return views;
 }
 
 /** Another target of the same network whose same chain progressed after this one stopped, and is higher. */
-function referenceOf(
-  ctx: RuleContext,
-  leaders: ReadonlyMap<string, { highest: ChainPoint; latest: ChainPoint }>,
-  target: string,
-  chain: string,
-  lastProgress: number,
-): { target: string; height: number } | undefined {
+function referenceOf(ctx: RuleContext, views: ReadonlyMap<string, ChainView>, target: string, chain: string, lastProgress: number): { target: string; height: number } | undefined {
   const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
   const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
-  const leader = leaders.get(`${network}/${chain}`);
-  if (network === undefined || height === undefined || !leader) return undefined;
-  return [leader.highest, leader.latest].find((point) => point.target !== target && point.lastProgress > lastProgress && point.height > height);
+  const view = views.get(`${network}/${chain}`);
+  if (network === undefined || height === undefined || !view) return undefined;
+  // The newer points are a prefix of the view; this target itself has not moved after lastProgress.
+  let newer = 0;
+  for (let step = view.length; step > 0; step >>= 1) while (newer + step <= view.length && view[newer + step - 1].lastProgress > lastProgress) newer += step;
+  const highest = newer > 0 ? view[newer - 1].highest : undefined;
+  return highest && highest.height > height ? highest : undefined;
 }
