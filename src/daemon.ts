@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Alerting } from './alerts/alerting.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
+import { ALERT_READ_FAMILIES } from './alerts/read-families.js';
 import { HttpClient } from './clients/http.js';
 import { responseMemory } from './clients/response-memory.js';
 import { loadConfigFile } from './config/load.js';
@@ -57,7 +58,7 @@ export interface Shard {
  * (or a test) calls `app.listen`, as with fastify's app/listen split.
  */
 export class Daemon implements DaemonView {
-  readonly snapshot = new MetricsSnapshot(allMetrics);
+  readonly snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: ALERT_READ_FAMILIES });
   readonly self = new SelfMetrics({ version: VERSION, revision: REVISION });
   readonly app: FastifyInstance;
   readonly collectorStates = new Map<string, CollectorState>();

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';
-import { ruleRegistry } from './rules/index.js';
+import { FLEET_FAMILIES, rulesByFamily } from './read-families.js';
 import type { CollectorLookup } from './rule.js';
 import { renderAlertsSection } from './status-section.js';
 
@@ -21,26 +21,6 @@ const SWEEP_MS = 10_000;
  * more than one run's target: they run on this coalesced tick, over every sample.
  */
 const FLEET_TICK_MS = 1_000;
-
-/** Rule names by the metric families they read, from each rule's declared `sources`. */
-const rulesByFamily = new Map<string, Set<string>>();
-for (const [name, rule] of ruleRegistry) {
-  for (const { metric } of rule.sources) {
-    let rules = rulesByFamily.get(metric);
-    if (!rules) rulesByFamily.set(metric, (rules = new Set()));
-    rules.add(name);
-  }
-}
-
-/**
- * What the fleet tick evaluates: the families the fleet-wide rules read, and those the engine itself
- * reads for any alert (a target down freezes its alerts; a failing collector keeps them stale).
- */
-const FLEET_FAMILIES = new Set([
-  ...[...ruleRegistry.values()].flatMap((rule) => rule.fleetReads ?? []),
-  'avaxmon_target_up',
-  'avaxmon_collector_success',
-]);
 
 /** The daemon's handle on the alert plane: present while the config has an `alerts:` section. */
 export class DaemonAlerts {

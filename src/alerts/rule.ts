@@ -70,6 +70,11 @@ export interface AlertRule {
    */
   readonly fleetReads?: readonly string[];
   /**
+   * Families read besides `sources`, for a threshold or the text (e.g. the validator count a peer
+   * floor scales with). The daemon keeps samples only of the families some rule reads.
+   */
+  readonly alsoReads?: readonly string[];
+  /**
    * For rules whose condition depends on what was seen before (memory here or in a collector): how
    * long they must watch after a start before "condition false" means anything. Until then an alert
    * restored from before the restart is kept, not resolved.

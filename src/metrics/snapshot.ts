@@ -14,7 +14,13 @@ const GZIP_OPTIONS = { level: constants.Z_BEST_SPEED };
 export const MIN_ASSEMBLY_INTERVAL_MS = 250;
 const ASSEMBLY_COST_FACTOR = 10;
 
+export interface SnapshotOptions {
+  /** Keep the samples of these families only (for samples(), samplesOf(), samplesNamed()); all when omitted. */
+  readonly keepSamplesOf?: ReadonlySet<string>;
+}
+
 interface Slice {
+  /** The kept samples (see SnapshotOptions); every family's lines are rendered whatever is kept. */
   readonly samples: readonly Sample[];
   /** The slice's lines per family, encoded once when the slice is set. */
   readonly families: ReadonlyMap<string, Buffer>;
@@ -58,7 +64,10 @@ export class MetricsSnapshot {
   /** Bumped on every change; an assembly is current while its version matches. */
   private version = 0;
 
-  constructor(descs: readonly MetricDesc[]) {
+  constructor(
+    descs: readonly MetricDesc[],
+    private readonly options: SnapshotOptions = {},
+  ) {
     for (const desc of descs) {
       this.families.set(desc.name, {
         desc,
@@ -74,8 +83,9 @@ export class MetricsSnapshot {
     const previous = this.slices.get(key);
     if (!previous && samples.length === 0) return;
     const families = renderSamples(samples);
+    const kept = this.kept(samples);
     if (previous && sameFamilies(previous.families, families)) {
-      this.slices.set(key, { samples, families: previous.families });
+      this.slices.set(key, { samples: kept, families: previous.families });
       return;
     }
     for (const name of previous?.families.keys() ?? []) {
@@ -89,13 +99,18 @@ export class MetricsSnapshot {
       family.bySlice.set(key, lines);
       family.changedIn = this.version + 1;
     }
-    this.indexTargets(key, previous?.samples ?? [], samples);
+    this.indexTargets(key, previous?.samples ?? [], kept);
     if (samples.length === 0) this.slices.delete(key);
-    else this.slices.set(key, { samples, families });
+    else this.slices.set(key, { samples: kept, families });
     this.version++;
   }
 
-  /** Every sample; for tests and tools, never on the collection path. */
+  private kept(samples: readonly Sample[]): readonly Sample[] {
+    const keep = this.options.keepSamplesOf;
+    return keep ? samples.filter((sample) => keep.has(sample.name)) : samples;
+  }
+
+  /** Every kept sample; for the alert sweep, tests and tools, never on the collection path. */
   samples(): Sample[] {
     return [...this.slices.values()].flatMap((slice) => slice.samples);
   }
@@ -117,11 +132,6 @@ export class MetricsSnapshot {
       for (const sample of this.slices.get(key)?.samples ?? []) if (sample.labels.target === target) out.push(sample);
     }
     return out;
-  }
-
-  /** Every target some slice holds samples of. */
-  targets(): string[] {
-    return [...this.slicesOfTarget.keys()];
   }
 
   /** The families a slice holds now. */

@@ -74,4 +74,17 @@ describe('MetricsSnapshot', () => {
     expect(new Set(views.map((view) => view.buffer)).size).toBe(1);
     expect(views[0].buffer.byteLength).toBe(total);
   });
+
+  it('keeps only the samples of the families asked for, and still renders every family', () => {
+    const snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: new Set(['avaxmon_node_peers']) });
+    const height = { name: 'avaxmon_chain_height', labels: { target: 'a', chain: 'P' }, value: 9 };
+    snapshot.setSlice('a/mixed', [...peers('a', 5), height]);
+    expect(snapshot.samples()).toEqual(peers('a', 5));
+    expect(snapshot.samplesOf('a')).toEqual(peers('a', 5));
+    expect(snapshot.samplesNamed(new Set(['avaxmon_chain_height']))).toEqual([]);
+    expect(snapshot.body('text', false).toString()).toContain('avaxmon_chain_height{target="a",chain="P"} 9\n');
+    snapshot.setSlice('b/height', [{ ...height, labels: { target: 'b', chain: 'P' } }]);
+    expect(snapshot.samplesOf('b')).toEqual([]);
+    expect(snapshot.body('text', false).toString()).toContain('avaxmon_chain_height{target="b",chain="P"} 9\n');
+  });
 });

@@ -5,6 +5,16 @@ import { formatPercent, formatSeconds, seriesRule } from './series-rule.js';
 export const avalancheHealthCheckFailing = seriesRule({
   name: 'AvalancheHealthCheckFailing',
   metric: 'avaxmon_health_check_passing',
+  alsoReads: [
+    'avaxmon_health_check_contiguous_failures',
+    'avaxmon_health_disk_available_ratio',
+    'avaxmon_health_disk_available_bytes',
+    'avaxmon_health_network_send_fail_ratio',
+    'avaxmon_health_network_ingress_connections',
+    'avaxmon_health_router_outstanding_requests',
+    'avaxmon_health_chain_connected_stake_ratio',
+    'avaxmon_health_chain_longest_processing_block_seconds',
+  ],
   labels: ['target', 'check'],
   defaultFor: '2m',
   severity: 'warning',

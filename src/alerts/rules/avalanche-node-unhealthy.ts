@@ -6,6 +6,7 @@ export const avalancheNodeUnhealthy: AlertRule = {
   severity: 'critical',
   params: {},
   sources: [{ metric: 'avaxmon_node_healthy', labels: ['target'] }],
+  alsoReads: ['avaxmon_health_check_passing'],
   description: 'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks.',
   evaluate(ctx) {
     return ctx.samples

@@ -8,6 +8,7 @@ import { seriesRule } from './series-rule.js';
 export const avalanchePeersLow = seriesRule({
   name: 'AvalanchePeersLow',
   metric: 'avaxmon_node_peers',
+  alsoReads: ['avaxmon_network_validators'],
   labels: ['target'],
   defaultFor: '5m',
   severity: 'warning',

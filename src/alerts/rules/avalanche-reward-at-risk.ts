@@ -13,6 +13,7 @@ const whose = (labels: Labels) => (labels.view === 'network' ? 'as the other val
 export const avalancheRewardAtRisk = seriesRule({
   name: 'AvalancheRewardAtRisk',
   metric: 'avaxmon_validator_downtime_budget_seconds',
+  alsoReads: ['avaxmon_validator_auto_renew'],
   labels: ['target', 'subnet', 'node_id', 'view'],
   defaultFor: '5m',
   severity: ['warning', 'critical'],

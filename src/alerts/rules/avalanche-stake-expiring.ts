@@ -7,6 +7,7 @@ import { formatSeconds, seriesRule } from './series-rule.js';
 export const avalancheStakeExpiring = seriesRule({
   name: 'AvalancheStakeExpiring',
   metric: 'avaxmon_validator_end_timestamp_seconds',
+  alsoReads: ['avaxmon_validator_auto_renew'],
   labels: ['target', 'subnet', 'node_id'],
   defaultFor: '0m',
   severity: ['info', 'warning'],

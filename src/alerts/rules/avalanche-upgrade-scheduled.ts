@@ -24,6 +24,11 @@ export const avalancheUpgradeScheduled: AlertRule = {
     { metric: SCHEDULED, labels: ['target', 'upgrade'] },
     { metric: PEERS_UPGRADE, labels: ['target'] },
   ],
+  alsoReads: [
+    'avaxmon_network_upgrade_scheduled',
+    'avaxmon_health_local_upgrade_timestamp_seconds',
+    'avaxmon_health_peers_upgrade_stake_ratio',
+  ],
   evaluate(ctx) {
     return [...scheduledUpgrades(ctx), ...upgradesUnknownToNode(ctx)];
   },

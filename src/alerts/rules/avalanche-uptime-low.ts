@@ -14,6 +14,7 @@ export const avalancheUptimeLow: AlertRule = {
   defaultFor: '5m',
   severity: 'critical',
   sources: [{ metric: 'avaxmon_validator_uptime_ratio', labels: LABELS }],
+  alsoReads: ['avaxmon_validator_uptime_requirement_ratio'],
   params: {},
   description:
     'A validator\'s uptime is below the requirement of its validation: avaxmon_validator_uptime_ratio{view!="self"} < avaxmon_validator_uptime_requirement_ratio (0.9 from Helicon, else 0.8).',

@@ -4,6 +4,7 @@ import { seriesRule } from './series-rule.js';
 export const avalancheValidatorNotActive = seriesRule({
   name: 'AvalancheValidatorNotActive',
   metric: 'avaxmon_validator_active',
+  alsoReads: ['avaxmon_l1_validator_active'],
   labels: ['target', 'subnet', 'node_id'],
   defaultFor: '5m',
   severity: 'critical',

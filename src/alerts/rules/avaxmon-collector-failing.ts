@@ -17,6 +17,7 @@ export const avaxmonCollectorFailing: AlertRule = {
     interval: { kind: 'duration', default: 60, help: 'the interval assumed when the daemon does not know the collector’s own' },
   },
   sources: [{ metric: 'avaxmon_collector_success', labels: ['target', 'collector'] }],
+  alsoReads: ['avaxmon_collector_last_success_timestamp_seconds'],
   description:
     'A collector of a target has not succeeded for `intervals` (3) of its intervals (avaxmon_collector_success == 0 and avaxmon_collector_last_success_timestamp_seconds that old); the annotation carries its last error.',
   evaluate(ctx) {

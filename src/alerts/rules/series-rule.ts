@@ -11,6 +11,8 @@ export interface SeriesRuleSpec {
   readonly severity: Severity | readonly Severity[];
   readonly params?: Readonly<Record<string, ParamSpec>>;
   readonly description: string;
+  /** See AlertRule.alsoReads. */
+  readonly alsoReads?: readonly string[];
   /** See AlertRule.historyMs. */
   readonly historyMs?: (params: Readonly<Record<string, number>>) => number;
   /** The severity of this series now, or undefined when the condition does not hold. */
@@ -28,6 +30,7 @@ export function seriesRule(spec: SeriesRuleSpec): AlertRule {
     params: spec.params ?? {},
     description: spec.description,
     sources: [{ metric: spec.metric, labels: spec.labels }],
+    alsoReads: spec.alsoReads,
     historyMs: spec.historyMs,
     evaluate(ctx) {
       const candidates: Candidate[] = [];
