@@ -1,5 +1,6 @@
-import { EnvHttpProxyAgent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
 import type { HttpTransport } from '../config/http-config-schema.js';
+import { OriginClients } from './origin-clients.js';
 
 export interface DispatcherOptions {
   readonly connectTimeoutMs: number;
@@ -11,7 +12,7 @@ export interface DispatcherOptions {
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
 
 /**
- * The undici dispatcher for one upstream origin: a Pool (the common case: no proxy), a ProxyAgent for the origin's `proxy_url`, or an EnvHttpProxyAgent when the
+ * The undici dispatcher for one upstream origin: OriginClients (the common case: no proxy), a ProxyAgent for the origin's `proxy_url`, or an EnvHttpProxyAgent when the
  * environment names a proxy (HTTP_PROXY, HTTPS_PROXY, honouring NO_PROXY). The origin's
  * tls_config applies to the upstream connection, through a proxy's tunnel too.
  */
@@ -21,7 +22,7 @@ export function createDispatcher(origin: string, transport: HttpTransport | unde
   if (transport?.proxyUrl) return new ProxyAgent({ uri: transport.proxyUrl, requestTls: tls, proxyTls: { timeout: options.connectTimeoutMs }, ...pooling });
   const env = options.env ?? process.env;
   if (PROXY_VARIABLES.some((name) => env[name])) return new EnvHttpProxyAgent({ connect: tls, requestTls: tls, ...pooling, ...envProxies(env) });
-  return new Pool(origin, { connect: tls, ...pooling });
+  return new OriginClients(origin, { connect: tls, ...pooling });
 }
 
 /** Passed explicitly, so a test or a reload sees the environment it was given. */

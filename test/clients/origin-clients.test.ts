@@ -1,0 +1,59 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OriginClients } from '../../src/clients/origin-clients.js';
+
+/** A loopback server that counts the connections it accepted and can hold its answers. */
+describe('OriginClients', () => {
+  let server: Server;
+  let origin: string;
+  let sockets: Set<Socket>;
+  let held: ServerResponse[];
+  let holding: boolean;
+  let clients: OriginClients;
+
+  beforeEach(async () => {
+    sockets = new Set();
+    held = [];
+    holding = false;
+    server = createServer((request, response) => (holding ? held.push(response) : response.end(request.url)));
+    server.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    clients = new OriginClients(origin, { connections: 2, keepAliveTimeout: 30_000 });
+  });
+  afterEach(async () => {
+    await clients.close();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const get = async (path: string) => (await (await clients.request({ origin, path, method: 'GET' })).body.text());
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  it('asks one thing at a time over one kept-alive connection', async () => {
+    for (const path of ['/a', '/b', '/c']) expect(await get(path)).toBe(path);
+    expect(sockets.size).toBe(1);
+  });
+
+  it('opens a second connection while the first is busy, never more than its cap, and answers every request', async () => {
+    holding = true;
+    const answers = ['/1', '/2', '/3', '/4'].map((path) => get(path));
+    await until(() => held.length === 2);
+    expect(sockets.size).toBe(2);
+    holding = false;
+    for (const response of held) response.end(response.req.url);
+    expect(await Promise.all(answers)).toEqual(['/1', '/2', '/3', '/4']);
+    expect(sockets.size).toBe(2);
+  });
+
+  it('closes its connections on close, and refuses requests after', async () => {
+    await get('/a');
+    const [socket] = sockets;
+    await clients.close();
+    await until(() => socket.closed);
+    await expect(get('/b')).rejects.toThrow(/closed/);
+  });
+});
