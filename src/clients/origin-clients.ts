@@ -46,13 +46,22 @@ export class OriginClients extends Dispatcher {
     const { connections: _, ...clientOptions } = this.options;
     const client = new Client(this.origin, clientOptions);
     // A failed connect has already failed the requests waiting for it. The client is dropped, not
-    // reused: after a certificate name mismatch (test/clients/transport.test.ts) undici 7 counts the failed request as running for
-    // good, so that client would never be idle again nor finish closing.
-    client.on('connectionError', () => {
-      this.clients.splice(this.clients.indexOf(client), 1);
-      void client.destroy();
+    // reused: after a certificate name mismatch (test/clients/transport.test.ts) undici 7 counts
+    // the failed request as running for good, so that client would never idle nor finish closing.
+    client.on('connectionError', () => this.drop(client, () => client.destroy()));
+    // A connection that closed idle (keep-alive ran out) leaves a client nothing needs: a burst of
+    // runs opened it, and the next burst opens another.
+    client.on('disconnect', () => {
+      if (client.stats.pending + client.stats.running === 0) this.drop(client, () => client.close());
     });
     this.clients.push(client);
     return client;
+  }
+
+  private drop(client: Client, end: () => Promise<void>): void {
+    const index = this.clients.indexOf(client);
+    if (index === -1) return;
+    this.clients.splice(index, 1);
+    void end();
   }
 }

@@ -49,6 +49,21 @@ describe('OriginClients', () => {
     expect(sockets.size).toBe(2);
   });
 
+  it('forgets the clients whose connections closed idle, and still answers after', async () => {
+    const brief = new OriginClients(origin, { connections: 2, keepAliveTimeout: 50, keepAliveMaxTimeout: 50 });
+    const open = () => (brief as unknown as { clients: unknown[] }).clients.length;
+    holding = true;
+    const answers = ['/1', '/2'].map((path) => brief.request({ origin, path, method: 'GET' }).then((response) => response.body.text()));
+    await until(() => held.length === 2);
+    holding = false;
+    for (const response of held) response.end(response.req.url);
+    expect(await Promise.all(answers)).toEqual(['/1', '/2']);
+    expect(open()).toBe(2);
+    await until(() => open() === 0);
+    expect(await (await brief.request({ origin, path: '/3', method: 'GET' })).body.text()).toBe('/3');
+    await brief.close();
+  });
+
   it('closes its connections on close, and refuses requests after', async () => {
     await get('/a');
     const [socket] = sockets;
