@@ -98,9 +98,20 @@ function referenceOf(ctx: RuleContext, views: ReadonlyMap<string, ChainView>, ta
   const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
   const view = views.get(`${network}/${chain}`);
   if (network === undefined || height === undefined || !view) return undefined;
-  // The newer points are a prefix of the view; this target itself has not moved after lastProgress.
-  let newer = 0;
-  for (let step = view.length; step > 0; step >>= 1) while (newer + step <= view.length && view[newer + step - 1].lastProgress > lastProgress) newer += step;
+  // This target itself has not moved after lastProgress, so it is never among the newer points.
+  const newer = countNewer(view, lastProgress);
   const highest = newer > 0 ? view[newer - 1].highest : undefined;
   return highest && highest.height > height ? highest : undefined;
+}
+
+/** How many points lead the view (newest first) with progress after `seconds`: a binary search. */
+function countNewer(view: ChainView, seconds: number): number {
+  let low = 0;
+  let high = view.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (view[middle].lastProgress > seconds) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
