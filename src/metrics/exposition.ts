@@ -6,36 +6,50 @@ export const OPENMETRICS_TEXT = 'application/openmetrics-text; version=1.0.0; ch
 
 export type ExpositionFormat = 'text' | 'openmetrics';
 
-/** Rendered sample lines of one slice, per family, encoded once (the lines are identical in both formats). */
-export type RenderedFamilies = Map<string, Buffer>;
+/**
+ * One slice's sample lines (identical in both formats), encoded once into a buffer of its own and
+ * grouped by family: the lines of `names[i]` end at byte `ends[i]`. A record per slice rather than a
+ * buffer view per family: a large fleet keeps tens of thousands of slices.
+ */
+export interface RenderedSlice {
+  readonly buffer: Buffer;
+  readonly names: readonly string[];
+  readonly ends: readonly number[];
+}
 
-export function renderSamples(samples: readonly Sample[]): RenderedFamilies {
-  const lines = new Map<string, string[]>();
+export function renderSamples(samples: readonly Sample[]): RenderedSlice {
+  const lines = new Map<string, string>();
   for (const sample of samples) {
     const line = `${sample.name}${renderLabels(sample.labels)} ${formatValue(sample.value)}\n`;
-    const family = lines.get(sample.name);
-    if (family) family.push(line);
-    else lines.set(sample.name, [line]);
+    lines.set(sample.name, (lines.get(sample.name) ?? '') + line);
   }
-  // One owned buffer per slice, viewed per family: see owned-buffer.ts for why not Buffer.from.
-  const texts = [...lines].map(([name, family]) => [name, family.join('')] as const);
-  const buffer = ownedBuffer(texts.map(([, text]) => text).join(''));
-  let offset = 0;
-  return new Map(
-    texts.map(([name, text]) => {
-      const length = Buffer.byteLength(text);
-      offset += length;
-      return [name, buffer.subarray(offset - length, offset)];
-    }),
-  );
+  let text = '';
+  for (const family of lines.values()) text += family;
+  // See owned-buffer.ts for why not Buffer.from.
+  const buffer = ownedBuffer(text);
+  const ascii = buffer.length === text.length;
+  const ends: number[] = [];
+  let end = 0;
+  for (const family of lines.values()) ends.push((end += ascii ? family.length : Buffer.byteLength(family)));
+  return { buffer, names: [...lines.keys()], ends };
+}
+
+/** Where a family's lines sit in a rendered slice's buffer; undefined when the slice has none. */
+export function rangeOf(slice: RenderedSlice, name: string): { start: number; end: number } | undefined {
+  const index = slice.names.indexOf(name);
+  if (index < 0) return undefined;
+  return { start: index === 0 ? 0 : slice.ends[index - 1], end: slice.ends[index] };
 }
 
 /** Joins the slices' lines under one HELP/TYPE header per family, in catalogue order. */
-export function assemble(descs: readonly MetricDesc[], slices: Iterable<RenderedFamilies>, format: ExpositionFormat): Buffer {
+export function assemble(descs: readonly MetricDesc[], slices: Iterable<RenderedSlice>, format: ExpositionFormat): Buffer {
   const sliceList = [...slices];
   const parts: Buffer[] = [];
   for (const desc of descs) {
-    const lines = sliceList.flatMap((slice) => slice.get(desc.name) ?? []);
+    const lines = sliceList.flatMap((slice) => {
+      const range = rangeOf(slice, desc.name);
+      return range ? [slice.buffer.subarray(range.start, range.end)] : [];
+    });
     if (lines.length === 0) continue;
     parts.push(Buffer.from(familyHeader(desc, format)), ...lines);
   }
@@ -49,9 +63,9 @@ export function familyHeader(desc: MetricDesc, format: ExpositionFormat): string
 }
 
 function renderLabels(labels: Readonly<Record<string, string>>): string {
-  const keys = Object.keys(labels);
-  if (keys.length === 0) return '';
-  return `{${keys.map((key) => `${key}="${escapeLabelValue(labels[key])}"`).join(',')}}`;
+  let text = '';
+  for (const key of Object.keys(labels)) text += `${text ? ',' : '{'}${key}="${escapeLabelValue(labels[key])}"`;
+  return text && `${text}}`;
 }
 
 export function formatValue(value: number): string {

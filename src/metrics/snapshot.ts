@@ -1,7 +1,7 @@
 import { gzip as gzipAsync, gzipSync, constants } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { MetricDesc, Sample } from './metric-desc.js';
-import { familyHeader, renderSamples, type ExpositionFormat } from './exposition.js';
+import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
 
 const gzipBuffer = promisify(gzipAsync);
 /** Scrapers care about latency more than ratio: level 1 is several times faster and still ~8x smaller. */
@@ -22,15 +22,15 @@ export interface SnapshotOptions {
 interface Slice {
   /** The kept samples (see SnapshotOptions); every family's lines are rendered whatever is kept. */
   readonly samples: readonly Sample[];
-  /** The slice's lines per family, encoded once when the slice is set. */
-  readonly families: ReadonlyMap<string, Buffer>;
+  readonly rendered: RenderedSlice;
 }
 
-/** One family: its lines per slice, and the version in which they last changed. */
+/** One family: the slices holding its lines, their total size, and the version in which they last changed. */
 interface Family {
   readonly desc: MetricDesc;
   readonly headers: Record<ExpositionFormat, Buffer>;
-  readonly bySlice: Map<string, Buffer>;
+  readonly bySlice: Map<string, RenderedSlice>;
+  bytes: number;
   changedIn: number;
 }
 
@@ -73,6 +73,7 @@ export class MetricsSnapshot {
         desc,
         headers: { text: Buffer.from(familyHeader(desc, 'text')), openmetrics: Buffer.from(familyHeader(desc, 'openmetrics')) },
         bySlice: new Map(),
+        bytes: 0,
         changedIn: 0,
       });
     }
@@ -82,27 +83,30 @@ export class MetricsSnapshot {
   setSlice(key: string, samples: readonly Sample[]): void {
     const previous = this.slices.get(key);
     if (!previous && samples.length === 0) return;
-    const families = renderSamples(samples);
+    const rendered = renderSamples(samples);
     const kept = this.kept(samples);
-    if (previous && sameFamilies(previous.families, families)) {
-      this.slices.set(key, { samples: kept, families: previous.families });
+    if (previous?.rendered.buffer.equals(rendered.buffer) && sameNames(previous.rendered, rendered)) {
+      this.slices.set(key, { samples: kept, rendered: previous.rendered });
       return;
     }
-    for (const name of previous?.families.keys() ?? []) {
-      if (families.has(name)) continue;
+    const changedIn = this.version + 1;
+    for (const name of previous?.rendered.names ?? []) {
       const family = this.families.get(name);
-      if (family?.bySlice.delete(key)) family.changedIn = this.version + 1;
+      if (!family?.bySlice.delete(key)) continue;
+      family.bytes -= byteLength(previous!.rendered, name);
+      if (!rendered.names.includes(name)) family.changedIn = changedIn;
     }
-    for (const [name, lines] of families) {
+    for (const name of rendered.names) {
       const family = this.families.get(name);
       if (!family) continue;
-      family.bySlice.set(key, lines);
-      family.changedIn = this.version + 1;
+      family.bySlice.set(key, rendered);
+      family.bytes += byteLength(rendered, name);
+      if (!previous || !sameLines(previous.rendered, rendered, name)) family.changedIn = changedIn;
     }
     this.indexTargets(key, previous?.samples ?? [], kept);
     if (samples.length === 0) this.slices.delete(key);
-    else this.slices.set(key, { samples: kept, families });
-    this.version++;
+    else this.slices.set(key, { samples: kept, rendered });
+    this.version = changedIn;
   }
 
   private kept(samples: readonly Sample[]): readonly Sample[] {
@@ -119,7 +123,7 @@ export class MetricsSnapshot {
   samplesNamed(names: ReadonlySet<string>): Sample[] {
     const out: Sample[] = [];
     for (const slice of this.slices.values()) {
-      if (![...slice.families.keys()].some((name) => names.has(name))) continue;
+      if (!slice.rendered.names.some((name) => names.has(name))) continue;
       for (const sample of slice.samples) if (names.has(sample.name)) out.push(sample);
     }
     return out;
@@ -136,7 +140,7 @@ export class MetricsSnapshot {
 
   /** The families a slice holds now. */
   familiesOf(key: string): string[] {
-    return [...(this.slices.get(key)?.families.keys() ?? [])];
+    return [...(this.slices.get(key)?.rendered.names ?? [])];
   }
 
   /** Runs before each scrape: for the few series that move on their own (e.g. queue age). */
@@ -194,27 +198,29 @@ export class MetricsSnapshot {
     return gzipped;
   }
 
+  /**
+   * Copies each family's lines into one body of the known size: an unchanged family's from the
+   * previous body in one piece, a changed one's from its slices.
+   */
   private currentOrAssemble(format: ExpositionFormat): Assembled {
     const current = this.assembled.get(format);
     if (current?.version === this.version) return current;
     const started = performance.now();
-    const parts: Buffer[] = [];
+    let size = 0;
+    for (const family of this.families.values()) if (family.bySlice.size > 0) size += family.headers[format].length + family.bytes;
+    const body = Buffer.allocUnsafeSlow(size);
     const lines = new Map<string, { start: number; end: number }>();
     let offset = 0;
-    const push = (part: Buffer) => {
-      parts.push(part);
-      offset += part.length;
-    };
     for (const [name, family] of this.families) {
       if (family.bySlice.size === 0) continue;
-      push(family.headers[format]);
+      offset += family.headers[format].copy(body, offset);
       const start = offset;
       const unchanged = current && family.changedIn <= current.version ? current.lines.get(name) : undefined;
-      if (current && unchanged) push(current.body.subarray(unchanged.start, unchanged.end));
-      else for (const slice of family.bySlice.values()) push(slice);
+      if (current && unchanged) offset += current.body.copy(body, offset, unchanged.start, unchanged.end);
+      else for (const slice of family.bySlice.values()) offset += copyLines(slice, name, body, offset);
       lines.set(name, { start, end: offset });
     }
-    const assembled: Assembled = { body: Buffer.concat(parts, offset), version: this.version, lines };
+    const assembled: Assembled = { body, version: this.version, lines };
     this.assembled.set(format, assembled);
     this.lastAssemblyMs = performance.now();
     this.assemblyCostMs = this.lastAssemblyMs - started;
@@ -238,8 +244,23 @@ export class MetricsSnapshot {
   }
 }
 
-function sameFamilies(a: ReadonlyMap<string, Buffer>, b: ReadonlyMap<string, Buffer>): boolean {
-  if (a.size !== b.size) return false;
-  for (const [name, lines] of a) if (!b.get(name)?.equals(lines)) return false;
-  return true;
+function byteLength(slice: RenderedSlice, name: string): number {
+  const range = rangeOf(slice, name);
+  return range ? range.end - range.start : 0;
+}
+
+function copyLines(slice: RenderedSlice, name: string, body: Buffer, offset: number): number {
+  const range = rangeOf(slice, name);
+  return range ? slice.buffer.copy(body, offset, range.start, range.end) : 0;
+}
+
+function sameNames(a: RenderedSlice, b: RenderedSlice): boolean {
+  return a.names.length === b.names.length && a.names.every((name, index) => b.names[index] === name && a.ends[index] === b.ends[index]);
+}
+
+function sameLines(a: RenderedSlice, b: RenderedSlice, name: string): boolean {
+  const rangeA = rangeOf(a, name);
+  const rangeB = rangeOf(b, name);
+  if (!rangeA || !rangeB) return false;
+  return b.buffer.compare(a.buffer, rangeA.start, rangeA.end, rangeB.start, rangeB.end) === 0;
 }

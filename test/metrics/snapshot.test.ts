@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../../src/metrics/snapshot.js';
-import { renderSamples } from '../../src/metrics/exposition.js';
+import { rangeOf, renderSamples } from '../../src/metrics/exposition.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 
 const peers = (target: string, value: number) => [{ name: 'avaxmon_node_peers', labels: { target }, value }];
@@ -67,12 +67,13 @@ describe('MetricsSnapshot', () => {
     expect(incremental.body('text', false).toString()).toContain('avaxmon_node_peers{target="a"} 4\navaxmon_node_peers{target="c"} 5\n');
   });
 
-  it('keeps a rendered slice in one buffer of its own, not in a slab of the shared pool', () => {
-    const families = renderSamples([...peers('a', 1), { name: 'avaxmon_node_validating', labels: { target: 'a' }, value: 1 }]);
-    const views = [...families.values()];
-    const total = views.reduce((sum, view) => sum + view.length, 0);
-    expect(new Set(views.map((view) => view.buffer)).size).toBe(1);
-    expect(views[0].buffer.byteLength).toBe(total);
+  it('keeps a rendered slice in one buffer of its own, not in a slab of the shared pool, with each family\'s range', () => {
+    const slice = renderSamples([...peers('é', 1), { name: 'avaxmon_node_validating', labels: { target: 'a' }, value: 1 }]);
+    expect(slice.buffer.buffer.byteLength).toBe(slice.buffer.length);
+    expect(slice.names).toEqual(['avaxmon_node_peers', 'avaxmon_node_validating']);
+    const validating = rangeOf(slice, 'avaxmon_node_validating')!;
+    expect(slice.buffer.subarray(validating.start, validating.end).toString()).toBe('avaxmon_node_validating{target="a"} 1\n');
+    expect(validating.end).toBe(slice.buffer.length);
   });
 
   it('keeps only the samples of the families asked for, and still renders every family', () => {
