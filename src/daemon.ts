@@ -36,6 +36,7 @@ export interface DaemonOptions {
 export type { CollectorState } from './server/daemon-view.js';
 
 const SELF_SLICE = '~self';
+const REQUESTS_SLICE = '~requests';
 /** What is collected while stopping is lost anyway; a short grace, then abort (docker stop waits 10 s). */
 const STOP_GRACE_MS = 1_000;
 const RELOAD_GRACE_MS = 2_000;
@@ -64,6 +65,8 @@ export class Daemon implements DaemonView {
   readonly collectorStates = new Map<string, CollectorState>();
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
   readonly statusSections: Array<() => string> = [];
+  /** Targets whose request counts moved since the last scrape. */
+  private readonly requestsMoved = new Set<string>();
   private readonly http: HttpClient;
   private readonly runtimes: TargetRuntimes;
   private readonly publicApis: PublicApiJobs;
@@ -87,6 +90,7 @@ export class Daemon implements DaemonView {
     this.app = buildApp(this, options.web ?? {});
     this.alerts = new DaemonAlerts(options.logger, this.snapshot, (target, collector) => this.collectorStates.get(sliceKey(target, collector)));
     this.statusSections.push(() => this.alerts.statusSection());
+    this.snapshot.beforeServe(() => this.publishRequestCounts());
   }
 
   /**
@@ -221,11 +225,11 @@ export class Daemon implements DaemonView {
         if (result.dropped) return;
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
         const changed = upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
-        this.publishTarget(run.target, changed);
+        this.publishRun(run, changed);
       },
       skipped: () => {
         this.self.recordSkipped(run.target, run.collector);
-        this.publishTarget(run.target, new Set());
+        this.publishRun(run, new Set());
       },
       abandoned: (elapsedMs) => {
         generation++;
@@ -233,16 +237,31 @@ export class Daemon implements DaemonView {
         this.snapshot.setSlice(key, []);
         this.self.recordAbandoned(run.target, run.collector, elapsedMs / 1000);
         state.lastError = `run abandoned: no end ${Math.round(elapsedMs)} ms after it started, despite its abort`;
-        this.publishTarget(run.target, families);
+        this.publishRun(run, families);
       },
     };
   }
 
-  /** After a run of `target`: its own self-metric series, and the rules reading what changed. */
-  private publishTarget(target: string, changedFamilies: ReadonlySet<string> | undefined): void {
+  /** After a run: its collector's status and its target's series, and the rules reading what changed. */
+  private publishRun(run: SliceRun, changedFamilies: ReadonlySet<string> | undefined): void {
     this.lastRunEndedMs = Date.now();
-    this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.samplesOf(target));
-    this.alerts.afterRun(target, changedFamilies);
+    this.publishSelfOf(run.target, run.collector);
+    this.alerts.afterRun(run.target, changedFamilies);
+  }
+
+  private publishSelfOf(target: string, collector: string): void {
+    this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.reachabilitySamples(target));
+    this.snapshot.setSlice(`${SELF_SLICE}/${sliceKey(target, collector)}`, this.self.collectorSamples(target, collector));
+    this.requestsMoved.add(target);
+  }
+
+  /**
+   * Request counts are rendered when a scrape comes, not after each run: no rule reads them, and a
+   * target's runs come several times between two scrapes.
+   */
+  private publishRequestCounts(): void {
+    for (const target of this.requestsMoved) this.snapshot.setSlice(`${REQUESTS_SLICE}/${target}`, this.self.requestSamples(target));
+    this.requestsMoved.clear();
   }
 
   private publishGlobalSelf(): void {
@@ -256,10 +275,14 @@ export class Daemon implements DaemonView {
       if (keep.has(key)) continue;
       this.collectorStates.delete(key);
       this.snapshot.setSlice(key, []);
-      if (!targets.has(state.target)) this.snapshot.setSlice(`${SELF_SLICE}/${state.target}`, []);
+      this.snapshot.setSlice(`${SELF_SLICE}/${key}`, []);
+      if (targets.has(state.target)) continue;
+      this.snapshot.setSlice(`${SELF_SLICE}/${state.target}`, []);
+      this.snapshot.setSlice(`${REQUESTS_SLICE}/${state.target}`, []);
+      this.requestsMoved.delete(state.target);
     }
     this.self.retain(targets, keep);
-    for (const target of targets) this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.samplesOf(target));
+    for (const run of runs) this.publishSelfOf(run.target, run.collector);
     this.publishGlobalSelf();
   }
 }

@@ -22,7 +22,8 @@ interface Reachability {
 
 /**
  * avaxmon's own state as samples: collector status, request outcomes, target reachability, reloads.
- * Kept per target, so a run re-renders its own target's series (`samplesOf`), never the fleet's.
+ * Kept per target and collector, so a run re-renders its own collector's status and its target's
+ * request counts, never the fleet's.
  */
 export class SelfMetrics {
   private readonly requests = new Map<string, LabelledCounter>();
@@ -121,7 +122,12 @@ export class SelfMetrics {
   }
 
   samples(): Sample[] {
-    return [...this.globalSamples(), ...this.targets().flatMap((target) => this.samplesOf(target))];
+    const perTarget = (target: string) => [
+      ...this.reachabilitySamples(target),
+      ...this.requestSamples(target),
+      ...[...(this.collectorsOfTarget.get(target) ?? [])].flatMap((key) => this.statusSamples(this.collectors.get(key)!)),
+    ];
+    return [...this.globalSamples(), ...this.targets().flatMap(perTarget)];
   }
 
   /** The series of no target: build info and reloads. */
@@ -137,23 +143,34 @@ export class SelfMetrics {
     ];
   }
 
-  /** One target's series: reachability, its collectors' status and its request counts. */
-  samplesOf(target: string): Sample[] {
+  /** Whether the target answers: the alert engine reads it after every run. */
+  reachabilitySamples(target: string): Sample[] {
+    return this.reachability.has(target) ? [{ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 }] : [];
+  }
+
+  /** The target's request counts, which every collector of it moves. */
+  requestSamples(target: string): Sample[] {
+    return this.requests.get(target)?.samples() ?? [];
+  }
+
+  /** One collector's status series on one target: what a run of that collector changes. */
+  collectorSamples(target: string, collector: string): Sample[] {
+    const status = this.collectorStatus(target, collector);
+    return status ? this.statusSamples(status) : [];
+  }
+
+  private statusSamples(status: CollectorStatus): Sample[] {
+    const labels = { target: status.target, collector: status.collector };
     const samples: Sample[] = [];
-    if (this.reachability.has(target)) samples.push({ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 });
-    for (const key of this.collectorsOfTarget.get(target) ?? []) {
-      const status = this.collectors.get(key)!;
-      const labels = { target: status.target, collector: status.collector };
-      if (status.success !== undefined) {
-        samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
-        samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
-      }
-      if (status.lastSuccessSeconds !== undefined) {
-        samples.push({ name: 'avaxmon_collector_last_success_timestamp_seconds', labels, value: status.lastSuccessSeconds });
-      }
-      samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });
-      samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
+    if (status.success !== undefined) {
+      samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
+      samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
     }
-    return [...samples, ...(this.requests.get(target)?.samples() ?? [])];
+    if (status.lastSuccessSeconds !== undefined) {
+      samples.push({ name: 'avaxmon_collector_last_success_timestamp_seconds', labels, value: status.lastSuccessSeconds });
+    }
+    samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });
+    samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
+    return samples;
   }
 }
