@@ -106,7 +106,7 @@ export class HttpClient {
       pool = createDispatcher(origin, this.transports.get(origin), {
         // A collector sends at most a handful of requests at once; each idle connection kept costs
         // memory per origin, which a fleet of 1,000 nodes multiplies.
-        connections: 4,
+        connections: 2,
         connectTimeoutMs: this.options.connectTimeoutMs ?? timeoutMs,
         keepAliveTimeoutMs: 30_000,
       });
