@@ -49,6 +49,8 @@ export interface EngineDeps {
 export class AlertEngine {
   /** Open alerts by fingerprint, the hash of their identity. */
   private readonly alerts = new Map<string, AlertRecord>();
+  /** Fingerprints of the open alerts per target: a run's evaluation costs its target's alerts, not the fleet's. */
+  private readonly fingerprintsOfTarget = new Map<string, Set<string>>();
   private readonly memories = new Map<string, Map<string, unknown>>();
   /** Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
   readonly flap: FlapDamper;
@@ -61,7 +63,7 @@ export class AlertEngine {
     restored: EngineState = { alerts: [], transitions: {} },
   ) {
     // Keyed by identity: a record saved while severity was part of the fingerprint keeps its old one for receivers.
-    for (const alert of restored.alerts) this.alerts.set(fingerprintOf(alert.labels), alert);
+    for (const alert of restored.alerts) this.remember(fingerprintOf(alert.labels), alert);
     this.flap = new FlapDamper(config, deps.log, restored);
   }
 
@@ -111,18 +113,18 @@ export class AlertEngine {
   /** Returns whether any alert in scope changed (or a notification went out). */
   private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;
-    const inScope = (alert: AlertRecord) => scopes.some((scope) => coversAlert(scope, alert));
-    const before = this.checkpoint(inScope);
+    const before = this.checkpoint(scopes);
     const outgoing: NewNotification[] = [];
     try {
       for (const scope of scopes) outgoing.push(...this.transition(scope, new SampleIndex(scope.samples), nowMs));
       if (outgoing.length > 0) this.deps.enqueue(outgoing);
     } catch (error) {
-      this.rollback(before, inScope);
+      this.rollback(before, scopes);
       throw error;
     }
+    this.flap.commit();
     // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
-    const changed = outgoing.length > 0 || JSON.stringify(this.active().filter(inScope)) !== before.alerts;
+    const changed = outgoing.length > 0 || JSON.stringify(this.alertsIn(scopes).map(([, alert]) => alert)) !== before;
     if (changed) this.deps.save({ alerts: this.active(), ...this.flap.state(nowMs) });
     return changed;
   }
@@ -161,8 +163,8 @@ export class AlertEngine {
       }
       if (alert.state === 'firing') firing.push({ alert, previousLabels });
     }
-    for (const [fingerprint, alert] of [...this.alerts]) {
-      if (seen.has(fingerprint) || !coversAlert(scope, alert)) continue;
+    for (const [fingerprint, alert] of this.alertsIn([scope])) {
+      if (seen.has(fingerprint)) continue;
       if (failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs) || this.relearning(alert, nowMs)) {
         outgoing.push(...this.keepAlive(alert, nowMs));
         continue;
@@ -170,7 +172,10 @@ export class AlertEngine {
       outgoing.push(...this.close(fingerprint, alert, nowMs));
     }
     // Muting is decided once every alert's state is known: a source may come after its targets.
-    const inhibitor = new Inhibitor(this.config.inhibitRules, [...this.alerts.values()].filter((alert) => alert.state === 'firing'));
+    const inhibitor = new Inhibitor(this.config.inhibitRules, {
+      all: () => [...this.alerts.values()].filter(isFiring),
+      ofTarget: (target) => [...(this.fingerprintsOfTarget.get(target) ?? [])].map((key) => this.alerts.get(key)!).filter(isFiring),
+    });
     for (const { alert, previousLabels } of firing) {
       alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, nowMs) ?? []);
       outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
@@ -179,15 +184,44 @@ export class AlertEngine {
     return outgoing;
   }
 
-  /** The alerts in scope as JSON (cheap to compare and to restore), and the flap damper's state. */
-  private checkpoint(inScope: (alert: AlertRecord) => boolean): { alerts: string; flap: ReturnType<FlapDamper['checkpoint']> } {
-    return { alerts: JSON.stringify(this.active().filter(inScope)), flap: this.flap.checkpoint() };
+  /** The alerts in scope as JSON (cheap to compare and to restore); the flap damper journals from here. */
+  private checkpoint(scopes: readonly EvaluationScope[]): string {
+    this.flap.begin();
+    return JSON.stringify(this.alertsIn(scopes).map(([, alert]) => alert));
   }
 
-  private rollback(before: ReturnType<AlertEngine['checkpoint']>, inScope: (alert: AlertRecord) => boolean): void {
-    for (const [fingerprint, alert] of [...this.alerts]) if (inScope(alert)) this.alerts.delete(fingerprint);
-    for (const alert of JSON.parse(before.alerts) as AlertRecord[]) this.alerts.set(alert.fingerprint, alert);
-    this.flap.rollback(before.flap);
+  private rollback(before: string, scopes: readonly EvaluationScope[]): void {
+    for (const [fingerprint, alert] of this.alertsIn(scopes)) this.forget(fingerprint, alert);
+    for (const alert of JSON.parse(before) as AlertRecord[]) this.remember(fingerprintOf(alert.labels), alert);
+    this.flap.rollback();
+  }
+
+  /** The open alerts the scopes own, with their keys: a target scope looks at its own target's alerts only. */
+  private alertsIn(scopes: readonly EvaluationScope[]): Array<[string, AlertRecord]> {
+    const targets = scopes.map((scope) => scope.target);
+    const fingerprints = targets.includes(undefined)
+      ? [...this.alerts.keys()]
+      : targets.flatMap((target) => [...(this.fingerprintsOfTarget.get(target!) ?? [])]);
+    return fingerprints
+      .map((fingerprint): [string, AlertRecord] => [fingerprint, this.alerts.get(fingerprint)!])
+      .filter(([, alert]) => scopes.some((scope) => coversAlert(scope, alert)));
+  }
+
+  private remember(fingerprint: string, alert: AlertRecord): void {
+    this.alerts.set(fingerprint, alert);
+    const target = alert.labels.target;
+    if (target === undefined) return;
+    let fingerprints = this.fingerprintsOfTarget.get(target);
+    if (!fingerprints) this.fingerprintsOfTarget.set(target, (fingerprints = new Set()));
+    fingerprints.add(fingerprint);
+  }
+
+  private forget(fingerprint: string, alert: AlertRecord): void {
+    this.alerts.delete(fingerprint);
+    const target = alert.labels.target;
+    const fingerprints = target === undefined ? undefined : this.fingerprintsOfTarget.get(target);
+    fingerprints?.delete(fingerprint);
+    if (fingerprints?.size === 0) this.fingerprintsOfTarget.delete(target!);
   }
 
   private *candidates(
@@ -220,7 +254,7 @@ export class AlertEngine {
 
   private open(fingerprint: string, rule: string, labels: Record<string, string>, nowMs: number): AlertRecord {
     const alert: AlertRecord = { fingerprint, rule, labels, annotations: {}, state: 'pending', activeSinceMs: nowMs, notified: {}, reminders: 0 };
-    this.alerts.set(fingerprint, alert);
+    this.remember(fingerprint, alert);
     return alert;
   }
 
@@ -302,7 +336,7 @@ export class AlertEngine {
     const notifiedTo = Object.keys(alert.notified);
     if (notifiedTo.length === 0) {
       if (alert.held === 'firing') this.flap.noteChange(fingerprint, nowMs);
-      this.alerts.delete(fingerprint);
+      this.forget(fingerprint, alert);
       return [];
     }
     const decision = this.flap.decide(alert, 'resolved', nowMs, alert.held !== 'resolved');
@@ -310,7 +344,7 @@ export class AlertEngine {
       alert.held = 'resolved';
       return [];
     }
-    this.alerts.delete(fingerprint);
+    this.forget(fingerprint, alert);
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
     const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
     return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs, false, decision === 'notice'));
@@ -341,6 +375,10 @@ export class AlertEngine {
       alert: flapNotice ? { ...payload, annotations: { ...payload.annotations, flapping: this.flap.notice(alert.fingerprint) } } : payload,
     };
   }
+}
+
+function isFiring(alert: AlertRecord): boolean {
+  return alert.state === 'firing';
 }
 
 /** A target scope evaluates the per-target rules, the fleet scope the fleet-wide ones. */

@@ -22,8 +22,13 @@ export type FlapDecision = 'send' | 'notice' | 'hold';
  */
 export class FlapDamper {
   readonly held = new LabelledCounter('avaxmon_alert_notifications_held_total');
-  private transitions = new Map<string, number[]>();
-  private flapping = new Map<string, FlapState>();
+  private readonly transitions = new Map<string, number[]>();
+  private readonly flapping = new Map<string, FlapState>();
+  /**
+   * While an evaluation is in progress: each entry it changed, as it was before (for rollback). A
+   * journal rather than a copy of everything: a run's evaluation touches its own target's alerts.
+   */
+  private journal?: Map<string, { transitions?: number[]; flapping?: FlapState }>;
 
   constructor(
     private settings: FlapSettings,
@@ -44,6 +49,7 @@ export class FlapDamper {
 
   /** `firstAsk` is false when the same held change is asked about again at a later evaluation. */
   decide(alert: AlertRecord, status: AlertStatus, nowMs: number, firstAsk: boolean): FlapDecision {
+    this.touch(alert.fingerprint);
     const flap = this.settledOrCurrent(alert, nowMs);
     if (flap) {
       if (status === 'firing' && alert.labels.severity === 'critical') {
@@ -67,6 +73,7 @@ export class FlapDamper {
 
   /** A change that needs no notification of its own, e.g. the condition returned while its resolve was held. */
   noteChange(fingerprint: string, nowMs: number): void {
+    this.touch(fingerprint);
     const flap = this.flapping.get(fingerprint);
     if (flap) flap.lastChangeMs = nowMs;
   }
@@ -74,7 +81,9 @@ export class FlapDamper {
   /** Ends the flapping of alerts that settled with nothing held: what receivers last got is their state. */
   sweep(nowMs: number, holding: (fingerprint: string) => boolean): void {
     for (const [fingerprint, flap] of this.flapping) {
-      if (!holding(fingerprint) && this.isSettled(flap, nowMs)) this.flapping.delete(fingerprint);
+      if (holding(fingerprint) || !this.isSettled(flap, nowMs)) continue;
+      this.touch(fingerprint);
+      this.flapping.delete(fingerprint);
     }
   }
 
@@ -89,13 +98,30 @@ export class FlapDamper {
     return { transitions: Object.fromEntries(this.transitions), flapping: Object.fromEntries(this.flapping) };
   }
 
-  checkpoint(): { transitions: Map<string, number[]>; flapping: Map<string, FlapState> } {
-    return structuredClone({ transitions: this.transitions, flapping: this.flapping });
+  /** Starts journaling the changes of an evaluation, so they can be rolled back. */
+  begin(): void {
+    this.journal = new Map();
   }
 
-  rollback(before: ReturnType<FlapDamper['checkpoint']>): void {
-    this.transitions = before.transitions;
-    this.flapping = before.flapping;
+  commit(): void {
+    this.journal = undefined;
+  }
+
+  /** Puts back every entry the evaluation since begin() changed. */
+  rollback(): void {
+    for (const [fingerprint, before] of this.journal ?? []) {
+      restore(this.transitions, fingerprint, before.transitions);
+      restore(this.flapping, fingerprint, before.flapping);
+    }
+    this.journal = undefined;
+  }
+
+  /** Records an entry as it is before its first change in the evaluation under way. */
+  private touch(fingerprint: string): void {
+    if (!this.journal || this.journal.has(fingerprint)) return;
+    const transitions = this.transitions.get(fingerprint);
+    const flapping = this.flapping.get(fingerprint);
+    this.journal.set(fingerprint, { transitions: transitions && [...transitions], flapping: flapping && { ...flapping } });
   }
 
   /** The alert's flapping state, or undefined once it has settled: then its count starts afresh. */
@@ -123,4 +149,9 @@ function formatMs(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   return `${ms / 1000}s`;
+}
+
+function restore<T>(entries: Map<string, T>, key: string, value: T | undefined): void {
+  if (value === undefined) entries.delete(key);
+  else entries.set(key, value);
 }

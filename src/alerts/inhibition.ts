@@ -10,6 +10,12 @@ export interface InhibitRule {
 
 type Labels = Readonly<Record<string, string>>;
 
+/** The firing alerts: all of them, or those of one target (cheap, for the many rules with `equal: [target, ...]`). */
+export interface FiringAlerts {
+  all(): readonly AlertRecord[];
+  ofTarget(target: string): readonly AlertRecord[];
+}
+
 /**
  * Which alerts are inhibited, given the firing alerts of one evaluation. As in Alertmanager an alert
  * never inhibits itself, and a label missing on both sides counts as equal.
@@ -17,14 +23,16 @@ type Labels = Readonly<Record<string, string>>;
 export class Inhibitor {
   constructor(
     private readonly rules: readonly InhibitRule[],
-    private readonly firing: readonly AlertRecord[],
+    private readonly firing: FiringAlerts,
   ) {}
 
   /** The source alert that inhibits these labels, or undefined. */
   inhibitedBy(labels: Labels, fingerprint: string): AlertRecord | undefined {
     for (const rule of this.rules) {
       if (!matchesAll(rule.targetMatchers, labels)) continue;
-      const source = this.firing.find(
+      // A source must agree on every `equal` label: with `target` among them, only that target's alerts can.
+      const candidates = rule.equal.includes('target') && labels.target !== undefined ? this.firing.ofTarget(labels.target) : this.firing.all();
+      const source = candidates.find(
         (alert) =>
           alert.fingerprint !== fingerprint &&
           matchesAll(rule.sourceMatchers, alert.labels) &&

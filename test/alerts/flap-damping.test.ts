@@ -52,6 +52,25 @@ describe('flap damping keeps the last word right', () => {
     expect(heldCount(harness)).toBeGreaterThanOrEqual(4);
   });
 
+  it('a transition rolled back because the outbox could not queue it does not count towards flapping', async () => {
+    const harness = await flapping(2, 'warning');
+    const enqueue = harness.alerting.outbox.enqueue.bind(harness.alerting.outbox);
+    let failing = false;
+    harness.alerting.outbox.enqueue = (notifications, nowMs) => {
+      if (failing) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      return enqueue(notifications, nowMs);
+    };
+    harness.alerting.evaluate(health(0), sec(0));
+    failing = true;
+    // Without the rollback each failed resolve would count as a change: the alert would be flapping.
+    for (let step = 1; step <= 3; step++) harness.alerting.evaluate(health(1), sec(step * 10));
+    failing = false;
+    harness.alerting.evaluate(health(1), sec(40));
+    await drained(harness.alerting);
+    expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    expect(webhookAlerts(harness.hook).every((alert) => alert.annotations.flapping === undefined)).toBe(true);
+  });
+
   it('sends a held firing once the alert settles firing, after a resolve was the notice', async () => {
     const harness = await flapping(3, 'warning');
     for (let step = 0; step < 7; step++) harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
