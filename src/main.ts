@@ -15,6 +15,7 @@ import { watchWebConfig } from './server/web-config-watch.js';
 import { sendTestAlert } from './alerts/test-alert.js';
 import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
+import { favourSmallHeap } from './heap-mode.js';
 
 const EXIT_USAGE = 2;
 /** A stop that has not finished by then exits anyway: the outbox is on disk, nothing is lost. */
@@ -96,6 +97,7 @@ async function collect(options: CliOptions): Promise<number> {
 }
 
 async function runDaemon(options: CliOptions): Promise<number> {
+  favourSmallHeap();
   const logger = createLogger(options.logLevel, options.logFormat);
   let daemon: Daemon;
   try {
