@@ -223,6 +223,8 @@ export class Daemon implements DaemonView {
         const deps = { snapshot: this.snapshot, self: this.self, log: this.log };
         const result = await runSlice(run, deps, signal, () => mine === generation && this.collectorStates.get(key) === state);
         if (result.dropped) return;
+        // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
+        this.lastRunEndedMs = Date.now();
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
         const changed = upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
         this.publishRun(run, changed);
@@ -244,7 +246,6 @@ export class Daemon implements DaemonView {
 
   /** After a run: its collector's status and its target's series, and the rules reading what changed. */
   private publishRun(run: SliceRun, changedFamilies: ReadonlySet<string> | undefined): void {
-    this.lastRunEndedMs = Date.now();
     this.publishSelfOf(run.target, run.collector);
     this.alerts.afterRun(run.target, changedFamilies);
   }

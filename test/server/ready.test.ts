@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { collectorRegistry } from '../../src/collectors/index.js';
+import type { Collector, CollectorFactory } from '../../src/collectors/collector.js';
 import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/log.js';
@@ -28,3 +30,45 @@ describe('/-/ready', () => {
     }
   });
 });
+
+describe('/-/ready when collection stalls', () => {
+  it('turns 503 naming the stall while every run ignores its abort, and 200 again once runs end', async () => {
+    const sim = await startSimulator();
+    const registry = collectorRegistry as Map<string, CollectorFactory>;
+    const originals = new Map(registry);
+    let hanging = true;
+    for (const [name, factory] of originals) {
+      registry.set(name, { ...factory, create: () => hangWhile(factory.create(), () => hanging) });
+    }
+    const config = parseConfig(`global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: a, url: "${sim.url}" }]`);
+    const daemon = new Daemon({ config, logger: createLogger('error', 'json', captureStream([])) });
+    await daemon.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(daemon.app.server.address() as { port: number }).port}`;
+    try {
+      await daemon.start(); // the first round ends when its runs are abandoned
+      await waitFor(async () => (await fetch(`${base}/-/ready`)).status === 503);
+      expect(await (await fetch(`${base}/-/ready`)).text()).toContain('collection has stalled');
+      expect(await (await fetch(`${base}/`)).text()).toContain('not ready: collection has stalled');
+      hanging = false;
+      await waitFor(async () => (await fetch(`${base}/-/ready`)).status === 200);
+    } finally {
+      for (const [name, factory] of originals) registry.set(name, factory);
+      await daemon.app.close();
+      await daemon.stop();
+      await sim.close();
+    }
+  }, 30_000);
+});
+
+/** A collector that, while `isHanging()`, never settles and ignores its abort: the bug the stall guards against. */
+function hangWhile(collector: Collector, isHanging: () => boolean): Collector {
+  return { ...collector, collect: (ctx) => (isHanging() ? new Promise(() => {}) : collector.collect(ctx)) };
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

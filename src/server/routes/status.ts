@@ -40,7 +40,7 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem;min-width:40rem}th,td{borde
 th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.8rem;color:#fff}.ok{background:#1a7f37}.bad{background:#cf222e}.unknown{background:#6e7781}
 .warning{background:#bf8700}.info{background:#0969da}.empty{color:#6e7781}nav a{margin-right:1rem}
 </style></head><body>
-<h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : 'starting'}</p>
+<h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : `not ready: ${escapeHtml(daemon.notReadyReason())}`}</p>
 <nav><a href="/metrics">Metrics</a><a href="/-/healthy">Health</a><a href="/-/ready">Readiness</a></nav>
 <h2>Targets</h2>
 ${table(['target', 'url', 'status'], targets, 'No targets configured.')}
