@@ -63,7 +63,7 @@ const globalSchema = z
   .object({
     interval: durationMs.default(15_000),
     timeout: durationMs.default(5_000),
-    /** Spreads the first run of each job over this fraction of its interval. */
+    /** Spreads each job's phase (stable per job) over this fraction of its interval. */
     jitter_ratio: z.number().min(0).max(1).default(1),
     max_response_bytes: z.number().int().positive().default(32 * 1024 * 1024),
     /** All upstream bodies being read at once; a request that would exceed it fails at once. */

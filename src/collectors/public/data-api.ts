@@ -12,6 +12,7 @@ export function createDataApiRun(config: DataApiConfig, client: DataApiClient): 
     target: DATA_API_JOB,
     collector: DATA_API_JOB,
     intervalMs: config.interval,
+    origin: new URL(config.url).origin,
     collect: (ctx) => collectDataApi(config, client, ctx),
   };
 }

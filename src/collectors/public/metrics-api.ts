@@ -14,6 +14,7 @@ export function createMetricsApiRun(config: MetricsApiConfig, client: MetricsApi
     target: METRICS_API_JOB,
     collector: METRICS_API_JOB,
     intervalMs: config.interval,
+    origin: new URL(config.url).origin,
     collect: (ctx) => collectChainMetrics(config, client, ctx),
   };
 }
