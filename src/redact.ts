@@ -28,9 +28,39 @@ export function registerSecretUrl(url: string): void {
     return;
   }
   registerUrlCredentials(parsed);
-  for (const segment of parsed.pathname.split('/')) {
-    if (isTokenLike(segment)) registerEncodedForms(segment);
-  }
+  registerSecretPath(parsed.pathname);
+}
+
+/**
+ * Route words of the receivers we build (Slack `/services/`, Discord `/api/webhooks/`, Telegram
+ * `/bot<token>/sendMessage`, PagerDuty `/v2/enqueue`, Alertmanager `/api/v2/alerts`) and of generic
+ * webhook paths. They are structure, not secrets, and scrubbing them would mangle every log line
+ * that mentions them.
+ */
+const ROUTE_WORDS = new Set(['hook', 'hooks', 'webhook', 'webhooks', 'services', 'api', 'v1', 'v2', 'enqueue', 'alerts', 'sendmessage']);
+
+/**
+ * The path of a credential URL. A receiver may echo the path (`POST /hook/<token>`) or quote only
+ * the token (`invalid token <token>`), and a token need not look like one: `mysecrettoken` or
+ * `ab12cd` is as much a credential as a 40-character hash. So a segment counts as secret whatever
+ * its shape, unless it is a route word, or it is the leading segment while a later one can hold the
+ * secret (`/hook/`, `/prod/`: the prefix a webhook path starts with) and it does not look like a token.
+ * Each secret segment is registered bare (at 4 characters or more, the floor of `registerSecret`)
+ * and with the rest of the path it starts (`B0BBB2222/xoxb…`, `abc/xyz`), which covers parts too
+ * short to register alone when echoed within a path, and scrubs from a segment boundary on so the
+ * route words before it stay readable (`POST /hook/<redacted>`). The full URL is registered too.
+ * Route words are never registered bare, so `hook`, `api` or `services` stay in every other log line.
+ */
+function registerSecretPath(pathname: string): void {
+  const segments = pathname.split('/').filter((segment) => segment !== '');
+  const routeWord = (segment: string) => ROUTE_WORDS.has(segment.toLowerCase());
+  segments.forEach((segment, index) => {
+    if (routeWord(segment)) return;
+    const laterCanHoldSecret = segments.slice(index + 1).some((later) => !routeWord(later));
+    if (index === 0 && laterCanHoldSecret && !isTokenLike(segment)) return;
+    registerEncodedForms(segment);
+    registerEncodedForms(segments.slice(index).join('/'));
+  });
 }
 
 /**
@@ -54,10 +84,7 @@ export function registerUrlCredentials(url: string | URL): void {
   for (const [, raw] of parsed.search.matchAll(/[?&][^=&]*=([^&]*)/g)) registerSecret(raw);
 }
 
-/**
- * Words such as `services`, `webhooks`, `hook` or `api` are structure, not secrets, and scrubbing
- * them would mangle every log line that mentions them. Tokens and ids are long or carry digits.
- */
+/** Whether a leading path segment looks like a token or an id: long, or carrying digits or capitals. */
 function isTokenLike(segment: string): boolean {
   if (segment.length < 8) return false;
   return segment.length >= 16 || !/^[a-z]+(?:[-_][a-z]+)*$/.test(segment);

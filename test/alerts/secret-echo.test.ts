@@ -15,6 +15,9 @@ const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
 /** Each receiver type's credential, placed where that service puts it. */
 const TOKENS = {
   webhook: 'wh-secret-token-0a1b2c3d',
+  // Short tokens that look like words or barely like ids: still credentials.
+  webhookLower: 'mysecrettoken',
+  webhookMixed: 'ab12cd',
   slackTeam: 'T0SECRET1',
   slackToken: 'slackSecretToken0e1f2a3b',
   discordId: '123456789012345678',
@@ -35,13 +38,17 @@ let log = '';
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-secret-echo-'));
 const stateDir = join(dir, 'state');
 
-/** A hostile receiver: answers 400 with the whole request (path, credentials, body) in its body. */
+/**
+ * A hostile receiver: answers 400 quoting the path's last segment alone (`invalid token <token>`),
+ * then the whole request (path, credentials, body).
+ */
 function startEcho(): Promise<void> {
   echo = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      const text = `${request.method} ${request.url} auth=${request.headers.authorization ?? ''} body=${body}`;
+      const last = new URL(request.url!, 'http://echo').pathname.split('/').pop();
+      const text = `invalid token ${last}; ${request.method} ${request.url} auth=${request.headers.authorization ?? ''} body=${body}`;
       echoed.push(text);
       response.writeHead(400, { 'content-type': 'text/plain' }).end(text);
     });
@@ -65,8 +72,10 @@ alerts:
     AvalancheChainStalled: { enabled: false }
   receivers:
     - { name: hook, type: webhook, url: "${echoUrl}/hook/${TOKENS.webhook}", hmac_secret: "${TOKENS.hmac}", ${match} }
-    - { name: slack, type: slack, url: "${echoUrl}/services/${TOKENS.slackTeam}/B0SECRET2/${TOKENS.slackToken}", ${match} }
-    - { name: discord, type: discord, url: "${echoUrl}/api/webhooks/${TOKENS.discordId}/${TOKENS.discordToken}", ${match} }
+    - { name: hook-lower, type: webhook, url: "${echoUrl}/hook/${TOKENS.webhookLower}", ${match} }
+    - { name: hook-mixed, type: webhook, url: "${echoUrl}/hook/${TOKENS.webhookMixed}", ${match} }
+    - { name: services, type: slack, url: "${echoUrl}/services/${TOKENS.slackTeam}/B0SECRET2/${TOKENS.slackToken}", ${match} }
+    - { name: api, type: discord, url: "${echoUrl}/api/webhooks/${TOKENS.discordId}/${TOKENS.discordToken}", ${match} }
     - { name: pager, type: pagerduty, url: "${echoUrl}/v2/enqueue", routing_key: "${TOKENS.pagerduty}", ${match} }
     - { name: telegram, type: telegram, api_url: "${echoUrl}", bot_token: "${TOKENS.telegram}", chat_id: 42, ${match} }
     - { name: am, type: alertmanager, url: "${echoUrl}/${TOKENS.alertmanager}", ${match} }
@@ -103,7 +112,7 @@ afterAll(async () => {
 describe('a receiver that echoes the whole request in its error', () => {
   it('never gets a credential into the log, /metrics, the status page or the state files', async () => {
     sim.apply({ fail_check: 'network' });
-    await until(() => (log.match(/Notification given up/g) ?? []).length >= 6, 30_000);
+    await until(() => (log.match(/Notification given up/g) ?? []).length >= 8, 30_000);
     const metrics = await (await fetch(`${daemonUrl}/metrics`)).text();
     const status = await (await fetch(`${daemonUrl}/`)).text();
     const state = stateFiles(stateDir);
@@ -111,7 +120,21 @@ describe('a receiver that echoes the whole request in its error', () => {
     // The echoes did carry every credential, and the errors did reach each place checked.
     const everyEcho = echoed.join('\n');
     for (const token of Object.values(TOKENS).filter((token) => token !== TOKENS.hmac)) expect(everyEcho).toContain(token);
-    expect(log).toContain('HTTP 400: POST /hook/<redacted>');
+    // The errors keep the route words (`/hook/`, `/services/`, `/api/webhooks/`) and the receiver
+    // names that are route words too; only the tokens, quoted alone or in the path, are scrubbed.
+    const givenUp = Object.fromEntries(
+      log.split('\n').flatMap((line) => {
+        const entry = line.startsWith('{') ? (JSON.parse(line) as { msg?: string; receiver?: string; error?: string }) : {};
+        return entry.msg === 'Notification given up' ? [[entry.receiver, entry.error!.split(' auth=')[0]]] : [];
+      }),
+    );
+    expect({ hook: givenUp.hook, 'hook-lower': givenUp['hook-lower'], 'hook-mixed': givenUp['hook-mixed'], services: givenUp.services, api: givenUp.api }).toEqual({
+      hook: 'HTTP 400: invalid token <redacted>; POST /hook/<redacted>',
+      'hook-lower': 'HTTP 400: invalid token <redacted>; POST /hook/<redacted>',
+      'hook-mixed': 'HTTP 400: invalid token <redacted>; POST /hook/<redacted>',
+      services: 'HTTP 400: invalid token <redacted>; POST /services/<redacted>',
+      api: 'HTTP 400: invalid token <redacted>; POST /api/webhooks/<redacted>?wait=true',
+    });
     expect(status).toContain('HTTP 400');
     expect(metrics).toContain('avaxmon_notifications_total{receiver="telegram",outcome="rejected"} 1');
 
