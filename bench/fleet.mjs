@@ -13,7 +13,7 @@
 //   LOAD_S (10 per path), CONNECTIONS (4), SCRAPERS (50), STORM_S (60 at NODES >= 1000, else 10).
 // Load comes from wrk (Debian package `wrk`); the figures are only as good as the machine is quiet.
 import { execFile, fork, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,10 +131,13 @@ const storm = await wrk(`${origin}/metrics`, { connections: SCRAPERS, seconds: S
 const afterStorm = collectionHealth(await (await fetch(`${origin}/metrics`)).text());
 
 // SIGTERM while collection is in flight (runs are spread over the interval, so some always are).
+const queuedBeforeStop = sumOf(await (await fetch(`${origin}/metrics`)).text(), 'avaxmon_notification_queue_depth');
 const stopStarted = performance.now();
 daemon.kill('SIGTERM');
 const exitCode = await new Promise((resolve) => daemon.once('exit', (code) => resolve(code)));
 const stopS = (performance.now() - stopStarted) / 1000;
+
+const outbox = stateDirAfterStop(join(dir, 'state'));
 
 baselines.kill();
 sim.kill();
@@ -159,7 +162,32 @@ console.log(`| abandoned runs | ${afterStorm.abandoned} |`);
 console.log(`| ${SCRAPERS} gzip scrapers for ${STORM_S} s | ${storm.requests} scrapes, ${storm.errors} errors, p99 ${storm.p99.toFixed(0)} ms, slowest ${storm.max.toFixed(0)} ms |`);
 console.log(`| SIGTERM with collection in flight | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
 console.log(`| webhook notifications received | ${notifications} |`);
+console.log(`| outbox after SIGTERM | ${outbox.queued} queued (queue depth before: ${queuedBeforeStop}), ${outbox.unreadable} unreadable, ${outbox.temporary} temp files, lock ${outbox.lockReleased ? 'released' : 'LEFT'} |`);
 process.exit(0);
+
+/** What SIGTERM left in state_dir: every queued notification readable, no half-written file, the lock released. */
+function stateDirAfterStop(stateDir) {
+  const outboxDir = join(stateDir, 'outbox');
+  const names = existsSync(outboxDir) ? readdirSync(outboxDir) : [];
+  const readable = (name) => {
+    try {
+      return typeof JSON.parse(readFileSync(join(outboxDir, name), 'utf8')) === 'object';
+    } catch {
+      return false;
+    }
+  };
+  const queued = names.filter((name) => name.endsWith('.json'));
+  return {
+    queued: queued.length,
+    unreadable: queued.filter((name) => !readable(name)).length + (existsSync(join(stateDir, 'alerts.json')) && !readable(join('..', 'alerts.json')) ? 1 : 0),
+    temporary: names.filter((name) => name.endsWith('.tmp')).length,
+    lockReleased: !existsSync(join(stateDir, 'avaxmon.lock')),
+  };
+}
+
+function sumOf(text, name) {
+  return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((total, [, value]) => total + Number(value), 0);
+}
 
 /** Stale collectors and skipped runs, from the daemon's own series. */
 function collectionHealth(text) {

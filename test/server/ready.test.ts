@@ -48,7 +48,15 @@ describe('/-/ready when collection stalls', () => {
       await daemon.start(); // the first round ends when its runs are abandoned
       await waitFor(async () => (await fetch(`${base}/-/ready`)).status === 503);
       expect(await (await fetch(`${base}/-/ready`)).text()).toContain('collection has stalled');
-      expect(await (await fetch(`${base}/`)).text()).toContain('not ready: collection has stalled');
+      const page = await (await fetch(`${base}/`)).text();
+      expect(page).toContain('not ready: collection has stalled');
+      // The missed cycles are visible, not silent: counted on /metrics and in the status page's row.
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      const counted = (name: string) => Number(new RegExp(`^${name}\\{target="a",collector="health"\\} (\\S+)$`, 'm').exec(metrics)?.[1]);
+      expect(counted('avaxmon_collector_skipped_runs_total')).toBeGreaterThan(0);
+      expect(counted('avaxmon_collector_abandoned_runs_total')).toBeGreaterThan(0);
+      const healthRow = /<tr><td>a<\/td><td>health<\/td>(.*?)<\/tr>/.exec(page)?.[1] ?? '';
+      expect(healthRow).toContain('run abandoned');
       hanging = false;
       await waitFor(async () => (await fetch(`${base}/-/ready`)).status === 200);
     } finally {
