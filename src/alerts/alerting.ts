@@ -32,7 +32,7 @@ export class Alerting {
   constructor(config: AlertsConfig, private readonly log: Logger, collectors?: CollectorLookup) {
     this.configValue = config;
     this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers) });
-    this.lock = new StateDirLock(config.stateDir);
+    this.lock = new StateDirLock(config.stateDir, log);
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);

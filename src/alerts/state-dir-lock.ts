@@ -1,55 +1,214 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { ConfigError } from '../errors.js';
+
+const HEARTBEAT_MS = 5_000;
+/** Three missed heartbeats: the holder (or its host) has stopped, it is not merely slow. */
+const STALE_MS = 3 * HEARTBEAT_MS;
+
+/** Who holds the lock, as written in the lock file. */
+interface Holder {
+  hostname: string;
+  pid: number;
+  /** Random per process: tells the lock we wrote from one written by another process with our hostname and pid. */
+  instance: string;
+  since: string;
+}
+
+/** A lock file as read: its text, its holder when the text names one, and the age of its heartbeat (mtime). */
+interface Found {
+  text: string;
+  holder: Holder | undefined;
+  ageMs: number;
+}
 
 /**
  * One avaxmon per state_dir: two would deliver each other's outbox and overwrite each other's alert
- * state. The lock file holds the owner's pid; a lock left by a process that no longer runs (kill -9)
- * is taken over.
+ * state. Node has no flock(), and a pid alone identifies nothing across containers (each is PID 1)
+ * or hosts (NFS), so the lock file names its holder and the holder refreshes its mtime as a
+ * heartbeat. goneBecause() says when a lock is taken over; lost() what a holder does when it was.
  */
 export class StateDirLock {
   private readonly file: string;
+  private readonly me: Holder = { hostname: hostname(), pid: process.pid, instance: randomUUID(), since: new Date().toISOString() };
+  private readonly timer: NodeJS.Timeout;
+  private refreshFailing = false;
 
-  constructor(stateDir: string) {
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+  ) {
     this.file = join(stateDir, 'avaxmon.lock');
     this.acquire();
+    // unref: the heartbeat alone must not keep a stopping process alive.
+    this.timer = setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref();
     held.add(this);
     if (held.size === 1) process.once('exit', releaseAll);
   }
 
   release(): void {
+    clearInterval(this.timer);
     held.delete(this);
     if (held.size === 0) process.off('exit', releaseAll);
-    if (this.holder() === process.pid) rmSync(this.file, { force: true });
+    try {
+      // A lock taken over from us is the new holder's.
+      if (this.holds(readLock(this.file))) rmSync(this.file, { force: true });
+    } catch {
+      // Unreadable: left to go stale, then taken over.
+    }
   }
 
   private acquire(): void {
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      try {
-        writeFileSync(this.file, `${process.pid}\n`, { flag: 'wx' });
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const text = `${JSON.stringify(this.me)}\n`;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (createExclusive(this.file, text)) return;
+      const found = readLock(this.file);
+      if (found === undefined) continue;
+      const reason = goneBecause(found, this.me);
+      if (reason === undefined) throw inUse(this.file, found);
+      if (removeIfUnchanged(this.file, found.text, `${this.file}.${this.me.instance}`)) {
+        this.log.warn({ lock: this.file, previousHolder: describe(found), heartbeatAgeMs: Math.round(found.ageMs), reason }, 'Taking over the state_dir lock of an avaxmon that is gone');
       }
-      const holder = this.holder();
-      if (holder !== undefined && holder !== process.pid && isRunning(holder)) {
-        throw new ConfigError([
-          { path: 'alerts.state_dir', message: `is in use by another avaxmon (pid ${holder}, lock file ${this.file}); give each process its own state_dir` },
-        ]);
-      }
-      rmSync(this.file, { force: true });
     }
     throw new ConfigError([{ path: 'alerts.state_dir', message: `cannot take the lock file ${this.file}: another process keeps creating it` }]);
   }
 
-  private holder(): number | undefined {
+  /** Refreshes the mtime while the lock is still ours. */
+  private heartbeat(): void {
     try {
-      const pid = Number.parseInt(readFileSync(this.file, 'utf8'), 10);
-      return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
-    } catch {
-      return undefined;
+      const found = readLock(this.file);
+      if (found === undefined) return this.recreate();
+      if (!this.holds(found)) return this.lost(found);
+      const now = new Date();
+      utimesSync(this.file, now, now);
+    } catch (error) {
+      // Once per burst: every heartbeat of a read-only or unreachable disk fails.
+      if (!this.refreshFailing) this.log.warn({ err: error, lock: this.file, staleAfterMs: STALE_MS }, 'Cannot refresh the state_dir lock; another avaxmon may take it over');
+      this.refreshFailing = true;
+      return;
     }
+    this.refreshFailing = false;
   }
+
+  /** Someone removed the lock file (by hand, or a take-over moving it aside for an instant): ours again unless another process created one. */
+  private recreate(): void {
+    if (createExclusive(this.file, `${JSON.stringify(this.me)}\n`)) this.log.warn({ lock: this.file }, 'The state_dir lock file was removed; wrote it again');
+  }
+
+  /**
+   * Another process took the lock: it judged us gone (our heartbeat stopped for 15s: a frozen
+   * process or host, a cut to the NFS server) or shares our hostname and pid. It holds the lock
+   * now, and two processes must not share the outbox, so this one exits 2, as if it had started second.
+   */
+  private lost(found: Found): void {
+    clearInterval(this.timer);
+    this.log.error({ lock: this.file, holder: describe(found) }, 'Another avaxmon took over the state_dir lock; exiting');
+    this.log.flush();
+    process.exit(2);
+  }
+
+  private holds(found: Found | undefined): boolean {
+    return found?.holder?.instance === this.me.instance;
+  }
+}
+
+/**
+ * Why the lock's holder is certainly gone, or undefined while it may run. A heartbeat older than
+ * STALE_MS is gone wherever it ran (one merely frozen finds out at its next heartbeat and exits).
+ * A fresh one is gone only if the same host can tell: its pid does not run here, or it is our own
+ * pid, which makes it an earlier run of this process (PID 1 of a restarted container, whose last
+ * heartbeat may be seconds old). Another host's pid says nothing here: every container is PID 1.
+ */
+function goneBecause(found: Found, me: Holder): string | undefined {
+  if (found.ageMs > STALE_MS) return 'heartbeat stale';
+  const holder = found.holder;
+  if (holder === undefined || holder.hostname !== me.hostname) return undefined;
+  if (holder.pid === me.pid) return 'same hostname and pid as ours: an earlier run of this process';
+  return isRunning(holder.pid) ? undefined : 'pid not running on this host';
+}
+
+function inUse(file: string, found: Found): ConfigError {
+  const heartbeat = `last heartbeat ${Math.round(found.ageMs / 1000)}s ago`;
+  const holder = found.holder;
+  const who = holder ? `host ${holder.hostname}, pid ${holder.pid}, since ${holder.since}` : 'holder not recorded';
+  return new ConfigError([
+    {
+      path: 'alerts.state_dir',
+      message: `is in use by another avaxmon (${who}, ${heartbeat}, lock file ${file}); give each process its own state_dir (a lock whose heartbeat stops for ${STALE_MS / 1000}s is taken over)`,
+    },
+  ]);
+}
+
+function describe(found: Found): Holder | string {
+  return found.holder ?? found.text.trim();
+}
+
+/** O_EXCL: of two processes creating the lock, exactly one does. */
+function createExclusive(file: string, text: string): boolean {
+  try {
+    writeFileSync(file, text, { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** Text and mtime from one open file, so the age judged is that of the text read. Undefined when there is no lock. */
+function readLock(file: string): Found | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const text = readFileSync(fd, 'utf8');
+    return { text, holder: parseHolder(text), ageMs: Date.now() - fstatSync(fd).mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Undefined for a lock that names no holder: an older avaxmon's bare pid, or one caught between create and write. */
+function parseHolder(text: string): Holder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Holder>;
+    const valid =
+      typeof value.hostname === 'string' &&
+      typeof value.pid === 'number' &&
+      Number.isSafeInteger(value.pid) &&
+      value.pid > 0 &&
+      typeof value.instance === 'string' &&
+      typeof value.since === 'string';
+    return valid ? (value as Holder) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes the lock file only if it still holds the text judged. Two processes may judge the same
+ * stale lock: the rename lets one of them move it aside; the other, having moved the lock the first
+ * one has just created, puts it back.
+ */
+function removeIfUnchanged(file: string, judged: string, aside: string): boolean {
+  try {
+    renameSync(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  if (readFileSync(aside, 'utf8') === judged) {
+    rmSync(aside);
+    return true;
+  }
+  renameSync(aside, file);
+  return false;
 }
 
 /** Locks this process holds, released on exit (SIGTERM ends in process.exit) by one listener. */

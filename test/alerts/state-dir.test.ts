@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
@@ -46,19 +47,42 @@ const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('state_dir', () => {
   it('belongs to one process: a second one exits 2 naming the holder; a dead holder\'s lock is taken over', async () => {
-    const { configFile } = await setup();
+    const { stateDir, configFile } = await setup();
     const first = await startLogged(configFile);
     await until(() => first.output().includes('avaxmon listening'), 20_000);
 
     const second = await startLogged(configFile);
     expect(await second.exited).toBe(2);
-    expect(second.output()).toContain(`alerts.state_dir: is in use by another avaxmon (pid ${first.child.pid},`);
+    expect(second.output()).toContain(`alerts.state_dir: is in use by another avaxmon (host ${hostname()}, pid ${first.child.pid}, since `);
     expect(second.output()).not.toContain('avaxmon listening');
 
     first.child.kill('SIGKILL');
     await first.exited;
     const third = await startLogged(configFile);
     await until(() => third.output().includes('avaxmon listening'), 20_000);
+
+    // A clean stop leaves no lock behind.
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+    expect(existsSync(join(stateDir, 'avaxmon.lock'))).toBe(false);
+  }, 60_000);
+
+  it('keeps its lock\'s heartbeat fresh, and exits 2 once another avaxmon has taken the lock over', async () => {
+    const { stateDir, configFile } = await setup();
+    const daemon = await startLogged(configFile);
+    await until(() => daemon.output().includes('avaxmon listening'), 20_000);
+    const lock = join(stateDir, 'avaxmon.lock');
+
+    const longAgo = new Date(Date.now() - 60_000);
+    utimesSync(lock, longAgo, longAgo);
+    await until(() => Date.now() - statSync(lock).mtimeMs < 10_000, 10_000);
+
+    // As a process on another host would write it after judging this one gone (frozen past the stale limit).
+    const other = `${JSON.stringify({ hostname: 'other-host', pid: 1, instance: 'other', since: new Date().toISOString() })}\n`;
+    writeFileSync(lock, other);
+    expect(await daemon.exited).toBe(2);
+    expect(daemon.output()).toContain('"msg":"Another avaxmon took over the state_dir lock; exiting"');
+    expect(readFileSync(lock, 'utf8')).toBe(other);
   }, 60_000);
 
   it('a failing disk keeps alerts in memory: sent once, logged once per burst, counted, no temp files left', async () => {
