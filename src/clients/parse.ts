@@ -1,5 +1,11 @@
 import { UpstreamError } from '../errors.js';
 
+/** One object of an array in an answer, with a reader whose errors name it (`validators[3].weight`). */
+export interface Entry {
+  readonly fields: Record<string, unknown>;
+  readonly read: FieldReader;
+}
+
 /**
  * Readers for the node's JSON encodings. A reader takes the value and a path for the error message;
  * a bad value throws, so a collector never exports half-parsed data.
@@ -8,10 +14,25 @@ export class FieldReader {
   constructor(
     private readonly upstream: string,
     private readonly method: string,
+    /** The path of the object this reader was scoped to (see `within`), ending in a dot. */
+    private readonly prefix = '',
   ) {}
 
   fail(path: string, expected: string, value: unknown): never {
-    throw new UpstreamError(this.upstream, this.method, 'bad_body', `${path}: expected ${expected}, got ${preview(value)}`);
+    throw new UpstreamError(this.upstream, this.method, 'bad_body', `${this.prefix}${path}: expected ${expected}, got ${preview(value)}`);
+  }
+
+  /** A reader for one nested object: paths are given relative to it, errors name the whole path. */
+  within(path: string): FieldReader {
+    return new FieldReader(this.upstream, this.method, `${this.prefix}${path}.`);
+  }
+
+  /** An array of objects, each with its own scoped reader. */
+  entries(value: unknown, path: string): Entry[] {
+    return this.array(value, path).map((item, index) => {
+      const at = `${path}[${index}]`;
+      return { fields: this.object(item, at), read: this.within(at) };
+    });
   }
 
   object(value: unknown, path: string): Record<string, unknown> {
@@ -35,13 +56,28 @@ export class FieldReader {
   }
 
   /**
-   * AvalancheGo sends uint64 as decimal strings and some fields as plain numbers; accept both, and
-   * nothing else: not "12x", not "0x10", not "", not a number too large to be one (1e999).
+   * A number the node sends as a plain JSON number or a decimal string depending on the field or
+   * version (percentages: "99.9812" on the P-Chain, 99.98 on an L1): either, and nothing else: not
+   * "12x", not "0x10", not "", not a number too large to be one (1e999). For json.Uint64, see uint64.
    */
   number(value: unknown, path: string): number {
     if (typeof value === 'number' && Number.isFinite(value)) return value;
     if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value) && Number.isFinite(Number(value))) return Number(value);
     return this.fail(path, 'a number or decimal string', value);
+  }
+
+  /**
+   * AvalancheGo's json.Uint64 and json.Uint32 (weights, stakes, balances, heights, times, networkID):
+   * a JSON string of decimal digits, "2000000000000". A plain number is not that encoding either.
+   */
+  uint64Text(value: unknown, path: string): string {
+    if (typeof value !== 'string' || !/^\d+$/.test(value)) this.fail(path, 'a string of decimal digits', value);
+    return value;
+  }
+
+  /** A json.Uint64 as a number: exact below 2^53, close enough above it for a gauge. */
+  uint64(value: unknown, path: string): number {
+    return Number(this.uint64Text(value, path));
   }
 
   /** A field the node may omit (older versions) or send as null; present, it must have its type. */
@@ -56,8 +92,7 @@ export class FieldReader {
 
   /** nAVAX as a decimal string to AVAX. Exact to 1e-9 for amounts below 2^53 nAVAX (9M AVAX). */
   navaxToAvax(value: unknown, path: string): number {
-    const text = typeof value === 'number' ? String(value) : this.string(value, path);
-    if (!/^\d+$/.test(text)) this.fail(path, 'an amount in nAVAX', value);
+    const text = this.uint64Text(value, path);
     return Number(BigInt(text) / 1_000_000_000n) + Number(BigInt(text) % 1_000_000_000n) / 1e9;
   }
 

@@ -103,7 +103,7 @@ function forgetRemovedChains(ctx: CollectContext, chains: ReadonlySet<string>): 
 
 async function gorillaHeight(ctx: CollectContext, path: string, method: string): Promise<number> {
   const read = new FieldReader(ctx.target.name, method);
-  return read.number(read.object(await ctx.node.call(path, method, {}, ctx.signal), 'result').height, 'height');
+  return read.uint64(read.object(await ctx.node.call(path, method, {}, ctx.signal), 'result').height, 'height');
 }
 
 function blockNumberOf(chain: string): OptionalMethod {

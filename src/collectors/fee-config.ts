@@ -92,22 +92,23 @@ function exportChainConfig(ctx: CollectContext, out: SampleSet, labels: Record<s
  */
 function precompileStates(read: FieldReader, config: Record<string, unknown>): Map<string, boolean> {
   const enabled = new Map<string, boolean>();
-  for (const [key, value] of Object.entries(config)) if (isPrecompileKey(key, value)) enabled.set(key, !isDisabled(value));
-  const upgrades = config.upgrades === undefined || config.upgrades === null ? {} : read.object(config.upgrades, 'upgrades');
-  const list = upgrades.precompileUpgrades === undefined || upgrades.precompileUpgrades === null ? [] : read.array(upgrades.precompileUpgrades, 'upgrades.precompileUpgrades');
+  for (const [key, value] of Object.entries(config)) if (isPrecompileKey(key, value)) enabled.set(key, !isDisabled(read, value, key));
+  const upgrades = read.optional(config.upgrades, 'upgrades', read.object) ?? {};
+  const list = read.optional(upgrades.precompileUpgrades, 'upgrades.precompileUpgrades', read.array) ?? [];
   list.forEach((upgrade, index) => {
-    for (const [key, value] of Object.entries(read.object(upgrade, `upgrades.precompileUpgrades[${index}]`))) enabled.set(key, !isDisabled(value));
+    const path = `upgrades.precompileUpgrades[${index}]`;
+    for (const [key, value] of Object.entries(read.object(upgrade, path))) enabled.set(key, !isDisabled(read, value, `${path}.${key}`));
   });
   return enabled;
 }
 
-function isDisabled(entry: unknown): boolean {
-  return typeof entry === 'object' && entry !== null && (entry as Record<string, unknown>).disable === true;
+function isDisabled(read: FieldReader, entry: unknown, path: string): boolean {
+  return read.optional(read.object(entry, path).disable, `${path}.disable`, read.boolean) === true;
 }
 
-/** Genesis precompile configs sit at the top level of the chain config, next to feeConfig. */
+/** Genesis precompile configs sit at the top level of the chain config, next to feeConfig; null is "not configured". */
 function isPrecompileKey(key: string, value: unknown): boolean {
-  return key !== 'feeConfig' && /^[a-z][A-Za-z]*Config$/.test(key) && value !== null && typeof value === 'object';
+  return key !== 'feeConfig' && /^[a-z][A-Za-z]*Config$/.test(key) && value !== null;
 }
 
 function exportActiveRules(ctx: CollectContext, out: SampleSet, labels: Record<string, string>, reply: unknown): void {
@@ -115,8 +116,10 @@ function exportActiveRules(ctx: CollectContext, out: SampleSet, labels: Record<s
   const result = read.object(reply, 'result');
   for (const group of ['ethRules', 'avalancheRules']) {
     const rules = result[group] === undefined ? {} : read.object(result[group], group);
-    // Rules are Go structs without json tags: boolean Is* fields, plus ChainID (not a rule).
-    for (const [rule, active] of Object.entries(rules)) if (typeof active === 'boolean') out.add('avaxmon_evm_rule_active', { ...labels, rule }, active);
+    // Rules are Go structs without json tags: boolean Is* fields, plus ChainID and maps (not rules).
+    for (const [rule, active] of Object.entries(rules)) {
+      if (rule.startsWith('Is')) out.add('avaxmon_evm_rule_active', { ...labels, rule }, read.boolean(active, `${group}.${rule}`));
+    }
   }
   const active = result.precompiles === undefined || result.precompiles === null ? {} : read.object(result.precompiles, 'precompiles');
   for (const precompile of new Set([...KNOWN_PRECOMPILES, ...Object.keys(active)])) {

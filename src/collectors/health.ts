@@ -11,6 +11,8 @@ interface HealthReport {
 interface CheckResult {
   passing: boolean;
   message: unknown;
+  /** Reads the check's fields (its message too), naming `checks.<name>` in errors. */
+  read: FieldReader;
   contiguousFailures: number;
   firstFailureSeconds?: number;
 }
@@ -33,7 +35,7 @@ export function createHealthCollector(): Collector {
       out.add('avaxmon_node_live', {}, liveness.healthy);
       const subnetNames = new Map(ctx.target.subnets.flatMap((subnet) => (subnet.blockchain_id ? [[subnet.blockchain_id, subnet.name] as const] : [])));
       for (const [check, result] of health.checks) {
-        exportCheckDetails(out, check, result.message, (id) => subnetNames.get(id) ?? id);
+        exportCheckDetails(out, result.read.within('message'), check, result.message, (id) => subnetNames.get(id) ?? id);
         out.add('avaxmon_health_check_passing', { check }, result.passing);
         out.add('avaxmon_health_check_contiguous_failures', { check }, result.contiguousFailures);
         if (result.firstFailureSeconds !== undefined) {
@@ -68,22 +70,20 @@ function parseHealthReport(body: unknown, read: FieldReader): HealthReport {
   const report = read.object(body, 'body');
   const checks = new Map<string, CheckResult>();
   for (const [name, value] of Object.entries(read.object(report.checks ?? {}, 'checks'))) {
-    checks.set(name, parseCheck(read.object(value, `checks.${name}`), `checks.${name}`, read));
+    checks.set(name, parseCheck(read.object(value, `checks.${name}`), read.within(`checks.${name}`)));
   }
   return { healthy: read.boolean(report.healthy, 'healthy'), checks };
 }
 
-function parseCheck(check: Record<string, unknown>, path: string, read: FieldReader): CheckResult {
+function parseCheck(check: Record<string, unknown>, read: FieldReader): CheckResult {
   // `error`, `contiguousFailures` and `timeOfFirstFailure` appear only while a check fails.
-  const passing = check.error === undefined || check.error === null;
-  const contiguousFailures = check.contiguousFailures === undefined ? 0 : read.number(check.contiguousFailures, `${path}.contiguousFailures`);
-  const firstFailure =
-    check.timeOfFirstFailure === undefined || check.timeOfFirstFailure === null
-      ? undefined
-      : read.timestampSeconds(check.timeOfFirstFailure, `${path}.timeOfFirstFailure`);
+  const passing = read.optional(check.error, 'error', read.string) === undefined;
+  const contiguousFailures = read.optional(check.contiguousFailures, 'contiguousFailures', read.number) ?? 0;
+  const firstFailure = read.optional(check.timeOfFirstFailure, 'timeOfFirstFailure', read.timestampSeconds);
   return {
     passing,
     message: check.message,
+    read,
     contiguousFailures: passing ? 0 : contiguousFailures,
     firstFailureSeconds: passing || firstFailure === GO_ZERO_TIME_SECONDS ? undefined : firstFailure,
   };

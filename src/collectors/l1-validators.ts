@@ -1,4 +1,4 @@
-import { FieldReader } from '../clients/parse.js';
+import { FieldReader, type Entry } from '../clients/parse.js';
 import type { SubnetConfig } from '../config/schema.js';
 import { subnetValidatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
@@ -39,25 +39,24 @@ async function collectChain(ctx: CollectContext, out: SampleSet, subnet: SubnetC
     ctx.node.call(`/ext/bc/${subnet.blockchain_id}/validators`, METHOD, { nodeIDs: nodeIds }, ctx.signal),
   );
   if (answer === undefined) return;
-  const reply = read.object(answer, 'result');
-  const listed = new Map<string, Record<string, unknown>>();
-  read.array(reply.validators, 'validators').forEach((item, index) => {
-    const entry = read.object(item, `validators[${index}]`);
-    listed.set(read.string(entry.nodeID, `validators[${index}].nodeID`), entry);
-  });
+  const listed = new Map<string, Entry>();
+  for (const entry of read.entries(read.object(answer, 'result').validators, 'validators')) {
+    listed.set(entry.read.string(entry.fields.nodeID, 'nodeID'), entry);
+  }
   for (const nodeId of nodeIds) {
     const labels = { subnet: subnet.name, node_id: nodeId };
     const entry = listed.get(nodeId);
-    if (!entry) {
-      out.add('avaxmon_subnet_validator_active', labels, 0);
-      continue;
-    }
-    out.add('avaxmon_subnet_validator_active', labels, read.boolean(entry.isActive, 'isActive'));
-    out.add('avaxmon_subnet_validator_is_l1', labels, read.boolean(entry.isL1Validator, 'isL1Validator'));
-    out.add('avaxmon_subnet_validator_connected', labels, read.boolean(entry.isConnected, 'isConnected'));
-    out.add('avaxmon_subnet_validator_uptime_seconds', labels, read.number(entry.uptimeSeconds, 'uptimeSeconds'));
-    out.add('avaxmon_subnet_validator_uptime_ratio', labels, read.percentRatio(entry.uptimePercentage, 'uptimePercentage'));
-    out.add('avaxmon_subnet_validator_weight', labels, read.number(entry.weight, 'weight'));
-    out.add('avaxmon_subnet_validator_start_timestamp_seconds', labels, read.number(entry.startTimestamp, 'startTimestamp'));
+    if (entry) exportValidator(out, labels, entry);
+    else out.add('avaxmon_subnet_validator_active', labels, 0);
   }
+}
+
+function exportValidator(out: SampleSet, labels: Record<string, string>, { fields, read }: Entry): void {
+  out.add('avaxmon_subnet_validator_active', labels, read.boolean(fields.isActive, 'isActive'));
+  out.add('avaxmon_subnet_validator_is_l1', labels, read.boolean(fields.isL1Validator, 'isL1Validator'));
+  out.add('avaxmon_subnet_validator_connected', labels, read.boolean(fields.isConnected, 'isConnected'));
+  out.add('avaxmon_subnet_validator_uptime_seconds', labels, read.number(fields.uptimeSeconds, 'uptimeSeconds'));
+  out.add('avaxmon_subnet_validator_uptime_ratio', labels, read.percentRatio(fields.uptimePercentage, 'uptimePercentage'));
+  out.add('avaxmon_subnet_validator_weight', labels, read.number(fields.weight, 'weight'));
+  out.add('avaxmon_subnet_validator_start_timestamp_seconds', labels, read.number(fields.startTimestamp, 'startTimestamp'));
 }

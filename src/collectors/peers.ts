@@ -44,8 +44,8 @@ export function createPeersCollector(): Collector {
       const peers = read.array(result.peers ?? [], 'peers').map((value, index) => parsePeer(read, value, index));
       const out = new SampleSet({ target: ctx.target.name });
       out.add('avaxmon_node_api_available', { method: WEIGHTS_METHOD }, weights !== undefined);
-      // numPeers is a string on the wire although the docs show a number; FieldReader takes both.
-      out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.number(result.numPeers, 'numPeers'));
+      // numPeers is a json.Uint64 (a string) although the docs show a number.
+      out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.uint64(result.numPeers, 'numPeers'));
       exportVersions(out, peers, own);
       exportBenched(out, peers);
       if (weights) exportValidatorPeers(out, peers, weights, own);
@@ -61,7 +61,7 @@ function parsePeer(read: FieldReader, value: unknown, index: number): Peer {
     version: read.string(peer.version, `peers[${index}].version`),
     // observedUptime is a whole-percent string ("99").
     observedUptime: peer.observedUptime === undefined ? undefined : read.percentRatio(peer.observedUptime, `peers[${index}].observedUptime`),
-    benched: read.array(peer.benched ?? [], `peers[${index}].benched`).map(String),
+    benched: read.array(peer.benched ?? [], `peers[${index}].benched`).map((chain, at) => read.string(chain, `peers[${index}].benched[${at}]`)),
   };
 }
 
@@ -133,7 +133,8 @@ async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap<string
     if (ctx.facts.unavailableMethods.delete(WEIGHTS_METHOD)) ctx.log.info({ method: WEIGHTS_METHOD }, 'Validator weights are available again');
     return weights;
   } catch (error) {
-    if (!(error instanceof UpstreamError) || ctx.signal.aborted) throw error;
+    // A malformed answer is not an unavailable API: it fails the run like any other bad field.
+    if (!(error instanceof UpstreamError) || error.outcome === 'bad_body' || ctx.signal.aborted) throw error;
     ctx.memory.delete(WEIGHTS_KEY);
     if (!ctx.facts.unavailableMethods.has(WEIGHTS_METHOD)) {
       ctx.facts.unavailableMethods.add(WEIGHTS_METHOD);
@@ -146,12 +147,13 @@ async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap<string
 async function fetchWeights(ctx: CollectContext): Promise<Map<string, number>> {
   const read = new FieldReader(ctx.target.name, WEIGHTS_METHOD);
   const reply = read.object(await ctx.node.call('/ext/bc/P', WEIGHTS_METHOD, { height: 'proposed' }, ctx.signal), 'result');
-  // v1.15 answers the map itself; older nodes wrapped it in `validators` with bare weights.
-  const set = reply.validators !== undefined && typeof reply.validators === 'object' ? read.object(reply.validators, 'validators') : reply;
+  // v1.15 answers the map itself, each weight a json.Uint64; older nodes wrapped it in `validators`
+  // with bare uint64 weights (plain JSON numbers).
+  const legacy = reply.validators !== undefined;
+  const set = legacy ? read.object(reply.validators, 'validators') : reply;
   const weights = new Map<string, number>();
   for (const [nodeId, entry] of Object.entries(set)) {
-    const weight = typeof entry === 'object' && entry !== null ? read.object(entry, nodeId).weight : entry;
-    weights.set(nodeId, read.number(weight, `${nodeId}.weight`));
+    weights.set(nodeId, legacy ? read.number(entry, `validators.${nodeId}`) : read.uint64(read.object(entry, nodeId).weight, `${nodeId}.weight`));
   }
   return weights;
 }

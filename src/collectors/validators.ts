@@ -1,4 +1,4 @@
-import { FieldReader } from '../clients/parse.js';
+import { FieldReader, type Entry } from '../clients/parse.js';
 import type { SubnetConfig } from '../config/schema.js';
 import { validatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
@@ -12,8 +12,6 @@ import { resolveNodeIds } from './validators/watched-nodes.js';
 const METHOD = 'platform.getCurrentValidators';
 const NAVAX_PER_AVAX = 1e9;
 const MILLIONTHS = 1e6;
-
-type Entry = Record<string, unknown>;
 
 /**
  * Whose view an uptime series is: `network` is how the other validators see this node (info.uptime,
@@ -60,7 +58,7 @@ export function createValidatorsCollector(): Collector {
 }
 
 async function primaryNetwork(run: Run, watched: readonly string[]): Promise<void> {
-  const { ctx, read } = run;
+  const { ctx } = run;
   const networkWide = ctx.target.validators.network_wide;
   if (!networkWide && watched.length === 0) return;
   // The Helicon time (every listed validator) and this node's uptime (if watched) are asked alongside the set.
@@ -71,7 +69,7 @@ async function primaryNetwork(run: Run, watched: readonly string[]): Promise<voi
     selfWatched ? selfUptime(run) : undefined,
   ]);
   if (networkWide) await exportAggregates(run, entries);
-  const byNode = indexByNode(read, entries, watched);
+  const byNode = indexByNode(entries, watched);
   for (const nodeId of watched) {
     const entry = byNode.get(nodeId);
     if (entry) await exportPrimaryValidator(run, nodeId, entry);
@@ -81,13 +79,13 @@ async function primaryNetwork(run: Run, watched: readonly string[]): Promise<voi
 
 async function subnetValidators(run: Run, subnet: SubnetConfig, watched: readonly string[]): Promise<void> {
   const nodeIds = subnet.node_ids ? await resolveNodeIds(run.ctx, subnet.node_ids) : watched;
-  const byNode = indexByNode(run.read, await currentValidators(run, subnet.subnet_id, nodeIds), nodeIds);
+  const byNode = indexByNode(await currentValidators(run, subnet.subnet_id, nodeIds), nodeIds);
   for (const nodeId of nodeIds) {
     const entry = byNode.get(nodeId);
     const labels = { subnet: subnet.name, node_id: nodeId };
     if (!entry) run.out.add('avaxmon_validator_active', labels, 0);
     else if (isL1Validator(entry)) await exportL1Validator(run, labels, entry);
-    else exportSubnetStaker(run, labels, entry);
+    else exportSubnetStaker(run.out, labels, entry);
   }
 }
 
@@ -96,31 +94,25 @@ async function currentValidators(run: Run, subnetId: string | undefined, nodeIds
   if (nodeIds !== undefined && nodeIds.length === 0) return [];
   const params = { ...(subnetId ? { subnetID: subnetId } : {}), ...(nodeIds ? { nodeIDs: nodeIds } : {}) };
   const reply = run.read.object(await run.ctx.node.call('/ext/bc/P', METHOD, params, run.ctx.signal), 'result');
-  return run.read.array(reply.validators, 'validators') as Entry[];
+  return run.read.entries(reply.validators, 'validators');
 }
 
 /**
  * The watched nodes' entries, keyed by node id; an L1 entry wins over a legacy staker of the same
  * node on a converted subnet. Entries of unwatched nodes (the whole set, network-wide) are skipped.
  */
-function indexByNode(read: FieldReader, entries: readonly Entry[], watched: readonly string[]): Map<string, Entry> {
+function indexByNode(entries: readonly Entry[], watched: readonly string[]): Map<string, Entry> {
   const wanted = new Set(watched);
   const byNode = new Map<string, Entry>();
-  entries.forEach((entry, index) => {
-    const nodeId = read.string(read.object(entry, `validators[${index}]`).nodeID, `validators[${index}].nodeID`);
+  for (const entry of entries) {
+    const nodeId = entry.read.string(entry.fields.nodeID, 'nodeID');
     if (wanted.has(nodeId) && (!byNode.has(nodeId) || isL1Validator(entry))) byNode.set(nodeId, entry);
-  });
+  }
   return byNode;
 }
 
-/** FieldReader.number without its regex, for the 2,000-entry network-wide pass; bad values still fail. */
-function decimal(read: FieldReader, value: unknown, path: string): number {
-  const number = typeof value === 'string' && value !== '' ? Number(value) : value;
-  return typeof number === 'number' && Number.isFinite(number) ? number : read.number(value, path);
-}
-
-function isL1Validator(entry: Entry): boolean {
-  return entry.validationID !== undefined || entry.balance !== undefined;
+function isL1Validator({ fields }: Entry): boolean {
+  return fields.validationID !== undefined || fields.balance !== undefined;
 }
 
 /**
@@ -128,21 +120,22 @@ function isL1Validator(entry: Entry): boolean {
  * ACP-236 renewal, its uptime by view, and the downtime budget from the view that decides its reward.
  */
 async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): Promise<void> {
-  const { read, out } = run;
+  const { out } = run;
+  const { fields, read } = entry;
   const labels = { subnet: 'primary', node_id: nodeId };
-  const startSeconds = read.number(entry.startTime, 'startTime');
-  const endSeconds = read.number(entry.endTime, 'endTime');
+  const startSeconds = read.uint64(fields.startTime, 'startTime');
+  const endSeconds = read.uint64(fields.endTime, 'endTime');
   const requirement = uptimeRequirement(startSeconds, await helicon(run), run.ctx.target.validators.reward_uptime_requirement);
-  exportStaker(run, labels, entry);
-  out.add('avaxmon_validator_weight_avax', labels, read.number(entry.weight, 'weight') / NAVAX_PER_AVAX);
+  exportStaker(out, labels, entry);
+  out.add('avaxmon_validator_weight_avax', labels, read.uint64(fields.weight, 'weight') / NAVAX_PER_AVAX);
   out.add('avaxmon_validator_uptime_requirement_ratio', labels, requirement);
-  exportRenewal(run, labels, entry);
+  exportRenewal(out, labels, entry);
   // The node's own id is known once `self` was resolved or node_info has run.
   const isSelf = nodeId === run.ctx.facts.nodeId;
   const entryView: View = isSelf ? 'self' : 'target';
-  if (entry.connected !== undefined) out.add('avaxmon_validator_connected', { ...labels, view: entryView }, read.boolean(entry.connected, 'connected'));
-  if (entry.uptime !== undefined) out.add('avaxmon_validator_uptime_ratio', { ...labels, view: entryView }, read.percentRatio(entry.uptime, 'uptime'));
-  const decisive = isSelf ? await networkView(run, labels) : targetView(run, entry);
+  if (fields.connected !== undefined) out.add('avaxmon_validator_connected', { ...labels, view: entryView }, read.boolean(fields.connected, 'connected'));
+  if (fields.uptime !== undefined) out.add('avaxmon_validator_uptime_ratio', { ...labels, view: entryView }, read.percentRatio(fields.uptime, 'uptime'));
+  const decisive = isSelf ? await networkView(run, labels) : targetView(entry);
   if (!decisive) return;
   out.add('avaxmon_validator_downtime_budget_seconds', { ...labels, view: decisive.view }, downtimeBudgetSeconds({
     requirement,
@@ -167,8 +160,8 @@ async function networkView(run: Run, labels: Record<string, string>): Promise<Vi
 }
 
 /** Another validator's uptime as the queried node sees it: the best view a single node has of it. */
-function targetView(run: Run, entry: Entry): ViewedUptime | undefined {
-  return entry.uptime === undefined ? undefined : { view: 'target', ratio: run.read.percentRatio(entry.uptime, 'uptime') };
+function targetView({ fields, read }: Entry): ViewedUptime | undefined {
+  return fields.uptime === undefined ? undefined : { view: 'target', ratio: read.percentRatio(fields.uptime, 'uptime') };
 }
 
 function selfUptime(run: Run): Promise<NodeUptime | undefined> {
@@ -186,56 +179,56 @@ function helicon(run: Run): Promise<number | undefined> {
  * leaves at the end of this cycle) and autoCompoundRewardShares (millionths). A fixed-period
  * validation has none of them and does not renew.
  */
-function exportRenewal(run: Run, labels: Record<string, string>, entry: Entry): void {
-  const { read, out } = run;
-  if (entry.nextPeriod === undefined) {
+function exportRenewal(out: SampleSet, labels: Record<string, string>, { fields, read }: Entry): void {
+  if (fields.nextPeriod === undefined) {
     out.add('avaxmon_validator_auto_renew', labels, 0);
     return;
   }
-  read.object(entry.validatorAuthority, 'validatorAuthority');
-  const nextPeriod = read.number(entry.nextPeriod, 'nextPeriod');
+  read.object(fields.validatorAuthority, 'validatorAuthority');
+  const nextPeriod = read.uint64(fields.nextPeriod, 'nextPeriod');
   out.add('avaxmon_validator_auto_renew', labels, nextPeriod > 0);
   out.add('avaxmon_validator_next_period_seconds', labels, nextPeriod);
-  out.add('avaxmon_validator_auto_compound_ratio', labels, read.number(entry.autoCompoundRewardShares, 'autoCompoundRewardShares') / MILLIONTHS);
+  out.add('avaxmon_validator_auto_compound_ratio', labels, read.uint64(fields.autoCompoundRewardShares, 'autoCompoundRewardShares') / MILLIONTHS);
 }
 
 /** Whether a primary validator stays on after its current period: auto-renewed with a next period. */
-function renews(read: FieldReader, entry: Entry): boolean {
-  return entry.nextPeriod !== undefined && decimal(read, entry.nextPeriod, 'nextPeriod') > 0;
+function renews({ fields, read }: Entry): boolean {
+  return (read.optional(fields.nextPeriod, 'nextPeriod', read.uint64) ?? 0) > 0;
 }
 
 /** A permissioned subnet validator lists only txID, times, weight (unitless) and nodeID. */
-function exportSubnetStaker(run: Run, labels: Record<string, string>, entry: Entry): void {
-  exportStaker(run, labels, entry);
-  run.out.add('avaxmon_validator_consensus_weight', labels, run.read.number(entry.weight, 'weight'));
+function exportSubnetStaker(out: SampleSet, labels: Record<string, string>, entry: Entry): void {
+  exportStaker(out, labels, entry);
+  out.add('avaxmon_validator_consensus_weight', labels, entry.read.uint64(entry.fields.weight, 'weight'));
 }
 
 /** What every staker has, and the reward and delegation fields of primary validators when present. */
-function exportStaker(run: Run, labels: Record<string, string>, entry: Entry): void {
-  const { read, out } = run;
+function exportStaker(out: SampleSet, labels: Record<string, string>, { fields, read }: Entry): void {
   out.add('avaxmon_validator_active', labels, 1);
-  out.add('avaxmon_validator_start_timestamp_seconds', labels, read.number(entry.startTime, 'startTime'));
-  if (entry.endTime !== undefined) out.add('avaxmon_validator_end_timestamp_seconds', labels, read.number(entry.endTime, 'endTime'));
-  if (entry.potentialReward !== undefined) out.add('avaxmon_validator_potential_reward_avax', labels, read.navaxToAvax(entry.potentialReward, 'potentialReward'));
-  if (entry.delegationFee !== undefined) out.add('avaxmon_validator_delegation_fee_ratio', labels, read.percentRatio(entry.delegationFee, 'delegationFee'));
+  out.add('avaxmon_validator_start_timestamp_seconds', labels, read.uint64(fields.startTime, 'startTime'));
+  if (fields.endTime !== undefined) out.add('avaxmon_validator_end_timestamp_seconds', labels, read.uint64(fields.endTime, 'endTime'));
+  if (fields.potentialReward !== undefined) out.add('avaxmon_validator_potential_reward_avax', labels, read.navaxToAvax(fields.potentialReward, 'potentialReward'));
+  if (fields.delegationFee !== undefined) out.add('avaxmon_validator_delegation_fee_ratio', labels, read.percentRatio(fields.delegationFee, 'delegationFee'));
   // `delegators` is listed only when exactly one nodeID was asked for; the counts are always there.
-  if (entry.delegatorCount !== undefined) out.add('avaxmon_validator_delegators', labels, read.number(entry.delegatorCount, 'delegatorCount'));
-  if (entry.delegatorWeight !== undefined) out.add('avaxmon_validator_delegator_weight_avax', labels, read.navaxToAvax(entry.delegatorWeight, 'delegatorWeight'));
+  if (fields.delegatorCount !== undefined) out.add('avaxmon_validator_delegators', labels, read.uint64(fields.delegatorCount, 'delegatorCount'));
+  if (fields.delegatorWeight !== undefined) out.add('avaxmon_validator_delegator_weight_avax', labels, read.navaxToAvax(fields.delegatorWeight, 'delegatorWeight'));
 }
 
 /** An L1 validator has a balance instead of an end time; inactive ones stay listed with balance "0". */
-async function exportL1Validator(run: Run, labels: Record<string, string>, entry: Entry): Promise<void> {
-  const { read, out } = run;
-  const balanceNavax = read.number(entry.balance ?? '0', 'balance');
+async function exportL1Validator(run: Run, labels: Record<string, string>, { fields, read }: Entry): Promise<void> {
+  const { out } = run;
+  const balance = fields.balance ?? '0';
+  const balanceNavax = read.uint64(balance, 'balance');
   const active = balanceNavax > 0;
   out.add('avaxmon_validator_active', labels, active);
-  out.add('avaxmon_validator_start_timestamp_seconds', labels, read.number(entry.startTime, 'startTime'));
+  out.add('avaxmon_validator_start_timestamp_seconds', labels, read.uint64(fields.startTime, 'startTime'));
   out.add('avaxmon_l1_validator_active', labels, active);
-  out.add('avaxmon_l1_validator_balance_avax', labels, read.navaxToAvax(entry.balance ?? '0', 'balance'));
-  out.add('avaxmon_l1_validator_weight', labels, read.number(entry.weight, 'weight'));
-  out.add('avaxmon_validator_consensus_weight', labels, read.number(entry.weight, 'weight'));
-  if (entry.validationID !== undefined) {
-    out.add('avaxmon_l1_validator_info', { ...labels, validation_id: read.string(entry.validationID, 'validationID') }, 1);
+  out.add('avaxmon_l1_validator_balance_avax', labels, read.navaxToAvax(balance, 'balance'));
+  const weight = read.uint64(fields.weight, 'weight');
+  out.add('avaxmon_l1_validator_weight', labels, weight);
+  out.add('avaxmon_validator_consensus_weight', labels, weight);
+  if (fields.validationID !== undefined) {
+    out.add('avaxmon_l1_validator_info', { ...labels, validation_id: read.string(fields.validationID, 'validationID') }, 1);
   }
   const price = await feePrice(run);
   // An inactive validator has no runway left to run out: AvalancheL1ValidatorInactive speaks for it.
@@ -257,20 +250,20 @@ function feePrice(run: Run): Promise<number> {
 
 /** The whole set as the target node sees it (its connections, its uptime tracking of each validator). */
 async function exportAggregates(run: Run, entries: readonly Entry[]): Promise<void> {
-  const { read, out } = run;
+  const { out } = run;
   const aggregator = new NetworkAggregator(run.nowSeconds);
   const heliconAt = await helicon(run);
   const override = run.ctx.target.validators.reward_uptime_requirement;
-  for (const item of entries) {
-    const entry = read.object(item, 'validators[]');
-    const weightNavax = decimal(read, entry.weight, 'weight') + decimal(read, entry.delegatorWeight ?? 0, 'delegatorWeight');
+  for (const entry of entries) {
+    const { fields, read } = entry;
+    const weightNavax = read.uint64(fields.weight, 'weight') + (read.optional(fields.delegatorWeight, 'delegatorWeight', read.uint64) ?? 0);
     aggregator.add({
       weightAvax: weightNavax / NAVAX_PER_AVAX,
-      connected: read.optional(entry.connected, 'connected', read.boolean) ?? false,
-      uptimeRatio: decimal(read, entry.uptime ?? 0, 'uptime') / 100,
-      requirement: uptimeRequirement(decimal(read, entry.startTime, 'startTime'), heliconAt, override),
-      endSeconds: decimal(read, entry.endTime, 'endTime'),
-      renews: renews(read, entry),
+      connected: read.optional(fields.connected, 'connected', read.boolean) ?? false,
+      uptimeRatio: read.optional(fields.uptime, 'uptime', read.percentRatio) ?? 0,
+      requirement: uptimeRequirement(read.uint64(fields.startTime, 'startTime'), heliconAt, override),
+      endSeconds: read.uint64(fields.endTime, 'endTime'),
+      renews: renews(entry),
     });
   }
   const summary = aggregator.result();

@@ -15,6 +15,12 @@ export const SIM_SUBNETS_YAML = `subnets:
   - { name: ${SIM_SUBNET.name}, subnet_id: ${SIM_SUBNET.subnetId} }
   - { name: ${SIM_L1.name}, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId} }`;
 
+/** A loopback server put between the collectors and the simulator. */
+export interface Front {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
 export interface Harness {
   readonly sim: Simulator;
   readonly target: TargetConfig;
@@ -26,11 +32,16 @@ export interface Harness {
 }
 
 /** A simulator and one target's collector context, for running collectors directly. */
-/** `targetYaml` may depend on the simulator's URL (for rpc_url). */
-export async function startHarness(targetYaml: string | ((simUrl: string) => string), sim: SimulatorOptions = {}): Promise<Harness> {
+/** `targetYaml` may depend on the simulator's URL (for rpc_url); `front`, given the simulator's URL, starts a server the target's url points to. */
+export async function startHarness(
+  targetYaml: string | ((simUrl: string) => string),
+  sim: SimulatorOptions = {},
+  front?: (simUrl: string) => Promise<Front>,
+): Promise<Harness> {
   const simulator = await startSimulator(sim);
+  const proxy = await front?.(simulator.url);
   const yaml = typeof targetYaml === 'string' ? targetYaml : targetYaml(simulator.url);
-  const config = parseConfig(`targets:\n  - name: node-a\n    url: ${simulator.url}\n${yaml.replace(/^/gm, '    ')}\n`);
+  const config = parseConfig(`targets:\n  - name: node-a\n    url: ${proxy?.url ?? simulator.url}\n${yaml.replace(/^/gm, '    ')}\n`);
   const target = config.targets[0];
   const http = new HttpClient({ maxResponseBytes: 32 * 1024 * 1024 });
   const self = new SelfMetrics({ version: 'test', revision: 'test' });
@@ -54,6 +65,7 @@ export async function startHarness(targetYaml: string | ((simUrl: string) => str
     },
     async close() {
       await http.close();
+      await proxy?.close();
       await simulator.close();
     },
   };
