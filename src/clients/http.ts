@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { HttpTransport } from '../config/http-config-schema.js';
 import { UpstreamError, type Outcome } from '../errors.js';
@@ -123,8 +124,12 @@ export class HttpClient {
 type Body = AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown };
 
 async function readCapped(body: Body, cap: number, request: HttpRequest, declaredBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
+  // Decoded as each chunk arrives, so the chunk's malloc'd buffer dies young: kept until the body
+  // ends, such buffers fragment glibc's heap, which keeps an endless-body attack's peak for good.
+  const decoder = new StringDecoder('utf8');
+  const parts: string[] = [];
   let size = 0;
+  let taken = 0;
   const fail = (detail: string): never => {
     // The abort this causes is the error below, said better; it must not surface as unhandled.
     body.on('error', () => undefined);
@@ -141,11 +146,13 @@ async function readCapped(body: Body, cap: number, request: HttpRequest, declare
       size += chunk.length;
       if (size > cap) fail(`response body exceeds ${cap} bytes`);
       if (!responseMemory.take(chunk.length)) overBudget();
-      chunks.push(chunk);
+      taken += chunk.length;
+      parts.push(decoder.write(chunk));
     }
-    return Buffer.concat(chunks).toString('utf8');
+    parts.push(decoder.end());
+    return parts.join('');
   } finally {
-    responseMemory.give(chunks.reduce((total, chunk) => total + chunk.length, 0));
+    responseMemory.give(taken);
   }
 }
 

@@ -13,6 +13,15 @@ function endless(response: ServerResponse): void {
   response.on('close', () => clearInterval(timer));
 }
 
+/** "é" and "€" cut between two chunks, the second sent only after the first is on the wire. */
+function splitUtf8(response: ServerResponse): void {
+  const bytes = Buffer.from('{"name":"café €"}');
+  const cut = bytes.indexOf(0xa9); // inside "é"; "€" follows whole in the second chunk
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.write(bytes.subarray(0, cut));
+  setTimeout(() => response.end(bytes.subarray(cut)), 50);
+}
+
 describe('HttpClient', () => {
   let server: Server;
   let base: string;
@@ -28,6 +37,7 @@ describe('HttpClient', () => {
       if (request.url === '/endless') return void endless(response);
       if (request.url === '/declared-large') return void response.end('y'.repeat(300_000));
       if (request.url === '/auth') return void response.end(request.headers.authorization ?? 'none');
+      if (request.url === '/split-utf8') return void splitUtf8(response);
       response.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,6 +51,10 @@ describe('HttpClient', () => {
 
   const request = (path: string, timeoutMs = 1000) =>
     client.request({ url: `${base}${path}`, timeoutMs, upstream: 'node-a', operation: 'GET test' });
+
+  it('decodes a character whose UTF-8 bytes arrive in two chunks', async () => {
+    expect((await request('/split-utf8')).text).toBe('{"name":"café €"}');
+  });
 
   it('caps the body size and names the upstream', async () => {
     const error = await request('/huge').catch((caught: unknown) => caught);
