@@ -20,21 +20,29 @@ const TARGET_RATIO = 1.5;
 const child = fork(new URL('./validators-sim.mjs', import.meta.url), [String(VALIDATORS)]);
 const simUrl = await new Promise((resolve) => child.once('message', resolve));
 
+const answer = async (path, method) =>
+  (
+    await fetch(`${simUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
+    })
+  ).text();
 // The body the collector receives: the whole primary set.
-const body = await (
-  await fetch(`${simUrl}/ext/bc/P`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getCurrentValidators', params: {} }),
-  })
-).text();
+const body = await answer('/ext/bc/P', 'platform.getCurrentValidators');
+// A run also asks the watched node's uptime and the upgrade times (small answers, fed from memory too).
+const fedAnswers = new Map([
+  ['platform.getCurrentValidators', body],
+  ['info.uptime', await answer('/ext/info', 'info.uptime')],
+  ['info.upgrades', await answer('/ext/info', 'info.upgrades')],
+]);
 
 const config = parseConfig(`targets:\n  - name: bench\n    url: ${simUrl}\n    validators: { node_ids: [self], network_wide: true }\n`);
 const target = config.targets[0];
 const http = new HttpClient({ maxResponseBytes: 64 * 1024 * 1024 });
 const node = new NodeClient(http, new SelfMetrics({ version: 'bench', revision: 'bench' }), { target: 'bench', baseUrl: simUrl, headers: {}, timeoutMs: 10_000 });
 // The same body fed without the socket: NodeClient, gorilla parsing and the collector, no transport.
-const fedHttp = { request: async () => ({ status: 200, headers: {}, text: body }) };
+const fedHttp = { request: async (request) => ({ status: 200, headers: {}, text: fedAnswers.get(JSON.parse(request.body).method) }) };
 const fedNode = new NodeClient(fedHttp, new SelfMetrics({ version: 'bench', revision: 'bench' }), { target: 'bench', baseUrl: simUrl, headers: {}, timeoutMs: 10_000 });
 const collector = createValidatorsCollector();
 const context = {

@@ -63,13 +63,13 @@ async function primaryNetwork(run: Run, watched: readonly string[]): Promise<voi
   if (!networkWide && watched.length === 0) return;
   // The Helicon time (every listed validator) and this node's uptime (if watched) are asked alongside the set.
   const selfWatched = ctx.facts.nodeId !== undefined && watched.includes(ctx.facts.nodeId);
-  const [entries] = await Promise.all([
+  const [validators] = await Promise.all([
     currentValidators(run, undefined, networkWide ? undefined : watched),
     helicon(run),
     selfWatched ? selfUptime(run) : undefined,
   ]);
-  if (networkWide) await exportAggregates(run, entries);
-  const byNode = indexByNode(entries, watched);
+  if (networkWide) await exportAggregates(run, validators);
+  const byNode = indexByNode(validators, watched);
   for (const nodeId of watched) {
     const entry = byNode.get(nodeId);
     if (entry) await exportPrimaryValidator(run, nodeId, entry);
@@ -90,21 +90,23 @@ async function subnetValidators(run: Run, subnet: SubnetConfig, watched: readonl
 }
 
 /** Never asks with an empty nodeIDs list: the node would answer with the whole set. */
-async function currentValidators(run: Run, subnetId: string | undefined, nodeIds: readonly string[] | undefined): Promise<Entry[]> {
+async function currentValidators(run: Run, subnetId: string | undefined, nodeIds: readonly string[] | undefined): Promise<Iterable<Entry>> {
   if (nodeIds !== undefined && nodeIds.length === 0) return [];
   const params = { ...(subnetId ? { subnetID: subnetId } : {}), ...(nodeIds ? { nodeIDs: nodeIds } : {}) };
   const reply = run.read.object(await run.ctx.node.call('/ext/bc/P', METHOD, params, run.ctx.signal), 'result');
-  return run.read.entries(reply.validators, 'validators');
+  const list = run.read.array(reply.validators, 'validators');
+  // Re-iterable: each pass makes the entries' readers as it goes (see FieldReader.entries).
+  return { [Symbol.iterator]: () => run.read.entries(list, 'validators') };
 }
 
 /**
  * The watched nodes' entries, keyed by node id; an L1 entry wins over a legacy staker of the same
  * node on a converted subnet. Entries of unwatched nodes (the whole set, network-wide) are skipped.
  */
-function indexByNode(entries: readonly Entry[], watched: readonly string[]): Map<string, Entry> {
+function indexByNode(validators: Iterable<Entry>, watched: readonly string[]): Map<string, Entry> {
   const wanted = new Set(watched);
   const byNode = new Map<string, Entry>();
-  for (const entry of entries) {
+  for (const entry of validators) {
     const nodeId = entry.read.string(entry.fields.nodeID, 'nodeID');
     if (wanted.has(nodeId) && (!byNode.has(nodeId) || isL1Validator(entry))) byNode.set(nodeId, entry);
   }
@@ -249,12 +251,12 @@ function feePrice(run: Run): Promise<number> {
 }
 
 /** The whole set as the target node sees it (its connections, its uptime tracking of each validator). */
-async function exportAggregates(run: Run, entries: readonly Entry[]): Promise<void> {
+async function exportAggregates(run: Run, validators: Iterable<Entry>): Promise<void> {
   const { out } = run;
   const aggregator = new NetworkAggregator(run.nowSeconds);
   const heliconAt = await helicon(run);
   const override = run.ctx.target.validators.reward_uptime_requirement;
-  for (const entry of entries) {
+  for (const entry of validators) {
     const { fields, read } = entry;
     const weightNavax = read.uint64(fields.weight, 'weight') + (read.optional(fields.delegatorWeight, 'delegatorWeight', read.uint64) ?? 0);
     aggregator.add({
