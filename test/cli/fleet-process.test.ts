@@ -52,7 +52,7 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     const origin = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 60_000);
 
-    // Scrape, plain and gzip in turn, for a whole interval while collection runs.
+    // Scrape, plain and gzip in turn, for half an interval while collection runs.
     const slowest = { ms: 0 };
     let last = '';
     for (const deadline = Date.now() + 5500; Date.now() < deadline; ) {
