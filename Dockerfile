@@ -48,5 +48,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "dist/main.js", "healthcheck"]
 # Exec form: node runs as PID 1 and receives SIGTERM itself; avaxmon drains and exits 0 on it.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/main.js"]
+# deploy/memory.env's AVAXMON_NODE_FLAGS (a fixed 16 MiB young generation): flags NODE_OPTIONS refuses.
+ENTRYPOINT ["node", "--min-semi-space-size=16", "--max-semi-space-size=16", "dist/main.js"]
 CMD ["--config.file=/etc/avaxmon/config.yaml"]

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startSimulator } from '../dist/simulator/server.js';
 import { parseDuration } from '../dist/duration.js';
 import { freePort } from './ports.mjs';
-import { daemonEnv } from './daemon-env.mjs';
+import { daemonArgs, daemonEnv } from './daemon-env.mjs';
 
 const FLIPS = Number(process.env.FLIPS ?? 30);
 const INTERVAL = process.env.INTERVAL ?? '1s';
@@ -58,7 +58,7 @@ alerts:
     - { name: bench, type: webhook, url: "http://127.0.0.1:${receiver.address().port}/hook", match: { alertname: AvalancheNodeUnhealthy } }
 `,
 );
-const daemon = spawn(process.execPath, [main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${await freePort()}`, '--log.level=warn'], { env: daemonEnv, stdio: 'inherit' });
+const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${await freePort()}`, '--log.level=warn'], { env: daemonEnv, stdio: 'inherit' });
 await new Promise((resolve) => setTimeout(resolve, 2 * intervalMs + 1000));
 
 const firing = [];

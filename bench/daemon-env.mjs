@@ -9,4 +9,7 @@ const settings = readFileSync(file, 'utf8')
   .map((line) => line.split(/=(.*)/s).slice(0, 2))
   .map(([key, value]) => [key, value.replace(/^"(.*)"$/, '$1')]);
 
-export const daemonEnv = process.env.MEMORY_ENV === 'off' ? process.env : { ...process.env, ...Object.fromEntries(settings) };
+const off = process.env.MEMORY_ENV === 'off';
+export const daemonEnv = off ? process.env : { ...process.env, ...Object.fromEntries(settings) };
+/** The node flags the launchers put before dist/main.js (AVAXMON_NODE_FLAGS). */
+export const daemonArgs = off ? [] : (Object.fromEntries(settings).AVAXMON_NODE_FLAGS ?? '').split(' ').filter(Boolean);

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.mjs';
-import { daemonEnv } from './daemon-env.mjs';
+import { daemonArgs, daemonEnv } from './daemon-env.mjs';
 
 const TARGETS = Number(process.env.TARGETS ?? 20);
 const ATTACK_S = Number(process.env.ATTACK_S ?? 60);
@@ -31,14 +31,14 @@ const upstream = createServer((request, response) => {
 await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
 const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
 
-async function run(label, memoryBudgetBytes, env = daemonEnv) {
+async function run(label, memoryBudgetBytes, env = daemonEnv, nodeArgs = daemonArgs) {
   hostile = false;
   const dir = mkdtempSync(join(tmpdir(), 'avaxmon-endless-'));
   const config = join(dir, 'config.yaml');
   const targets = Array.from({ length: TARGETS }, (_, index) => ({ name: `node-${index}`, url: upstreamUrl }));
   writeFileSync(config, JSON.stringify({ global: { interval: '5s', timeout: '4s', ...(memoryBudgetBytes ? { max_response_memory_bytes: memoryBudgetBytes } : {}) }, targets }));
   const port = await freePort();
-  const daemon = spawn(process.execPath, [main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { env, stdio: 'ignore' });
+  const daemon = spawn(process.execPath, [...nodeArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { env, stdio: 'ignore' });
   const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))[1]) / 1024;
   await sleep(15_000);
   const baseline = rssMiB();
@@ -64,7 +64,7 @@ async function run(label, memoryBudgetBytes, env = daemonEnv) {
 const rows = [
   await run('deploy/memory.env, budget 128 MiB (default)', undefined),
   await run('deploy/memory.env, budget off (64 GiB)', 64 * 1024 ** 3),
-  await run('no memory settings, budget 128 MiB (default)', undefined, process.env),
+  await run('no memory settings, budget 128 MiB (default)', undefined, process.env, []),
 ];
 upstream.close();
 console.log(`${TARGETS} targets, every answer an endless chunked body for ${ATTACK_S} s (interval 5s, timeout 4s, max_response_bytes 32 MiB), node ${process.version}\n`);

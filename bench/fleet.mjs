@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports.mjs';
-import { daemonEnv } from './daemon-env.mjs';
+import { daemonArgs, daemonEnv } from './daemon-env.mjs';
 
 const WRK = '/usr/bin/wrk';
 const NODES = Number(process.env.NODES ?? 100);
@@ -70,7 +70,7 @@ writeFileSync(
 );
 const daemonPort = await freePort();
 const origin = `http://127.0.0.1:${daemonPort}`;
-const daemon = spawn(process.execPath, [main, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=error'], {
+const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=error'], {
   env: daemonEnv,
   stdio: ['ignore', 'ignore', 'inherit'],
 });

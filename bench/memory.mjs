@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.mjs';
-import { daemonEnv } from './daemon-env.mjs';
+import { daemonArgs, daemonEnv } from './daemon-env.mjs';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 300);
 const INTERVAL = process.env.INTERVAL ?? '15s';
@@ -20,7 +20,7 @@ writeFileSync(config, `global: { interval: ${INTERVAL} }\ntargets: [{ name: vali
 
 const sim = spawn(process.execPath, [main, 'simulate', `--port=${simPort}`, '--scenario=demo', `--peers=${PEERS}`], { stdio: 'ignore' });
 await new Promise((resolve) => setTimeout(resolve, 1000));
-const daemon = spawn(process.execPath, [main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=warn'], { env: daemonEnv, stdio: 'ignore' });
+const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=warn'], { env: daemonEnv, stdio: 'ignore' });
 
 const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))[1]) / 1024;
 const rows = [];

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseDuration } from '../dist/duration.js';
 import { startSimulator } from '../dist/simulator/server.js';
 import { freePort } from './ports.mjs';
-import { daemonEnv } from './daemon-env.mjs';
+import { daemonArgs, daemonEnv } from './daemon-env.mjs';
 
 const DURATION_MS = parseDuration(process.env.DURATION ?? '30m');
 const WARMUP_MS = parseDuration(process.env.WARMUP ?? '5m');
@@ -58,7 +58,7 @@ const config = {
 const configFile = join(dir, 'config.yaml');
 writeFileSync(configFile, JSON.stringify(config)); // JSON is YAML
 const port = await freePort();
-const daemon = spawn(process.execPath, [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { env: daemonEnv, stdio: 'inherit' });
+const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { env: daemonEnv, stdio: 'inherit' });
 const base = `http://127.0.0.1:${port}`;
 for (let ready = false; !ready; await sleep(500)) ready = await fetch(`${base}/-/ready`).then((r) => r.ok, () => false);
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../dist/simulator/server.js';
 import { freePort } from './ports.mjs';
-import { daemonEnv } from './daemon-env.mjs';
+import { daemonArgs, daemonEnv } from './daemon-env.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const main = new URL('../dist/main.js', import.meta.url).pathname;
@@ -20,7 +20,7 @@ writeFileSync(configFile, `global: { interval: 15s, timeout: 2s }\ntargets: [{ n
 
 async function readyAfter(port) {
   const started = performance.now();
-  const daemon = spawn(process.execPath, [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
+  const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
     env: daemonEnv,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

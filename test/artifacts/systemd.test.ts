@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,8 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe('the systemd unit in docs/deploy-systemd.md', () => {
   it('runs the same command as the image, with reload and stop signals', () => {
-    expect(unit).toMatch(/^ExecStart=\S+ \/opt\/avaxmon\/dist\/main\.js --config\.file=\/etc\/avaxmon\/config\.yaml /m);
+    // $AVAXMON_NODE_FLAGS (deploy/memory.env) is split into words by systemd: node's own flags.
+    expect(unit).toMatch(/^ExecStart=\S+ \$AVAXMON_NODE_FLAGS \/opt\/avaxmon\/dist\/main\.js --config\.file=\/etc\/avaxmon\/config\.yaml /m);
     expect(unit).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
     expect(unit).toMatch(/^StateDirectory=avaxmon$/m);
@@ -26,7 +27,7 @@ describe('the systemd unit in docs/deploy-systemd.md', () => {
 
   it('reads the memory settings from the installed package (deploy/memory.env, which npm pack ships)', () => {
     expect(unit).toMatch(/^EnvironmentFile=\/opt\/avaxmon\/deploy\/memory\.env$/m);
-    expect(existsSync(join(ROOT, 'deploy/memory.env'))).toBe(true);
+    expect(readFileSync(join(ROOT, 'deploy/memory.env'), 'utf8')).toMatch(/^AVAXMON_NODE_FLAGS="--\S+( --\S+)*"$/m);
   });
 
   it('passes systemd-analyze verify', () => {
