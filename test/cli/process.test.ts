@@ -37,7 +37,7 @@ describe('check-config', () => {
 
   it('the daemon exits 2 at start-up on the same errors', () => {
     const file = writeConfig('bad2.yaml', 'targets: [{ name: a, url: "ftp://x" }]\n');
-    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 10_000 });
+    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('targets[0].url: must be an http(s) URL');
   });
@@ -131,7 +131,7 @@ describe('start-up and shutdown bounds', () => {
   it('exits 2 with the path when alerts.state_dir is unusable, before listening', () => {
     const plainFile = writeConfig('not-a-dir', 'x');
     const file = writeConfig('bad-state.yaml', `targets: [{ name: a, url: "http://127.0.0.1:9" }]\nalerts: { state_dir: ${plainFile}/data }\n`);
-    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 10_000 });
+    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 30_000 });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/alerts\.state_dir: cannot use .*not-a-dir\/data as a writable directory: ENOTDIR/);
     expect(result.stdout).not.toContain('avaxmon listening');
