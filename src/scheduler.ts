@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
+import { sleep, systemClock, type Clock, type Timer } from './clock.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { DueQueue } from './due-queue.js';
 import { stableHash } from './stable-hash.js';
@@ -32,6 +33,8 @@ export interface SchedulerOptions {
   readonly jitterRatio: number;
   readonly maxConcurrent?: number;
   readonly maxConcurrentPerOrigin?: number;
+  /** Ticks, deadlines and graces run on this clock; tests pass one they advance by hand. */
+  readonly clock?: Clock;
 }
 
 interface InFlight {
@@ -52,11 +55,12 @@ interface InFlight {
 export class Scheduler {
   /** Every job's next tick; one timer waits for the earliest (9,000 timers at 1,000 nodes otherwise). */
   private readonly ticks = new DueQueue<Job>();
-  private timer?: NodeJS.Timeout;
+  private timer?: Timer;
   private timerDueMs = Infinity;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly controller = new AbortController();
   private readonly limit: ConcurrencyLimit;
+  private readonly clock: Clock;
   private stopped = false;
 
   constructor(
@@ -64,6 +68,7 @@ export class Scheduler {
     private readonly options: SchedulerOptions,
   ) {
     this.limit = new ConcurrencyLimit(options.maxConcurrent ?? Infinity, options.maxConcurrentPerOrigin ?? Infinity);
+    this.clock = options.clock ?? systemClock;
     // Every run in flight listens for the stop: hundreds at fleet scale, which is no leak.
     setMaxListeners(0, this.controller.signal);
   }
@@ -75,10 +80,10 @@ export class Scheduler {
   }
 
   private async startJob(job: Job, firstRoundSpreadMs: number): Promise<void> {
-    const firstAt = Date.now() + jitterMs(job.id, Math.min(job.intervalMs * this.options.jitterRatio, firstRoundSpreadMs));
+    const firstAt = this.clock.now() + jitterMs(job.id, Math.min(job.intervalMs * this.options.jitterRatio, firstRoundSpreadMs));
     // The periodic ticks begin no sooner than half an interval after the first run, at the job's phase.
     this.scheduleTick(job, firstAt + job.intervalMs / 2);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstAt - Date.now())));
+    await sleep(this.clock, Math.max(0, firstAt - this.clock.now()));
     if (!this.stopped) await this.trigger(job);
   }
 
@@ -95,16 +100,16 @@ export class Scheduler {
   private armTimer(): void {
     const dueMs = this.ticks.nextDueMs();
     if (dueMs === undefined || dueMs >= this.timerDueMs) return;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.timerDueMs = dueMs;
-    this.timer = setTimeout(() => this.fireDueTicks(), Math.min(Math.max(0, dueMs - Date.now()), MAX_TIMER_MS));
+    this.timer = this.clock.setTimeout(() => this.fireDueTicks(), Math.min(Math.max(0, dueMs - this.clock.now()), MAX_TIMER_MS));
   }
 
   private fireDueTicks(): void {
     this.timer = undefined;
     this.timerDueMs = Infinity;
     if (this.stopped) return;
-    const nowMs = Date.now();
+    const nowMs = this.clock.now();
     for (let dueMs = this.ticks.nextDueMs(); dueMs !== undefined && dueMs <= nowMs; dueMs = this.ticks.nextDueMs()) {
       const { item: job } = this.ticks.pop()!;
       void this.trigger(job);
@@ -123,7 +128,7 @@ export class Scheduler {
       return running.done;
     }
     let settle!: () => void;
-    const run: InFlight = { done: new Promise<void>((resolve) => (settle = resolve)), startedAt: performance.now(), abandon: () => {} };
+    const run: InFlight = { done: new Promise<void>((resolve) => (settle = resolve)), startedAt: this.clock.now(), abandon: () => {} };
     let ended = false;
     const end = (): boolean => {
       if (ended) return false;
@@ -134,7 +139,7 @@ export class Scheduler {
     };
     run.abandon = () => {
       if (!end()) return;
-      const elapsedMs = performance.now() - run.startedAt;
+      const elapsedMs = this.clock.now() - run.startedAt;
       this.log.warn({ job: job.id, elapsedMs: Math.round(elapsedMs) }, 'Run did not end after its abort; abandoned');
       job.abandoned?.(elapsedMs);
     };
@@ -146,19 +151,19 @@ export class Scheduler {
   /** Holds a concurrency slot until the run ends or is abandoned; the deadline starts here. */
   private async execute(job: Job, run: InFlight, end: () => boolean): Promise<void> {
     if (this.stopped) return void end();
-    run.startedAt = performance.now();
+    run.startedAt = this.clock.now();
     const controller = new AbortController();
     const onStop = () => controller.abort(this.controller.signal.reason);
     this.controller.signal.addEventListener('abort', onStop, { once: true });
-    const deadline = setTimeout(() => controller.abort(new Error(`deadline of ${job.intervalMs} ms exceeded`)), job.intervalMs);
-    const abandonTimer = setTimeout(run.abandon, job.intervalMs + ABANDON_GRACE_MS);
+    const deadline = this.clock.setTimeout(() => controller.abort(new Error(`deadline of ${job.intervalMs} ms exceeded`)), job.intervalMs);
+    const abandonTimer = this.clock.setTimeout(run.abandon, job.intervalMs + ABANDON_GRACE_MS);
     void job
       .run(controller.signal)
       .catch((error: unknown) => this.log.error({ job: job.id, err: error }, 'Job failed unexpectedly'))
       .finally(end);
     await run.done;
-    clearTimeout(deadline);
-    clearTimeout(abandonTimer);
+    this.clock.clearTimeout(deadline);
+    this.clock.clearTimeout(abandonTimer);
     this.controller.signal.removeEventListener('abort', onStop);
   }
 
@@ -168,7 +173,7 @@ export class Scheduler {
    */
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.ticks.clear();
     this.limit.close();
     await this.settleWithin(options.graceMs ?? 5_000);
@@ -179,10 +184,10 @@ export class Scheduler {
 
   private async settleWithin(ms: number): Promise<void> {
     if (this.inFlight.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    let timer: Timer | undefined;
+    const elapsed = new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, ms)));
     await Promise.race([Promise.all([...this.inFlight.values()].map((run) => run.done)), elapsed]);
-    clearTimeout(timer);
+    this.clock.clearTimeout(timer);
   }
 }
 

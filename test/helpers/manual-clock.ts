@@ -1,0 +1,79 @@
+import type { Clock, Timer } from '../../src/clock.js';
+
+interface PendingTimer extends Timer {
+  readonly dueMs: number;
+  readonly order: number;
+  readonly callback: () => void;
+}
+
+/** Lets every promise continuation queued so far run (microtasks drain before the next macrotask). */
+export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A clock that moves only when a test advances it: timers fire in due order (ties in the order they
+ * were set), with every promise continuation run after each, so tests assert exact times and never sleep.
+ */
+export class ManualClock implements Clock {
+  private nowMs: number;
+  private timers: PendingTimer[] = [];
+  private order = 0;
+
+  constructor(startMs = 1_700_000_000_000) {
+    this.nowMs = startMs;
+  }
+
+  now(): number {
+    return this.nowMs;
+  }
+
+  setTimeout(callback: () => void, delayMs: number): Timer {
+    const timer: PendingTimer = { dueMs: this.nowMs + Math.max(0, delayMs), order: this.order++, callback, unref: () => timer };
+    this.timers.push(timer);
+    return timer;
+  }
+
+  clearTimeout(timer: Timer | undefined): void {
+    this.timers = this.timers.filter((pending) => pending !== timer);
+  }
+
+  /** When the earliest pending timer is due; undefined when none is pending. */
+  nextDueMs(): number | undefined {
+    return this.earliest()?.dueMs;
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due on the way. */
+  async advance(ms: number): Promise<void> {
+    const untilMs = this.nowMs + ms;
+    await settle();
+    for (let next = this.earliest(); next && next.dueMs <= untilMs; next = this.earliest()) await this.fire(next);
+    this.nowMs = untilMs;
+    await settle();
+  }
+
+  /** Fires timers in order until `promise` settles; throws if it is still pending with no timer left. */
+  async runUntil<T>(promise: Promise<T>): Promise<T> {
+    let settled = false;
+    const watched = promise.finally(() => (settled = true));
+    watched.catch(() => undefined); // the caller sees the rejection when it awaits the result
+    await settle();
+    while (!settled) {
+      const next = this.earliest();
+      if (!next) throw new Error('promise still pending and no timer left to fire');
+      await this.fire(next);
+    }
+    return watched;
+  }
+
+  private earliest(): PendingTimer | undefined {
+    let earliest: PendingTimer | undefined;
+    for (const timer of this.timers) if (!earliest || timer.dueMs < earliest.dueMs || (timer.dueMs === earliest.dueMs && timer.order < earliest.order)) earliest = timer;
+    return earliest;
+  }
+
+  private async fire(timer: PendingTimer): Promise<void> {
+    this.clearTimeout(timer);
+    this.nowMs = Math.max(this.nowMs, timer.dueMs);
+    timer.callback();
+    await settle();
+  }
+}
