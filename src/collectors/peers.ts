@@ -1,26 +1,17 @@
 import { FieldReader } from '../clients/parse.js';
-import { UpstreamError } from '../errors.js';
 import { nodeInfoMetrics, peersMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { validatorWeights, WEIGHTS_METHOD } from './validator-weights.js';
 import { isNewer, parseVersion } from './version-compare.js';
 import { weightedPercentile, type Weighted } from './weighted-percentile.js';
 
 const OTHER_VERSION = 'other';
-const WEIGHTS_METHOD = 'platform.getValidatorsAt';
-/** The primary validator set changes slowly; refetching its weights this often keeps the load low. */
-const WEIGHTS_MAX_AGE_MS = 10 * 60_000;
-const WEIGHTS_KEY = 'validator-weights';
 
 interface Peer {
   readonly nodeId: string;
   readonly version: string;
   readonly observedUptime?: number;
   readonly benched: readonly string[];
-}
-
-interface WeightsMemo {
-  readonly fetchedAtMs: number;
-  readonly weights: ReadonlyMap<string, number>;
 }
 
 /**
@@ -117,43 +108,4 @@ async function ownVersion(ctx: CollectContext): Promise<number[] | undefined> {
   const read = new FieldReader(ctx.target.name, 'info.getNodeVersion');
   const reply = read.object(await ctx.node.call('/ext/info', 'info.getNodeVersion', {}, ctx.signal), 'result');
   return parseVersion(read.string(reply.version, 'version'));
-}
-
-/**
- * The primary network's validator weights (nAVAX), refetched when older than 10 minutes. The P-Chain
- * may be bootstrapping (503) or its API disabled: the weighted statistics are then left out, the
- * counts still exported, and avaxmon_node_api_available{method="platform.getValidatorsAt"} says 0.
- */
-async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap<string, number> | undefined> {
-  const memo = ctx.memory.get(WEIGHTS_KEY) as WeightsMemo | undefined;
-  if (memo && ctx.nowMs - memo.fetchedAtMs < WEIGHTS_MAX_AGE_MS) return memo.weights;
-  try {
-    const weights = await fetchWeights(ctx);
-    ctx.memory.set(WEIGHTS_KEY, { fetchedAtMs: ctx.nowMs, weights });
-    if (ctx.facts.unavailableMethods.delete(WEIGHTS_METHOD)) ctx.log.info({ method: WEIGHTS_METHOD }, 'Validator weights are available again');
-    return weights;
-  } catch (error) {
-    // A malformed answer is not an unavailable API: it fails the run like any other bad field.
-    if (!(error instanceof UpstreamError) || error.outcome === 'bad_body' || ctx.signal.aborted) throw error;
-    ctx.memory.delete(WEIGHTS_KEY);
-    if (!ctx.facts.unavailableMethods.has(WEIGHTS_METHOD)) {
-      ctx.facts.unavailableMethods.add(WEIGHTS_METHOD);
-      ctx.log.warn({ method: WEIGHTS_METHOD, err: error }, 'Validator weights unavailable; peer statistics over validators are left out until they answer');
-    }
-    return undefined;
-  }
-}
-
-async function fetchWeights(ctx: CollectContext): Promise<Map<string, number>> {
-  const read = new FieldReader(ctx.target.name, WEIGHTS_METHOD);
-  const reply = read.object(await ctx.node.call('/ext/bc/P', WEIGHTS_METHOD, { height: 'proposed' }, ctx.signal), 'result');
-  // v1.15 answers the map itself, each weight a json.Uint64; older nodes wrapped it in `validators`
-  // with bare uint64 weights (plain JSON numbers).
-  const legacy = reply.validators !== undefined;
-  const set = legacy ? read.object(reply.validators, 'validators') : reply;
-  const weights = new Map<string, number>();
-  for (const [nodeId, entry] of Object.entries(set)) {
-    weights.set(nodeId, legacy ? read.number(entry, `validators.${nodeId}`) : read.uint64(read.object(entry, nodeId).weight, `${nodeId}.weight`));
-  }
-  return weights;
 }

@@ -2,9 +2,10 @@ import { FieldReader, type Entry } from '../clients/parse.js';
 import type { SubnetConfig } from '../config/schema.js';
 import { validatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
-import { downtimeBudgetSeconds } from './validators/downtime-budget.js';
+import { downtimeAllowanceSeconds, downtimeBudgetSeconds } from './validators/downtime-budget.js';
 import { NetworkAggregator } from './validators/network-aggregates.js';
-import { heliconSeconds, nodeUptime, type NodeUptime } from './validators/network-view.js';
+import { decidingUptime } from './validators/deciding-view.js';
+import { heliconSeconds } from './validators/network-view.js';
 import { balanceRunwaySeconds } from './validators/runway.js';
 import { uptimeRequirement } from './validators/uptime-requirement.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
@@ -14,8 +15,8 @@ const NAVAX_PER_AVAX = 1e9;
 const MILLIONTHS = 1e6;
 
 /**
- * Whose view an uptime series is: `network` is how the other validators see this node (info.uptime,
- * what decides its reward); `self` is the node's own getCurrentValidators entry for itself (always
+ * Whose view an uptime series is: `network` is how the deciding share of the other validators' stake
+ * sees this node (info.peers observedUptime, see deciding-view.ts: what decides its reward); `self` is the node's own getCurrentValidators entry for itself (always
  * about 100%, kept as a secondary series); `target` is the queried node's view of another validator.
  */
 type View = 'network' | 'self' | 'target';
@@ -28,7 +29,6 @@ interface Run {
   readonly nowSeconds: number;
   feePrice?: Promise<number>;
   helicon?: Promise<number | undefined>;
-  selfUptime?: Promise<NodeUptime | undefined>;
 }
 
 /**
@@ -36,8 +36,8 @@ interface Run {
  * only for the watched node ids. A watched node missing from a set exports
  * avaxmon_validator_active 0 so an alert has a series to fire on. With network_wide the primary
  * set is fetched whole, once, and summarised; per-validator series stay limited to watched nodes.
- * For the watched node itself the uptime that counts is the network's (info.uptime), joined here
- * so the downtime budget and the uptime alerts read one series per validator.
+ * For the watched node itself the uptime that counts is the network's (the deciding share of its
+ * peers' views), joined here so the downtime budget and the uptime alerts read one series per validator.
  */
 export function createValidatorsCollector(): Collector {
   return {
@@ -61,13 +61,8 @@ async function primaryNetwork(run: Run, watched: readonly string[]): Promise<voi
   const { ctx } = run;
   const networkWide = ctx.target.validators.network_wide;
   if (!networkWide && watched.length === 0) return;
-  // The Helicon time (every listed validator) and this node's uptime (if watched) are asked alongside the set.
-  const selfWatched = ctx.facts.nodeId !== undefined && watched.includes(ctx.facts.nodeId);
-  const [validators] = await Promise.all([
-    currentValidators(run, undefined, networkWide ? undefined : watched),
-    helicon(run),
-    selfWatched ? selfUptime(run) : undefined,
-  ]);
+  // The Helicon time (every listed validator) is asked alongside the set.
+  const [validators] = await Promise.all([currentValidators(run, undefined, networkWide ? undefined : watched), helicon(run)]);
   if (networkWide) await exportAggregates(run, validators);
   const byNode = indexByNode(validators, watched);
   for (const nodeId of watched) {
@@ -131,6 +126,7 @@ async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): P
   exportStaker(out, labels, entry);
   out.add('avaxmon_validator_weight_avax', labels, read.uint64(fields.weight, 'weight') / NAVAX_PER_AVAX);
   out.add('avaxmon_validator_uptime_requirement_ratio', labels, requirement);
+  out.add('avaxmon_validator_downtime_allowance_seconds', labels, downtimeAllowanceSeconds(requirement, startSeconds, endSeconds));
   exportRenewal(out, labels, entry);
   // The node's own id is known once `self` was resolved or node_info has run.
   const isSelf = nodeId === run.ctx.facts.nodeId;
@@ -153,22 +149,17 @@ interface ViewedUptime {
   readonly ratio: number;
 }
 
-/** This node's uptime as the other validators see it, exported with view="network". */
+/** This node's uptime as the deciding share of the connected validators' stake sees it, exported with view="network". */
 async function networkView(run: Run, labels: Record<string, string>): Promise<ViewedUptime | undefined> {
-  const uptime = await selfUptime(run);
-  if (!uptime) return undefined;
-  run.out.add('avaxmon_validator_uptime_ratio', { ...labels, view: 'network' }, uptime.weightedAverageRatio);
-  return { view: 'network', ratio: uptime.weightedAverageRatio };
+  const ratio = await decidingUptime(run.ctx);
+  if (ratio === undefined) return undefined;
+  run.out.add('avaxmon_validator_uptime_ratio', { ...labels, view: 'network' }, ratio);
+  return { view: 'network', ratio };
 }
 
 /** Another validator's uptime as the queried node sees it: the best view a single node has of it. */
 function targetView({ fields, read }: Entry): ViewedUptime | undefined {
   return fields.uptime === undefined ? undefined : { view: 'target', ratio: read.percentRatio(fields.uptime, 'uptime') };
-}
-
-function selfUptime(run: Run): Promise<NodeUptime | undefined> {
-  run.selfUptime ??= nodeUptime(run.ctx);
-  return run.selfUptime;
 }
 
 function helicon(run: Run): Promise<number | undefined> {

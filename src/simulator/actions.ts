@@ -1,6 +1,7 @@
 import { parseDuration } from '../duration.js';
 import { chainActions } from './chain-actions.js';
 import { healthActions } from './health-actions.js';
+import { networkViewActions } from './network-view.js';
 import { publicApiActions } from './public-api-actions.js';
 import { stakingActions } from './staking.js';
 import type { Action } from './action.js';
@@ -36,9 +37,12 @@ export const actions: Record<string, Action> = {
     if (!target) throw new Error(`set_peer_version: no peer ${String(peer)}`);
     target.version = String(version);
   },
+  /** Every peer sees the node at this uptime (observedUptime truncated), and info.uptime says so too. */
   set_uptime(state, argument) {
     state.uptimePercent = Number(argument);
     state.weightedUptimePercent = Number(argument);
+    state.uptimeFromPeers = false;
+    for (const peer of state.peers) peer.observedUptime = Math.trunc(Number(argument));
   },
   set_bootstrapped(state, argument) {
     const { chain, value } = record(argument);
@@ -64,6 +68,7 @@ export const actions: Record<string, Action> = {
   ...healthActions,
   ...publicApiActions,
   ...stakingActions,
+  ...networkViewActions,
 };
 
 /** Applies a step such as `{ fail_check: network, set_peers: 8 }`; unknown keys are errors. */

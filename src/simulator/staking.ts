@@ -59,5 +59,6 @@ export const stakingActions: Record<string, Action> = {
     const { weighted, rewarding } = record(argument);
     if (weighted !== undefined) state.weightedUptimePercent = Number(weighted);
     if (rewarding !== undefined) state.uptimePercent = Number(rewarding);
+    state.uptimeFromPeers = false;
   },
 };

@@ -36,6 +36,8 @@ export interface SimState {
   peers: SimPeer[];
   uptimePercent: number;
   weightedUptimePercent: number;
+  /** info.uptime computed from the peers' observedUptime and stake (network_view), not the two numbers above. */
+  uptimeFromPeers: boolean;
   /** ACP-236 auto-renewed primary validators by node id (see staking.ts); the others stake for a fixed period. */
   autoRenewals: Map<string, SimAutoRenew>;
   bootstrapped: Map<string, boolean>;
@@ -78,6 +80,7 @@ export function createState(options: { peers?: number; validators?: number } = {
     peers: generatePeers(options.peers ?? 60),
     uptimePercent: 99.9812,
     weightedUptimePercent: 99.5,
+    uptimeFromPeers: false,
     // Validator 2 of the chain world (its id is generatePeers' peer 1) renews every 14 days, restaking half.
     autoRenewals: new Map([[`NodeID-${fakeCb58(1, 33)}`, { nextPeriodSeconds: 14 * 86_400, autoCompoundRewardShares: 500_000 }]]),
     bootstrapped: new Map([['P', true], ['X', true], ['C', true]]),

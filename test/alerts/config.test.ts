@@ -26,7 +26,7 @@ describe('alerts config', () => {
     expect(alerts.rules.AvalancheNodeNotBootstrapped).toMatchObject({ enabled: true, forMs: 30 * 60_000 });
     expect(alerts.rules.AvalanchePeersLow.params.threshold).toBe(20);
     expect(alerts.rules.AvalancheChainStalled.params.threshold).toBe(600);
-    expect(alerts.rules.AvalancheRewardingStakeLow.params).toEqual({ warning: 0.9, critical: 0.75 });
+    expect(alerts.rules.AvalancheRewardingStakeLow.params).toEqual({ warning: 0.75 });
     expect(alerts.receivers[0]).toMatchObject({ name: 'ops-hook', severities: ['critical', 'warning'], match: { target: 'validator-1' }, sendResolved: true });
     // Webhook URLs are secrets: they never reach logs or the status page.
     expect(scrubSecrets('posting to https://hooks.example.com/avaxmon-secret-path')).not.toContain('secret-path');

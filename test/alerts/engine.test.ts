@@ -141,7 +141,7 @@ describe('alert engine lifecycle', () => {
 describe('rules over hand-built samples', () => {
   it('uptime dropping fires on a fall of more than 5 points within the window', async () => {
     const { alerting, hook } = await setup('    AvalancheUptimeLow: { enabled: false }');
-    const uptime = (value: number) => [target('v'), { name: 'avaxmon_node_uptime_weighted_average_ratio', labels: { target: 'v', subnet: 'primary' }, value }];
+    const uptime = (value: number) => [target('v'), { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-v', view: 'network' }, value }];
     alerting.evaluate(uptime(0.99), sec(0));
     alerting.evaluate(uptime(0.96), sec(600));
     expect(alerting.activeAlerts()).toHaveLength(0);
@@ -190,7 +190,7 @@ describe('rules over hand-built samples', () => {
     await hook.waitFor(1);
     const alert = (hook.requests[0].json as WebhookBody).alerts[0];
     expect(alert.labels).toMatchObject({ severity: 'critical', view: 'network' });
-    expect(alert.annotations.description).toContain('as the other validators see it (info.uptime)');
+    expect(alert.annotations.description).toContain('as the deciding share of the stake sees it');
     expect(alert.annotations.description).toContain("this period's reward is lost");
     expect(alert.annotations.description).toContain('removes it from the validator set at the end of the cycle');
   });
@@ -235,28 +235,52 @@ describe('rules over hand-built samples', () => {
     ]);
   });
 
-  it('rewarding stake low warns below 90% and pages below 75%', async () => {
+  it('rewarding stake low warns below 75% (alpha/k) and never pages: it is a running ratio', async () => {
     const { alerting } = await setup('    AvalancheRewardingStakeLow: { for: 0s }');
     const severityAt = (ratio: number) => {
       alerting.evaluate([target('v'), { name: 'avaxmon_node_uptime_rewarding_stake_ratio', labels: { target: 'v', subnet: 'primary' }, value: ratio }], sec(0));
       return alerting.activeAlerts().map((alert) => alert.labels.severity);
     };
     expect(severityAt(0.95)).toEqual([]);
-    expect(severityAt(0.85)).toEqual(['warning']);
-    expect(severityAt(0.6)).toEqual(['critical']);
+    // 85%: what partial connectivity alone gives (info.uptime counts disconnected stake as not rewarding).
+    expect(severityAt(0.85)).toEqual([]);
+    expect(severityAt(0.75)).toEqual([]);
+    expect(severityAt(0.74)).toEqual(['warning']);
+    expect(severityAt(0)).toEqual(['warning']);
   });
 
-  it('reward at risk pages only once the budget is negative: uptime exactly at the requirement still earns the reward', async () => {
-    // AvalancheGo v1.15 rewards when uptime >= requirement (block/executor/options.go): a budget of
-    // exactly 0 is an uptime that lands on the requirement, still rewarded if nothing else is lost.
+  it('reward at risk pages when the budget is nearly spent, against windows capped by the period\'s allowance', async () => {
     const { alerting } = await setup('    AvalancheRewardAtRisk: { for: 0s }');
-    const labels = { target: 'v', subnet: 'primary', node_id: 'NodeID-x', view: 'network' };
-    const severityAt = (budget: number) => {
-      alerting.evaluate([target('v'), { name: 'avaxmon_validator_downtime_budget_seconds', labels, value: budget }], sec(0));
+    const labels = { target: 'v', subnet: 'primary', node_id: 'NodeID-x' };
+    const severityAt = (budget: number, allowance: number) => {
+      alerting.evaluate(
+        [
+          target('v'),
+          { name: 'avaxmon_validator_downtime_budget_seconds', labels: { ...labels, view: 'network' }, value: budget },
+          { name: 'avaxmon_validator_downtime_allowance_seconds', labels, value: allowance },
+        ],
+        sec(0),
+      );
       return alerting.activeAlerts().map((alert) => alert.labels.severity);
     };
-    expect(severityAt(0)).toEqual(['warning']);
-    expect(severityAt(-1)).toEqual(['critical']);
+    const DAY = 86_400;
+    // A one-year validation at 90% allows 36.5 days: a warning under 7 days, a page under one.
+    const year = 36.5 * DAY;
+    expect(severityAt(36 * DAY, year)).toEqual([]);
+    expect(severityAt(7 * DAY, year)).toEqual([]);
+    expect(severityAt(7 * DAY - 1, year)).toEqual(['warning']);
+    expect(severityAt(DAY, year)).toEqual(['warning']);
+    expect(severityAt(DAY - 1, year)).toEqual(['critical']);
+    // A 14-day cycle at 90% allows 33.6 h: fresh, it is no risk; under half (16.8 h) it warns, under a quarter (8.4 h) it pages.
+    const cycle = 0.1 * 14 * DAY;
+    expect(severityAt(cycle, cycle)).toEqual([]);
+    expect(severityAt(cycle / 2, cycle)).toEqual([]);
+    expect(severityAt(cycle / 2 - 1, cycle)).toEqual(['warning']);
+    expect(severityAt(cycle / 4 - 1, cycle)).toEqual(['critical']);
+    // AvalancheGo v1.15 rewards uptime >= requirement (block/executor/options.go): exactly 0 still
+    // earns the reward, but is as nearly spent as it gets; below 0 it is lost.
+    expect(severityAt(0, cycle)).toEqual(['critical']);
+    expect(severityAt(-1, year)).toEqual(['critical']);
   });
 
   it('reward at risk and L1 balance low pick warning or critical by threshold', async () => {
@@ -265,7 +289,7 @@ describe('rules over hand-built samples', () => {
     alerting.evaluate(
       [
         target('v'),
-        { name: 'avaxmon_validator_downtime_budget_seconds', labels, value: 3600 },
+        { name: 'avaxmon_validator_downtime_budget_seconds', labels, value: 3 * 86_400 },
         { name: 'avaxmon_l1_validator_balance_runway_seconds', labels: { ...labels, subnet: 'l1' }, value: 3 * 86_400 },
       ],
       sec(0),

@@ -127,7 +127,7 @@ describe('Prometheus rule files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'avaxmon-rules-'));
     const settings = join(dir, 'settings.yaml');
     const defaults = readFileSync(join(ROOT, 'alerts/settings.yaml'), 'utf8');
-    writeFileSync(settings, defaults.replace(`avaxmon: 'job=~"avaxmon.*"'`, `avaxmon: 'job="validator-monitor"'`).replace('disk_available_warning_percent: 10', 'disk_available_warning_percent: 15').replace('rewarding_stake_warning: 0.9 ', 'rewarding_stake_warning: 0.85 '));
+    writeFileSync(settings, defaults.replace(`avaxmon: 'job=~"avaxmon.*"'`, `avaxmon: 'job="validator-monitor"'`).replace('disk_available_warning_percent: 10', 'disk_available_warning_percent: 15').replace('rewarding_stake_warning: 0.75 ', 'rewarding_stake_warning: 0.85 '));
     const out = join(dir, 'rules');
     const result = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-rules.mjs'), '--settings', settings, '--out', out], { encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);

@@ -22,19 +22,33 @@ async function postP(url: string, params: unknown): Promise<Array<Record<string,
   return ((await response.json()) as { result: { validators: Array<Record<string, unknown>> } }).result.validators;
 }
 
+async function postInfo(url: string, method: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${url}/ext/info`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
+  });
+  return ((await response.json()) as { result: Record<string, unknown> }).result;
+}
+
 describe('validators collector', () => {
-  it('exports the watched node from the network\'s view (info.uptime), its own entry kept as view="self"', async () => {
+  it('exports the watched node from the network\'s view (the deciding share of its peers), its own entry kept as view="self"', async () => {
     harness = await startHarness('validators: { node_ids: [self] }');
     const me = chainWorld(harness.sim.state).validators[0];
+    // Issue 23 case 5: connected to 85% of the stake, every connected validator seeing 99.5%
+    // (observedUptime "99", truncated); info.uptime counts the other 15% as 0%.
+    harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] } });
     // Run at exactly 30 days into the 90-day period, so the budget is the hand-worked one below.
     const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
     const labels = { target: 'node-a', subnet: 'primary', node_id: SIM_NODE_ID };
     expect(requestCount(harness.self, 'info.getNodeID')).toBe(1);
-    expect(requestCount(harness.self, 'info.uptime')).toBe(1);
+    expect(requestCount(harness.self, 'info.uptime')).toBe(0);
+    expect(requestCount(harness.self, 'info.peers')).toBe(1);
+    expect(requestCount(harness.self, 'platform.getValidatorsAt')).toBe(1);
     expect(requestCount(harness.self, 'info.upgrades')).toBe(1);
     expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
     expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'self' })).toBeCloseTo(0.999812, 9);
-    // The simulated peers see the node at 99.5% (info.uptime weightedAveragePercentage "99.5000").
+    // "99" is [99, 100): the midpoint, 99.5%, is what at least 75% of the connected stake sees.
     expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'network' })).toBeCloseTo(0.995, 9);
     expect(series(samples, 'avaxmon_validator_uptime_ratio', { view: 'target' })).toEqual([]);
     expect(value(samples, 'avaxmon_validator_connected', { ...labels, view: 'self' })).toBe(1);
@@ -50,6 +64,11 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.9);
     // (1 − 0.9)·90 d − (1 − 0.995)·30 d = 777,600 s − 12,960 s = 764,640 s, from the network's view
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
+    // info.uptime's average, with the disconnected 15% at 0%, would have spent 30 d·(1 − ~0.84) ≈ 4.8 d instead.
+    const average = Number((await postInfo(harness.sim.url, 'info.uptime')).weightedAveragePercentage);
+    expect(average).toBeGreaterThan(84);
+    expect(average).toBeLessThan(85);
+    expect(value(samples, 'avaxmon_validator_downtime_allowance_seconds', labels)).toBeCloseTo(777_600, 3);
     expect(series(samples, 'avaxmon_validator_downtime_budget_seconds')).toHaveLength(1);
     expect(value(samples, 'avaxmon_validator_auto_renew', labels)).toBe(0);
     expect(value(samples, 'avaxmon_validator_next_period_seconds', labels)).toBeUndefined();
@@ -60,6 +79,7 @@ describe('validators collector', () => {
   it('applies 0.8 to a validation that started before heliconTime and 0.9 from heliconTime on', async () => {
     harness = await startHarness('validators: { node_ids: [self] }');
     const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
+    harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] } });
     // One second before Helicon: the base requirement.
     harness.sim.apply({ validator_period: { start: '2026-09-22T14:59:59Z', days: 90 } });
     let samples = await harness.run(createValidatorsCollector(), (HELICON_MAINNET - 1 + 30 * DAY) * 1000);
@@ -95,8 +115,8 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_auto_renew', { node_id: renewing })).toBe(0);
     expect(value(samples, 'avaxmon_validator_next_period_seconds', { node_id: renewing })).toBe(0);
     expect(value(samples, 'avaxmon_validator_auto_compound_ratio', { node_id: renewing })).toBe(0.25);
-    // Only this node's own uptime is asked of info.uptime.
-    expect(requestCount(harness.self, 'info.uptime')).toBe(2);
+    // Only this node's own uptime needs the peers' views.
+    expect(requestCount(harness.self, 'info.peers')).toBe(2);
   });
 
   it('follows the network\'s view, not the node\'s own, into the budget; a validator leaving and rejoining', async () => {
@@ -104,17 +124,17 @@ describe('validators collector', () => {
     const me = chainWorld(harness.sim.state).validators[0];
     const at30Days = (me.startTime + 30 * DAY) * 1000;
     const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
-    // The node's own entry says all is well; its peers see it at 30%.
-    harness.sim.apply({ network_uptime: { weighted: 30, rewarding: 0 } });
+    // The node's own entry says all is well; its peers see it at 30% ("30": 30.5%).
+    harness.sim.apply({ network_view: { connected: [{ stake: 100, observed: 30 }] } });
     let samples = await harness.run(createValidatorsCollector(), at30Days);
     expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'self' })).toBeCloseTo(0.999812, 9);
     expect(value(samples, 'avaxmon_validator_connected', { ...labels, view: 'self' })).toBe(1);
-    expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'network' })).toBeCloseTo(0.3, 9);
-    // (1 − 0.9)·90 d − (1 − 0.3)·30 d = 777,600 − 1,814,400 = −1,036,800 s: this period's reward is lost.
-    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(-1_036_800, 3);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'network' })).toBeCloseTo(0.305, 9);
+    // (1 − 0.9)·90 d − (1 − 0.305)·30 d = 777,600 − 1,801,440 = −1,023,840 s: this period's reward is lost.
+    expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(-1_023_840, 3);
 
     // The self view falling does not move the budget: it is not what decides the reward.
-    harness.sim.apply({ network_uptime: { weighted: 99.5 }, validator_uptime: 30 });
+    harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] }, validator_uptime: 30 });
     samples = await harness.run(createValidatorsCollector(), at30Days);
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
 
@@ -131,6 +151,7 @@ describe('validators collector', () => {
   it('uses a configured requirement instead of ACP-267 for custom networks', async () => {
     harness = await startHarness('validators: { node_ids: [self], reward_uptime_requirement: 0.85 }');
     const me = chainWorld(harness.sim.state).validators[0];
+    harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] } });
     const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
     expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', { node_id: SIM_NODE_ID })).toBe(0.85);
     // (1 − 0.85)·90 d − (1 − 0.995)·30 d = 1,166,400 − 12,960 = 1,153,440 s

@@ -1,5 +1,5 @@
-import type { Labels } from '../../metrics/metric-desc.js';
-import type { RuleContext } from '../rule.js';
+import type { Labels, Sample } from '../../metrics/metric-desc.js';
+import type { RuleContext, Severity } from '../rule.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
 
 /** ACP-236: a cycle that misses its requirement ends an auto-renewed validation, not just its reward. */
@@ -8,19 +8,35 @@ function renewalNote(labels: Labels, ctx: RuleContext): string {
   return renews === 1 ? ' It is auto-renewed: missing the requirement in this cycle removes it from the validator set at the end of the cycle.' : '';
 }
 
-const whose = (labels: Labels) => (labels.view === 'network' ? 'as the other validators see it (info.uptime)' : `as ${labels.target} sees it`);
+const whose = (labels: Labels) => (labels.view === 'network' ? 'as the deciding share of the stake sees it' : `as ${labels.target} sees it`);
+
+/**
+ * The budget left against two windows, each capped by a share of all the downtime the period allows,
+ * so a short period (a 14-day cycle at 90% allows 33.6 h) does not start out "at risk": critical once
+ * less than `critical` (a day) and less than a quarter of the allowance is left, or none at all;
+ * warning once less than `warning` (7 days) and less than half of it is left.
+ */
+function severityOf(budget: number, ctx: RuleContext, sample: Sample): Severity | undefined {
+  const { target, subnet, node_id } = sample.labels;
+  const allowance = ctx.samples.valueOf('avaxmon_validator_downtime_allowance_seconds', { target, subnet, node_id }) ?? Number.POSITIVE_INFINITY;
+  if (budget < 0 || budget < Math.min(ctx.params.critical, allowance / 4)) return 'critical';
+  return budget < Math.min(ctx.params.warning, allowance / 2) ? 'warning' : undefined;
+}
 
 export const avalancheRewardAtRisk = seriesRule({
   name: 'AvalancheRewardAtRisk',
   metric: 'avaxmon_validator_downtime_budget_seconds',
-  alsoReads: ['avaxmon_validator_auto_renew'],
+  alsoReads: ['avaxmon_validator_auto_renew', 'avaxmon_validator_downtime_allowance_seconds'],
   labels: ['target', 'subnet', 'node_id', 'view'],
   defaultFor: '5m',
   severity: ['warning', 'critical'],
-  params: { warning: { kind: 'duration', default: 86_400, help: 'warns when the downtime budget left is under this' } },
+  params: {
+    warning: { kind: 'duration', default: 7 * 86_400, help: 'warns when the downtime budget left is under this (and under half of what the period allows)' },
+    critical: { kind: 'duration', default: 86_400, help: 'pages when the downtime budget left is under this (and under a quarter of what the period allows), or spent' },
+  },
   description:
-    "A watched validator may still be offline for less than 24h before missing its period's (or cycle's) uptime requirement (warning); a negative budget means this period's reward is lost (critical). A budget of exactly 0 still earns it: AvalancheGo rewards uptime at or above the requirement. For this node the budget uses the network's view (info.uptime).",
-  check: (value, ctx) => (value < 0 ? 'critical' : value < ctx.params.warning ? 'warning' : undefined),
+    "A watched validator's downtime budget (how much longer it may be offline before its uptime over the period, or cycle, misses the requirement) is nearly spent: under `critical` (1 day) and under a quarter of the period's allowance, or negative (this period's reward is lost), is critical; under `warning` (7 days) and under half the allowance is a warning. A budget of exactly 0 still earns the reward (AvalancheGo rewards uptime at or above the requirement). For this node the budget uses the uptime the deciding 75% of the connected stake sees.",
+  check: severityOf,
   summary: (labels, value) =>
     value < 0 ? `Validator ${labels.node_id} has lost this period's staking reward` : `Validator ${labels.node_id} can afford only ${formatSeconds(value)} more downtime`,
   detail: (labels, value, ctx) =>

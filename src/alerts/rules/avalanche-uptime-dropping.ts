@@ -4,25 +4,32 @@ import { formatPercent, formatSeconds } from './series-rule.js';
 
 type History = Array<{ atMs: number; value: number }>;
 
-/** Compares the current uptime with the highest value seen within `window`, per series. */
+const METRIC = 'avaxmon_validator_uptime_ratio';
+const LABELS = ['target', 'subnet', 'node_id'] as const;
+
+/**
+ * Compares this node's network (deciding) uptime with the highest value seen within `window`. Not
+ * info.uptime's weighted average, which also falls when peers merely disconnect.
+ */
 export const avalancheUptimeDropping: AlertRule = {
   name: 'AvalancheUptimeDropping',
   defaultFor: '0m',
   severity: 'warning',
-  sources: [{ metric: 'avaxmon_node_uptime_weighted_average_ratio', labels: ['target', 'subnet'] }],
+  sources: [{ metric: METRIC, labels: LABELS }],
   // The peak lives in this rule's memory, which a restart empties: it takes a window to learn it again.
   historyMs: (params) => params.window * 1000,
   params: {
     threshold: { kind: 'number', default: 0.05, help: 'fires when uptime fell by more than this ratio (0.05 = 5 points)' },
     window: { kind: 'duration', default: 3600, help: 'the window over which the fall is measured' },
   },
-  description: 'avaxmon_node_uptime_weighted_average_ratio fell by more than `threshold` (5 points) within `window` (1h).',
+  description: 'The uptime of this node as the deciding share of the stake sees it (avaxmon_validator_uptime_ratio{view="network"}) fell by more than `threshold` (5 points) within `window` (1h).',
   evaluate(ctx) {
     const windowMs = ctx.params.window * 1000;
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
-    for (const sample of ctx.samples.all('avaxmon_node_uptime_weighted_average_ratio')) {
-      const labels = pick(sample.labels, ['target', 'subnet']);
+    for (const sample of ctx.samples.all(METRIC)) {
+      if (sample.labels.view !== 'network') continue;
+      const labels = pick(sample.labels, LABELS);
       const key = JSON.stringify(labels);
       seen.add(key);
       const history = ((ctx.memory.get(key) as History | undefined) ?? []).filter((point) => point.atMs >= ctx.nowMs - windowMs);
@@ -34,7 +41,7 @@ export const avalancheUptimeDropping: AlertRule = {
         labels,
         severity: 'warning',
         summary: `Uptime of ${labels.target} fell by ${formatPercent(peak - sample.value)} points`,
-        description: `The stake-weighted uptime of ${labels.target} fell from ${formatPercent(peak)} to ${formatPercent(sample.value)} within ${formatSeconds(ctx.params.window)}.`,
+        description: `The uptime of ${labels.node_id} (target ${labels.target}) as the deciding share of the stake sees it fell from ${formatPercent(peak)} to ${formatPercent(sample.value)} within ${formatSeconds(ctx.params.window)}.`,
       });
     }
     for (const key of ctx.memory.keys()) if (!seen.has(key)) ctx.memory.delete(key);

@@ -9,7 +9,7 @@ const evm = ['target', 'chain'];
 
 export const validatorMetrics = [
   gauge('avaxmon_validator_active', 'Whether a watched node is in the current validator set of the subnet (an L1 validator also needs a balance); 0, never absent, when it is not.', perValidator),
-  gauge('avaxmon_validator_uptime_ratio', "A primary network validator's uptime since the start of its period or cycle, by view: network (info.uptime, decides this node's reward), self (its own entry), target (the queried node's view of another validator).", perValidatorView),
+  gauge('avaxmon_validator_uptime_ratio', "A primary network validator's uptime since the start of its period or cycle, by view: network (the uptime at least 75% of the connected stake sees, from info.peers observedUptime; decides this node's reward), self (its own entry), target (the queried node's view of another validator).", perValidatorView),
   gauge('avaxmon_validator_connected', 'Whether the queried node is connected to a primary network validator (view self: the node about itself, always 1; target: about another).', perValidatorView),
   gauge('avaxmon_validator_uptime_requirement_ratio', 'Uptime the validation (or auto-renew cycle) needs for its reward: 0.9 when it starts at or after heliconTime (ACP-267), else 0.8, unless overridden by config.', perValidator),
   gauge('avaxmon_validator_weight_avax', "A primary network validator's own stake in AVAX (restaked rewards included for an auto-renewed validator).", perValidator),
@@ -23,7 +23,8 @@ export const validatorMetrics = [
   gauge('avaxmon_validator_delegation_fee_ratio', "Share of delegators' rewards the validator keeps.", perValidator),
   gauge('avaxmon_validator_delegators', 'Number of delegations to the validator.', perValidator),
   gauge('avaxmon_validator_delegator_weight_avax', 'Stake, in AVAX, delegated to the validator.', perValidator),
-  gauge('avaxmon_validator_downtime_budget_seconds', "Further downtime the validator can take before its uptime over the period (or auto-renew cycle) falls below its requirement, from the view that decides the reward (network for this node, target for others); negative: this period's reward is lost.", perValidatorView),
+  gauge('avaxmon_validator_downtime_budget_seconds', "Further downtime the validator can take before its uptime over the period (or auto-renew cycle) falls below its requirement, from the view that decides the reward (network for this node: the uptime at least 75% of the connected stake sees; target for others); negative: this period's reward is lost.", perValidatorView),
+  gauge('avaxmon_validator_downtime_allowance_seconds', 'All the downtime the period (or auto-renew cycle) allows before the uptime falls below the requirement: (1 − requirement)·(end − start).', perValidator),
   gauge('avaxmon_l1_validator_active', 'Whether an L1 validator is active (listed with a balance above 0).', perValidator),
   gauge('avaxmon_l1_validator_balance_avax', "Remaining P-Chain balance of an L1 validator, in AVAX, from which the continuous fee is paid.", perValidator),
   gauge('avaxmon_l1_validator_weight', 'Weight of an L1 validator.', perValidator),

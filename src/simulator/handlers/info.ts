@@ -1,6 +1,7 @@
 import { PRIMARY_NETWORK_ID } from '../state.js';
 import { chainWorld } from '../chain-world.js';
 import { announcedUpgradeTime, supportedAcps } from '../peer-view.js';
+import { uptimeFromPeers } from '../network-view.js';
 import { selfValidates } from '../staking.js';
 import { RpcFailure, type MethodHandler } from './types.js';
 
@@ -62,6 +63,7 @@ export const infoMethods: Record<string, MethodHandler> = {
   // AvalancheGo wraps network's errNotValidator: a node outside the primary set has no uptime to report.
   'info.uptime': (_, state) => {
     if (!selfValidates(state)) throw new RpcFailure("couldn't get node uptime: node is not a validator");
+    if (state.uptimeFromPeers) return uptimeFromPeers(state);
     return {
       rewardingStakePercentage: state.uptimePercent.toFixed(4),
       weightedAveragePercentage: state.weightedUptimePercent.toFixed(4),
