@@ -4,7 +4,9 @@ import type { Alerting } from './alerts/alerting.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
 import { ALERT_READ_FAMILIES } from './alerts/read-families.js';
 import { HttpClient } from './clients/http.js';
-import { responseMemory } from './clients/response-memory.js';
+import { ResponseMemory } from './clients/response-memory.js';
+import { systemClock, type Clock, type Timer } from './clock.js';
+import { collectorRegistry, type CollectorRegistry } from './collectors/index.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { transportsOf } from './config/transports.js';
@@ -31,6 +33,12 @@ export interface DaemonOptions {
   readonly configFile?: string;
   readonly web?: WebOptions;
   readonly shard?: Shard;
+  /** The collectors by name; the production registry by default. */
+  readonly collectorRegistry?: CollectorRegistry;
+  /** The budget for upstream bodies being read at once; a new one by default, its limit set from the config. */
+  readonly responseMemory?: ResponseMemory;
+  /** Schedules, stall detection and the bounds on reload and stop run on it; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 export type { CollectorState } from './server/daemon-view.js';
@@ -38,8 +46,8 @@ export type { CollectorState } from './server/daemon-view.js';
 const SELF_SLICE = '~self';
 const REQUESTS_SLICE = '~requests';
 /** What is collected while stopping is lost anyway; a short grace, then abort (docker stop waits 10 s). */
-const STOP_GRACE_MS = 1_000;
-const RELOAD_GRACE_MS = 2_000;
+export const STOP_GRACE_MS = 1_000;
+export const RELOAD_GRACE_MS = 2_000;
 /** Anything the daemon awaits while reloading or stopping gets this long, so neither can hang. */
 const STEP_BOUND_MS = 2_000;
 /**
@@ -65,16 +73,19 @@ export class Daemon implements DaemonView {
   readonly collectorStates = new Map<string, CollectorState>();
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
   readonly statusSections: Array<() => string> = [];
+  readonly collectorRegistry: CollectorRegistry;
+  readonly responseMemory: ResponseMemory;
   /** Targets whose request counts moved since the last scrape. */
   private readonly requestsMoved = new Set<string>();
   private readonly http: HttpClient;
   private readonly runtimes: TargetRuntimes;
   private readonly publicApis: PublicApiJobs;
   private readonly alerts: DaemonAlerts;
+  private readonly clock: Clock;
   private scheduler?: Scheduler;
   private firstRoundComplete = false;
   private stopping = false;
-  private lastRunEndedMs = Date.now();
+  private lastRunEndedMs: number;
   private shortestIntervalMs = Infinity;
   private opened = false;
   private configValue: Config;
@@ -83,12 +94,18 @@ export class Daemon implements DaemonView {
 
   constructor(private readonly options: DaemonOptions) {
     this.configValue = options.config;
-    this.http = new HttpClient({ maxResponseBytes: options.config.global.max_response_bytes, transports: transportsOf(options.config) });
-    responseMemory.setLimit(options.config.global.max_response_memory_bytes);
-    this.runtimes = new TargetRuntimes(this.http, this.self);
+    this.clock = options.clock ?? systemClock;
+    this.lastRunEndedMs = this.clock.now();
+    this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;
+    this.responseMemory = options.responseMemory ?? new ResponseMemory();
+    this.responseMemory.setLimit(options.config.global.max_response_memory_bytes);
+    const { max_response_bytes: maxResponseBytes } = options.config.global;
+    this.http = new HttpClient({ maxResponseBytes, transports: transportsOf(options.config), responseMemory: this.responseMemory });
+    this.runtimes = new TargetRuntimes(this.http, this.self, this.collectorRegistry);
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
-    this.alerts = new DaemonAlerts(options.logger, this.snapshot, (target, collector) => this.collectorStates.get(sliceKey(target, collector)));
+    const collectorState = (target: string, collector: string) => this.collectorStates.get(sliceKey(target, collector));
+    this.alerts = new DaemonAlerts(options.logger, this.snapshot, collectorState, this.responseMemory);
     this.statusSections.push(() => this.alerts.statusSection());
     this.snapshot.beforeServe(() => this.publishRequestCounts());
   }
@@ -127,7 +144,7 @@ export class Daemon implements DaemonView {
     return this.firstRoundComplete ? 'collection has stalled: no collector run has ended recently' : 'first collection round in progress';
   }
 
-  private isStalled(nowMs = Date.now()): boolean {
+  private isStalled(nowMs = this.clock.now()): boolean {
     if (this.shortestIntervalMs === Infinity) return false;
     return nowMs - this.lastRunEndedMs > STALL_INTERVALS * this.shortestIntervalMs + ABANDON_GRACE_MS;
   }
@@ -158,7 +175,7 @@ export class Daemon implements DaemonView {
     } catch (error) {
       const errors = error instanceof ConfigError ? error.issues.map(formatConfigIssue) : [String(error)];
       for (const message of errors) this.log.error({ issue: message }, 'Config reload failed; keeping the running config');
-      this.self.recordReload(false, Date.now() / 1000);
+      this.self.recordReload(false, this.clock.now() / 1000);
       this.publishGlobalSelf();
       return { ok: false, errors };
     }
@@ -166,10 +183,10 @@ export class Daemon implements DaemonView {
     await this.scheduler?.stop({ graceMs: RELOAD_GRACE_MS });
     this.configValue = config;
     this.http.setMaxResponseBytes(config.global.max_response_bytes);
-    responseMemory.setLimit(config.global.max_response_memory_bytes);
-    await within(this.http.retainOrigins(configuredOrigins(config)), STEP_BOUND_MS);
-    await within(this.http.setTransports(transportsOf(config)), STEP_BOUND_MS);
-    this.self.recordReload(true, Date.now() / 1000);
+    this.responseMemory.setLimit(config.global.max_response_memory_bytes);
+    await this.within(this.http.retainOrigins(configuredOrigins(config)), STEP_BOUND_MS);
+    await this.within(this.http.setTransports(transportsOf(config)), STEP_BOUND_MS);
+    this.self.recordReload(true, this.clock.now() / 1000);
     this.publishGlobalSelf();
     void this.schedule(config);
     this.log.info({ targets: config.targets.length }, 'Config reloaded');
@@ -182,10 +199,17 @@ export class Daemon implements DaemonView {
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    await within(this.reloadChain, RELOAD_GRACE_MS + ABANDON_GRACE_MS + 2 * STEP_BOUND_MS);
+    await this.within(this.reloadChain, RELOAD_GRACE_MS + ABANDON_GRACE_MS + 2 * STEP_BOUND_MS);
     await this.scheduler?.stop({ graceMs: STOP_GRACE_MS });
     await this.alerts.stop();
-    await within(this.http.close(), STEP_BOUND_MS);
+    await this.within(this.http.close(), STEP_BOUND_MS);
+  }
+
+  /** Waits for `promise` at most `ms`; what it does after that no longer holds anyone up. */
+  private async within(promise: Promise<unknown>, ms: number): Promise<void> {
+    let timer: Timer | undefined;
+    await Promise.race([promise.catch(() => undefined), new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, ms)))]);
+    this.clock.clearTimeout(timer);
   }
 
   private async schedule(config: Config): Promise<void> {
@@ -196,8 +220,9 @@ export class Daemon implements DaemonView {
     const runs = shard ? all.filter((run) => inShard(run.target, shard)) : all;
     this.forgetRemovedSlices(runs);
     this.shortestIntervalMs = Math.min(...runs.map((run) => run.intervalMs));
-    this.lastRunEndedMs = Date.now();
+    this.lastRunEndedMs = this.clock.now();
     const scheduler = new Scheduler(this.log, {
+      clock: this.clock,
       jitterRatio: config.global.jitter_ratio,
       maxConcurrent: config.global.max_concurrent_collections,
       maxConcurrentPerOrigin: config.global.max_concurrent_collections_per_origin,
@@ -224,7 +249,7 @@ export class Daemon implements DaemonView {
         const result = await runSlice(run, deps, signal, () => mine === generation && this.collectorStates.get(key) === state);
         if (result.dropped) return;
         // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
-        this.lastRunEndedMs = Date.now();
+        this.lastRunEndedMs = this.clock.now();
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
         const changed = upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
         this.publishRun(run, changed);
@@ -291,13 +316,6 @@ export class Daemon implements DaemonView {
 /** Whether a target belongs to this shard: a stable hash of its name, so every replica agrees. */
 export function inShard(target: string, shard: Shard): boolean {
   return stableHash(target) % shard.count === shard.index;
-}
-
-/** Waits for `promise` at most `ms`; what it does after that no longer holds anyone up. */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 /** Every origin the config makes requests to: nodes, L1 RPC endpoints and the public APIs. */

@@ -1,7 +1,7 @@
 import { NodeClient, type RequestRecorder } from './clients/avalanchego.js';
 import type { HttpClient } from './clients/http.js';
 import type { Config, TargetConfig } from './config/schema.js';
-import { collectorRegistry } from './collectors/index.js';
+import { collectorRegistry, type CollectorRegistry } from './collectors/index.js';
 import type { CollectorRuntime } from './collectors/run-collector.js';
 import type { TargetFacts } from './collectors/collector.js';
 
@@ -19,6 +19,7 @@ export class TargetRuntimes {
   constructor(
     private readonly http: HttpClient,
     private readonly recorder: RequestRecorder,
+    private readonly collectors: CollectorRegistry = collectorRegistry,
   ) {}
 
   build(config: Config): CollectorRuntime[] {
@@ -28,7 +29,7 @@ export class TargetRuntimes {
 
   forTarget(target: TargetConfig, config: Config, timeoutOverrideMs?: number): CollectorRuntime[] {
     const memory = this.memoryOf(target);
-    return enabledCollectors(target).map((name) => {
+    return enabledCollectors(target, this.collectors).map((name) => {
       const override = target.collectors[name] ?? {};
       const timeoutMs = timeoutOverrideMs ?? override.timeout ?? config.global.timeout;
       const node = new NodeClient(this.http, this.recorder, {
@@ -39,7 +40,7 @@ export class TargetRuntimes {
       });
       if (!memory.memories.has(name)) memory.memories.set(name, new Map());
       return {
-        collector: collectorRegistry.get(name)!.create(),
+        collector: this.collectors.get(name)!.create(),
         target,
         node,
         facts: memory.facts,
@@ -64,6 +65,6 @@ export class TargetRuntimes {
   }
 }
 
-export function enabledCollectors(target: TargetConfig): string[] {
-  return [...collectorRegistry].filter(([name, factory]) => target.collectors[name]?.enabled ?? factory.defaultEnabled).map(([name]) => name);
+export function enabledCollectors(target: TargetConfig, collectors: CollectorRegistry = collectorRegistry): string[] {
+  return [...collectors].filter(([name, factory]) => target.collectors[name]?.enabled ?? factory.defaultEnabled).map(([name]) => name);
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
+import type { ResponseMemory } from '../clients/response-memory.js';
 import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
@@ -29,9 +30,10 @@ export class Alerting {
   private readonly lock: StateDirLock;
   private readonly writeFailures: WriteFailures;
 
-  constructor(config: AlertsConfig, private readonly log: Logger, collectors?: CollectorLookup) {
+  /** `responseMemory`: the daemon's body budget, which receivers' answers draw on too. */
+  constructor(config: AlertsConfig, private readonly log: Logger, collectors?: CollectorLookup, responseMemory?: ResponseMemory) {
     this.configValue = config;
-    this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers) });
+    this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers), responseMemory });
     this.lock = new StateDirLock(config.stateDir, log);
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);

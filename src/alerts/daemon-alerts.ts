@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ResponseMemory } from '../clients/response-memory.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';
@@ -32,6 +33,7 @@ export class DaemonAlerts {
     private readonly log: Logger,
     private readonly snapshot: MetricsSnapshot,
     private readonly collectors?: CollectorLookup,
+    private readonly responseMemory?: ResponseMemory,
   ) {
     // A handful of series (per receiver and outcome), cheap to take at each scrape.
     snapshot.beforeServe(() => this.publishDeliverySamples());
@@ -45,7 +47,7 @@ export class DaemonAlerts {
   async configure(config: AlertsConfig | undefined): Promise<void> {
     if (config && this.alerting) return this.alerting.reconfigure(config);
     if (config) {
-      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), this.collectors);
+      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), this.collectors, this.responseMemory);
       return;
     }
     const removed = this.alerting;

@@ -2,7 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { HttpTransport } from '../config/http-config-schema.js';
 import { UpstreamError, type Outcome } from '../errors.js';
-import { responseMemory } from './response-memory.js';
+import { ResponseMemory } from './response-memory.js';
 import { createDispatcher } from './dispatcher.js';
 import { deadline } from '../deadline.js';
 
@@ -30,6 +30,8 @@ export interface HttpClientOptions {
   readonly connectTimeoutMs?: number;
   /** tls_config and proxy_url per origin (see transportsOf); the environment's proxy otherwise. */
   readonly transports?: ReadonlyMap<string, HttpTransport>;
+  /** The budget bodies being read draw on, shared by a daemon's clients; a budget of its own by default. */
+  readonly responseMemory?: ResponseMemory;
 }
 
 /**
@@ -42,10 +44,12 @@ export class HttpClient {
 
   private maxResponseBytes: number;
   private transports: ReadonlyMap<string, HttpTransport>;
+  private readonly responseMemory: ResponseMemory;
 
   constructor(private readonly options: HttpClientOptions) {
     this.maxResponseBytes = options.maxResponseBytes;
     this.transports = options.transports ?? new Map();
+    this.responseMemory = options.responseMemory ?? new ResponseMemory();
   }
 
   /** A reload may change an origin's tls_config or proxy_url: its pool starts over with them. */
@@ -76,7 +80,7 @@ export class HttpClient {
         bodyTimeout: request.timeoutMs,
         signal,
       });
-      const text = await readCapped(response.body, this.maxResponseBytes, request, Number(response.headers['content-length'] ?? 0));
+      const text = await readCapped(response.body, { cap: this.maxResponseBytes, memory: this.responseMemory }, request, Number(response.headers['content-length'] ?? 0));
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
@@ -118,12 +122,13 @@ export class HttpClient {
 }
 
 /**
- * Reads a body within the per-response cap and the process-wide response memory budget. A declared
+ * Reads a body within the per-response cap and the daemon's response memory budget. A declared
  * Content-Length is checked before reading a byte; an endless or undeclared body as it arrives.
  */
 type Body = AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown };
 
-async function readCapped(body: Body, cap: number, request: HttpRequest, declaredBytes: number): Promise<string> {
+async function readCapped(body: Body, limits: { cap: number; memory: ResponseMemory }, request: HttpRequest, declaredBytes: number): Promise<string> {
+  const { cap, memory } = limits;
   // Decoded as each chunk arrives, so the chunk's malloc'd buffer dies young: kept until the body
   // ends, such buffers fragment glibc's heap, which keeps an endless-body attack's peak for good.
   const decoder = new StringDecoder('utf8');
@@ -134,25 +139,25 @@ async function readCapped(body: Body, cap: number, request: HttpRequest, declare
     // The abort this causes is the error below, said better; it must not surface as unhandled.
     body.on('error', () => undefined);
     body.destroy();
-    responseMemory.noteRefusal();
+    memory.noteRefusal();
     throw new UpstreamError(request.upstream, request.operation, 'bad_body', detail);
   };
   const overBudget = () =>
-    fail(`response bodies being read exceed the memory budget of ${responseMemory.limitBytes} bytes (global.max_response_memory_bytes)`);
+    fail(`response bodies being read exceed the memory budget of ${memory.limitBytes} bytes (global.max_response_memory_bytes)`);
   try {
     if (declaredBytes > cap) fail(`response body exceeds ${cap} bytes`);
-    if (declaredBytes > 0 && declaredBytes > responseMemory.limitBytes - responseMemory.usedBytes) overBudget();
+    if (declaredBytes > 0 && declaredBytes > memory.limitBytes - memory.usedBytes) overBudget();
     for await (const chunk of body) {
       size += chunk.length;
       if (size > cap) fail(`response body exceeds ${cap} bytes`);
-      if (!responseMemory.take(chunk.length)) overBudget();
+      if (!memory.take(chunk.length)) overBudget();
       taken += chunk.length;
       parts.push(decoder.write(chunk));
     }
     parts.push(decoder.end());
     return parts.join('');
   } finally {
-    responseMemory.give(taken);
+    memory.give(taken);
   }
 }
 

@@ -8,7 +8,8 @@ export const RELEASE_DELAY_MS = 2_000;
 /**
  * One budget for every upstream body being read at once, on top of the per-response cap: hostile
  * or broken upstreams sending endless bodies to many concurrent requests would otherwise hold
- * max_response_bytes each. A request that would overdraw it fails at once instead of waiting.
+ * max_response_bytes each. A request that would overdraw it fails at once instead of waiting. A
+ * daemon owns one and shares it with every HTTP client it makes (collection, probes, receivers).
  */
 export class ResponseMemory {
   private limit = DEFAULT_RESPONSE_MEMORY_BYTES;
@@ -77,5 +78,3 @@ function lastResortCollection(): (() => void) | undefined {
   const gc = (globalThis as { gc?: (options?: object) => void }).gc;
   return gc && (() => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }));
 }
-
-export const responseMemory = new ResponseMemory();

@@ -26,6 +26,9 @@ const factories: Record<CollectorName, CollectorFactory> = {
   chain_progress: { defaultEnabled: true, create: createChainProgressCollector },
 };
 
-export const collectorRegistry: ReadonlyMap<string, CollectorFactory> = new Map(collectorNames.map((name) => [name, factories[name]]));
+/** Collector factories by name: the production one below, or a test's own passed to the Daemon. */
+export type CollectorRegistry = ReadonlyMap<string, CollectorFactory>;
+
+export const collectorRegistry: CollectorRegistry = new Map(collectorNames.map((name) => [name, factories[name]]));
 
 export { collectorNames };

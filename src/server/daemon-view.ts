@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Alerting } from '../alerts/alerting.js';
+import type { ResponseMemory } from '../clients/response-memory.js';
+import type { CollectorRegistry } from '../collectors/index.js';
 import type { Config } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
@@ -22,6 +24,9 @@ export interface DaemonView {
   readonly snapshot: MetricsSnapshot;
   readonly self: SelfMetrics;
   readonly collectorStates: ReadonlyMap<string, CollectorState>;
+  /** What /probe runs and draws on: the same collectors and body budget as scheduled collection. */
+  readonly collectorRegistry: CollectorRegistry;
+  readonly responseMemory: ResponseMemory;
   /** The alert plane, while the config has an `alerts:` section (silences, the Alertmanager API). */
   readonly alerting: Alerting | undefined;
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
+import { ResponseMemory } from '../clients/response-memory.js';
+import { collectorRegistry } from '../collectors/index.js';
 import type { Config, TargetConfig } from '../config/schema.js';
 import { transportsOf } from '../config/transports.js';
 import { nodeSliceRun, runSlice } from '../collectors/run-collector.js';
@@ -8,10 +10,11 @@ import { allMetrics } from '../metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../metrics/snapshot.js';
 import { SelfMetrics } from '../metrics/self-metrics.js';
 import { TargetRuntimes } from '../targets.js';
+import type { DaemonView } from './daemon-view.js';
 import { REVISION, VERSION } from '../version.js';
 
 /** Past this many distinct probed targets, probe memory starts over, so URL probes cannot grow it forever. */
-const MAX_REMEMBERED_TARGETS = 1024;
+export const MAX_REMEMBERED_TARGETS = 1024;
 
 /**
  * Runs one target's collectors on demand for GET /probe. It has its own HTTP pools, request counters
@@ -30,9 +33,10 @@ export class ProbeRunner {
     private readonly config: Config,
     private readonly log: Logger,
     private readonly maxRememberedTargets = MAX_REMEMBERED_TARGETS,
+    private readonly shared: Pick<DaemonView, 'collectorRegistry' | 'responseMemory'> = { collectorRegistry, responseMemory: new ResponseMemory() },
   ) {
     this.http = this.freshHttp();
-    this.runtimes = new TargetRuntimes(this.http, this.self);
+    this.runtimes = this.freshRuntimes();
   }
 
   /** Every series of the target for this run, plus its request counters and probe outcome. */
@@ -67,7 +71,7 @@ export class ProbeRunner {
       this.retire(this.http);
       this.http = this.freshHttp();
       this.self = this.freshSelf();
-      this.runtimes = new TargetRuntimes(this.http, this.self);
+      this.runtimes = this.freshRuntimes();
     }
     this.remembered.add(name);
   }
@@ -80,7 +84,12 @@ export class ProbeRunner {
   }
 
   private freshHttp(): HttpClient {
-    return new HttpClient({ maxResponseBytes: this.config.global.max_response_bytes, transports: transportsOf(this.config) });
+    const { config, shared } = this;
+    return new HttpClient({ maxResponseBytes: config.global.max_response_bytes, transports: transportsOf(config), responseMemory: shared.responseMemory });
+  }
+
+  private freshRuntimes(): TargetRuntimes {
+    return new TargetRuntimes(this.http, this.self, this.shared.collectorRegistry);
   }
 
   private freshSelf(): SelfMetrics {

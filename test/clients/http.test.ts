@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { HttpClient } from '../../src/clients/http.js';
-import { DEFAULT_RESPONSE_MEMORY_BYTES, responseMemory } from '../../src/clients/response-memory.js';
+import { ResponseMemory } from '../../src/clients/response-memory.js';
 import { UpstreamError } from '../../src/errors.js';
 
 /** A hostile upstream: a chunked body that never ends, until the client goes away. */
@@ -64,8 +64,9 @@ describe('HttpClient', () => {
   });
 
   it('holds all bodies being read within one memory budget, failing the request that would overdraw it', async () => {
-    const roomy = new HttpClient({ maxResponseBytes: 1024 * 1024 });
+    const responseMemory = new ResponseMemory();
     responseMemory.setLimit(256 * 1024);
+    const roomy = new HttpClient({ maxResponseBytes: 1024 * 1024, responseMemory });
     try {
       const read = (path: string, upstream: string) =>
         roomy.request({ url: `${base}${path}`, timeoutMs: 5000, upstream, operation: 'GET test' }).then(
@@ -81,17 +82,15 @@ describe('HttpClient', () => {
       expect(declared.message).toBe('node-d GET test: response bodies being read exceed the memory budget of 262144 bytes (global.max_response_memory_bytes)');
       expect(responseMemory.usedBytes).toBe(0);
     } finally {
-      responseMemory.setLimit(DEFAULT_RESPONSE_MEMORY_BYTES);
       await roomy.close();
     }
   });
 
   it('times out a body that stops arriving', async () => {
-    const started = Date.now();
+    // The body never ends: without the timeout this request would hang until the test's own timeout.
     const error = (await request('/stalled-body', 300).catch((caught: unknown) => caught)) as UpstreamError;
     expect(error.outcome).toBe('timeout');
     expect(error.message).toBe('node-a GET test: timed out after 300ms');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('turns credentials in the URL into basic auth', async () => {

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { collectorRegistry } from '../../src/collectors/index.js';
-import type { Collector, CollectorFactory } from '../../src/collectors/collector.js';
+import type { Collector } from '../../src/collectors/collector.js';
 import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/log.js';
 import { startSimulator } from '../../src/simulator/server.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 import { captureStream } from '../helpers/stack.js';
 
 describe('/-/ready', () => {
   it('answers 503 until the first collection round completes, then 200; /-/healthy is 200 throughout', async () => {
     const sim = await startSimulator();
-    sim.apply({ fault: { match: 'info.peers', kind: 'slow', delay: '1500ms' } });
     const config = parseConfig(`global: { interval: 5s, timeout: 3s }\ntargets: [{ name: a, url: "${sim.url}" }]`);
-    const daemon = new Daemon({ config, logger: createLogger('error', 'json', captureStream([])) });
+    // Until the clock moves, the first runs spread over the round wait: the round cannot be complete.
+    const clock = new ManualClock();
+    const daemon = new Daemon({ config, logger: createLogger('error', 'json', captureStream([])), clock });
     await daemon.app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(daemon.app.server.address() as { port: number }).port}`;
     try {
@@ -21,11 +23,13 @@ describe('/-/ready', () => {
       expect(early.status).toBe(503);
       expect(await early.text()).toContain('first collection round in progress');
       expect((await fetch(`${base}/-/healthy`)).status).toBe(200);
+      // Nine collectors' first runs start within 9 x 40 ms, long before their 5 s deadline.
+      await clock.advance(1000);
       await firstRound;
       expect((await fetch(`${base}/-/ready`)).status).toBe(200);
     } finally {
       await daemon.app.close();
-      await daemon.stop();
+      await clock.runUntil(daemon.stop());
       await sim.close();
     }
   });
@@ -34,20 +38,22 @@ describe('/-/ready', () => {
 describe('/-/ready when collection stalls', () => {
   it('turns 503 naming the stall while every run ignores its abort, and 200 again once runs end', async () => {
     const sim = await startSimulator();
-    const registry = collectorRegistry as Map<string, CollectorFactory>;
-    const originals = new Map(registry);
     let hanging = true;
-    for (const [name, factory] of originals) {
-      registry.set(name, { ...factory, create: () => hangWhile(factory.create(), () => hanging) });
-    }
+    const hangingRegistry = new Map(
+      [...collectorRegistry].map(([name, factory]) => [name, { ...factory, create: () => hangWhile(factory.create(), () => hanging) }]),
+    );
     const config = parseConfig(`global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: a, url: "${sim.url}" }]`);
-    const daemon = new Daemon({ config, logger: createLogger('error', 'json', captureStream([])) });
+    const clock = new ManualClock();
+    const daemon = new Daemon({ config, logger: createLogger('error', 'json', captureStream([])), collectorRegistry: hangingRegistry, clock });
     await daemon.app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(daemon.app.server.address() as { port: number }).port}`;
     try {
-      await daemon.start(); // the first round ends when its runs are abandoned
-      await waitFor(async () => (await fetch(`${base}/-/ready`)).status === 503);
-      expect(await (await fetch(`${base}/-/ready`)).text()).toContain('collection has stalled');
+      // Four runs at a time per origin, each held 3 s (1 s deadline + 2 s grace) before it is
+      // abandoned: the first round of nine ends after 9 s, when no run has ended for over 5 s.
+      await clock.runUntil(daemon.start());
+      const ready = await fetch(`${base}/-/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.text()).toContain('collection has stalled');
       const page = await (await fetch(`${base}/`)).text();
       expect(page).toContain('not ready: collection has stalled');
       // The missed cycles are visible, not silent: counted on /metrics and in the status page's row.
@@ -58,11 +64,12 @@ describe('/-/ready when collection stalls', () => {
       const healthRow = /<tr><td>a<\/td><td>health<\/td>(.*?)<\/tr>/.exec(page)?.[1] ?? '';
       expect(healthRow).toContain('run abandoned');
       hanging = false;
+      // Within 3 s a hung run is abandoned and a fresh one, which ends, takes its slot.
+      await clock.advance(3000);
       await waitFor(async () => (await fetch(`${base}/-/ready`)).status === 200);
     } finally {
-      for (const [name, factory] of originals) registry.set(name, factory);
       await daemon.app.close();
-      await daemon.stop();
+      await clock.runUntil(daemon.stop()); // the stop grace and the abandon grace pass on the manual clock
       await sim.close();
     }
   }, 30_000);

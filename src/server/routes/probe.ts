@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DaemonView } from '../daemon-view.js';
 import { allMetrics } from '../../metrics/catalogue/index.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, assemble, renderSamples } from '../../metrics/exposition.js';
-import { ProbeRunner } from '../probe-runner.js';
+import { MAX_REMEMBERED_TARGETS, ProbeRunner } from '../probe-runner.js';
 import { resolveProbeTarget } from '../probe-target.js';
 import { acceptsGzip, negotiateFormat } from './metrics.js';
 
@@ -17,7 +17,7 @@ const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
  * any outbound connection.
  */
 export function registerProbeRoute(app: FastifyInstance, daemon: DaemonView): void {
-  const runner = new ProbeRunner(daemon.config, daemon.log);
+  const runner = new ProbeRunner(daemon.config, daemon.log, MAX_REMEMBERED_TARGETS, daemon);
   app.addHook('onClose', () => runner.close());
   app.get('/probe', async (request, reply) => {
     const resolution = resolveProbeTarget((request.query as Record<string, unknown>).target, daemon.config);
