@@ -3,10 +3,13 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Collector } from '../src/collectors/collector.js';
+import { collectorRegistry } from '../src/collectors/index.js';
 import { loadConfigFile } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
 import { createLogger } from '../src/log.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
+import { ManualClock } from './helpers/manual-clock.js';
 import { captureStream, parseExposition, valueOf } from './helpers/stack.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-lifecycle-'));
@@ -14,16 +17,34 @@ const dir = mkdtempSync(join(tmpdir(), 'avaxmon-lifecycle-'));
 describe('daemon reloads', () => {
   let sim: Simulator;
   let daemon: Daemon;
+  // The schedule runs on a manual clock; the runs are real requests to the simulator.
+  let clock: ManualClock;
+  let runs: ReturnType<typeof countingRuns>;
   afterEach(async () => {
-    await daemon.stop();
+    await clock.runUntil(daemon.stop());
     await sim.close();
   });
 
   async function startDaemon(file: string): Promise<void> {
     sim = await startSimulator();
     writeFileSync(file, `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "${sim.url}", collectors: { node_info: { enabled: false }, upgrades: { enabled: false } } }]\n`);
-    daemon = new Daemon({ config: loadConfigFile(file), logger: createLogger('error', 'json', captureStream([])), configFile: file });
-    await daemon.start();
+    clock = new ManualClock();
+    runs = countingRuns();
+    daemon = new Daemon({ config: loadConfigFile(file), logger: createLogger('error', 'json', captureStream([])), configFile: file, clock, collectorRegistry: runs.registry });
+    const started = daemon.start();
+    await runFor(1000);
+    await started;
+  }
+
+  /**
+   * Moves the clock in half intervals, letting the runs each step started end for real before the
+   * next: no run meets its deadline, and every tick finds its job idle.
+   */
+  async function runFor(ms: number): Promise<void> {
+    for (let elapsedMs = 0; elapsedMs < ms; elapsedMs += 500) {
+      await clock.advance(500);
+      await until(() => runs.running() === 0);
+    }
   }
 
   const peersRequests = () =>
@@ -33,12 +54,11 @@ describe('daemon reloads', () => {
     await startDaemon(join(dir, 'overlap.yaml'));
     const results = await Promise.all([daemon.reload(), daemon.reload(), daemon.reload()]);
     expect(results.map((result) => result.ok)).toEqual([true, true, true]);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const before = peersRequests();
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-    // One schedule polls info.peers about once a second; a leaked second one would double it.
-    expect(peersRequests() - before).toBeLessThanOrEqual(6);
-    expect(peersRequests() - before).toBeGreaterThanOrEqual(2);
+    await runFor(2000); // the last reload's first round, and its ticks have begun
+    const before = runs.started('peers');
+    await runFor(5000);
+    // One schedule runs the peers collector once a second; a leaked second one would double it.
+    expect(runs.started('peers') - before).toBe(5);
   });
 
   it('keeps collecting when a reload fails on an unusable state_dir', async () => {
@@ -50,9 +70,10 @@ describe('daemon reloads', () => {
     const result = await daemon.reload();
     expect(result.ok).toBe(false);
     expect(result.errors[0]).toMatch(/^alerts\.state_dir: cannot use .*plain-file\/data as a writable directory: ENOTDIR$/);
-    const before = peersRequests();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(peersRequests()).toBeGreaterThan(before);
+    const [runsBefore, requestsBefore] = [runs.started('peers'), peersRequests()];
+    await runFor(2000);
+    expect(runs.started('peers') - runsBefore).toBe(2);
+    expect(peersRequests()).toBeGreaterThan(requestsBefore);
     expect(valueOf(parseExposition(daemon.snapshot.body('text', false).toString()), 'avaxmon_config_last_reload_successful')).toBe(0);
   });
 });
@@ -80,3 +101,31 @@ describe('daemon reload and connections', () => {
     }
   });
 });
+
+/** The production collectors, counting the runs each started and the runs under way. */
+function countingRuns(): { registry: typeof collectorRegistry; running: () => number; started: (collector: string) => number } {
+  let running = 0;
+  const started = new Map<string, number>();
+  const counted = (name: string, collector: Collector): Collector => ({
+    ...collector,
+    collect: async (ctx) => {
+      started.set(name, (started.get(name) ?? 0) + 1);
+      running++;
+      try {
+        return await collector.collect(ctx);
+      } finally {
+        running--;
+      }
+    },
+  });
+  const registry = new Map([...collectorRegistry].map(([name, factory]) => [name, { ...factory, create: () => counted(name, factory.create()) }]));
+  return { registry, running: () => running, started: (name) => started.get(name) ?? 0 };
+}
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
