@@ -25,3 +25,20 @@ export const systemClock: Clock = {
 export function sleep(clock: Clock, delayMs: number): Promise<void> {
   return new Promise((resolve) => clock.setTimeout(resolve, delayMs));
 }
+
+/**
+ * Calls `callback` every `intervalMs` on `clock`, like an unref'd setInterval: a background task that
+ * never keeps the process alive. Returns what stops it.
+ */
+export function every(clock: Clock, intervalMs: number, callback: () => void): () => void {
+  let timer: Timer;
+  const arm = () => {
+    timer = clock.setTimeout(() => {
+      arm();
+      callback();
+    }, intervalMs);
+    timer.unref();
+  };
+  arm();
+  return () => clock.clearTimeout(timer);
+}

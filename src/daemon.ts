@@ -105,7 +105,7 @@ export class Daemon implements DaemonView {
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
     const collectorState = (target: string, collector: string) => this.collectorStates.get(sliceKey(target, collector));
-    this.alerts = new DaemonAlerts(options.logger, this.snapshot, collectorState, this.responseMemory);
+    this.alerts = new DaemonAlerts(options.logger, this.snapshot, { collectors: collectorState, responseMemory: this.responseMemory, clock: this.clock });
     this.statusSections.push(() => this.alerts.statusSection());
     this.snapshot.beforeServe(() => this.publishRequestCounts());
   }

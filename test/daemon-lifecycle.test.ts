@@ -3,14 +3,14 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Collector } from '../src/collectors/collector.js';
-import { collectorRegistry } from '../src/collectors/index.js';
 import { loadConfigFile } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
 import { createLogger } from '../src/log.js';
 import { startSimulator, type Simulator } from '../src/simulator/server.js';
+import { countingCollectors, type CountingCollectors } from './helpers/counting-collectors.js';
 import { ManualClock } from './helpers/manual-clock.js';
 import { captureStream, parseExposition, valueOf } from './helpers/stack.js';
+import { until } from './helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-lifecycle-'));
 
@@ -19,7 +19,7 @@ describe('daemon reloads', () => {
   let daemon: Daemon;
   // The schedule runs on a manual clock; the runs are real requests to the simulator.
   let clock: ManualClock;
-  let runs: ReturnType<typeof countingRuns>;
+  let runs: CountingCollectors;
   afterEach(async () => {
     await clock.runUntil(daemon.stop());
     await sim.close();
@@ -29,7 +29,7 @@ describe('daemon reloads', () => {
     sim = await startSimulator();
     writeFileSync(file, `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "${sim.url}", collectors: { node_info: { enabled: false }, upgrades: { enabled: false } } }]\n`);
     clock = new ManualClock();
-    runs = countingRuns();
+    runs = countingCollectors();
     daemon = new Daemon({ config: loadConfigFile(file), logger: createLogger('error', 'json', captureStream([])), configFile: file, clock, collectorRegistry: runs.registry });
     const started = daemon.start();
     await runFor(1000);
@@ -101,31 +101,3 @@ describe('daemon reload and connections', () => {
     }
   });
 });
-
-/** The production collectors, counting the runs each started and the runs under way. */
-function countingRuns(): { registry: typeof collectorRegistry; running: () => number; started: (collector: string) => number } {
-  let running = 0;
-  const started = new Map<string, number>();
-  const counted = (name: string, collector: Collector): Collector => ({
-    ...collector,
-    collect: async (ctx) => {
-      started.set(name, (started.get(name) ?? 0) + 1);
-      running++;
-      try {
-        return await collector.collect(ctx);
-      } finally {
-        running--;
-      }
-    },
-  });
-  const registry = new Map([...collectorRegistry].map(([name, factory]) => [name, { ...factory, create: () => counted(name, factory.create()) }]));
-  return { registry, running: () => running, started: (name) => started.get(name) ?? 0 };
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
 import type { ResponseMemory } from '../clients/response-memory.js';
+import { systemClock, type Clock } from '../clock.js';
 import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
@@ -30,9 +31,20 @@ export class Alerting {
   private readonly lock: StateDirLock;
   private readonly writeFailures: WriteFailures;
 
-  /** `responseMemory`: the daemon's body budget, which receivers' answers draw on too. */
-  constructor(config: AlertsConfig, private readonly log: Logger, collectors?: CollectorLookup, responseMemory?: ResponseMemory) {
+  private readonly clock: Clock;
+
+  /**
+   * `resources`: the daemon's body budget, which receivers' answers draw on too, and the clock
+   * evaluations read (delivery, the outbox and silences made through the API still read the system's).
+   */
+  constructor(
+    config: AlertsConfig,
+    private readonly log: Logger,
+    collectors?: CollectorLookup,
+    { responseMemory, clock = systemClock }: { responseMemory?: ResponseMemory; clock?: Clock } = {},
+  ) {
     this.configValue = config;
+    this.clock = clock;
     this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers), responseMemory });
     this.lock = new StateDirLock(config.stateDir, log);
     this.writeFailures = new WriteFailures(log);
@@ -62,17 +74,17 @@ export class Alerting {
   }
 
   /** Every rule over every target; returns whether any alert changed. */
-  evaluate(samples: readonly Sample[], nowMs = Date.now()): boolean {
+  evaluate(samples: readonly Sample[], nowMs = this.clock.now()): boolean {
     return this.guarded({}, () => this.engine.evaluate(samples, nowMs));
   }
 
   /** Evaluates `rules` (all when omitted) for one target over its own samples; see AlertEngine.evaluateTarget. */
-  evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = Date.now()): boolean {
+  evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = this.clock.now()): boolean {
     return this.guarded({ target }, () => this.engine.evaluateTarget(target, samples, nowMs, rules));
   }
 
   /** Evaluates the fleet-wide rules over every sample; see AlertEngine.evaluateFleet. */
-  evaluateFleet(samples: readonly Sample[], nowMs = Date.now()): boolean {
+  evaluateFleet(samples: readonly Sample[], nowMs = this.clock.now()): boolean {
     return this.guarded({}, () => this.engine.evaluateFleet(samples, nowMs));
   }
 

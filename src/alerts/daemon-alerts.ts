@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { ResponseMemory } from '../clients/response-memory.js';
+import { every, systemClock, type Clock } from '../clock.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';
@@ -26,14 +27,13 @@ const FLEET_TICK_MS = 1_000;
 /** The daemon's handle on the alert plane: present while the config has an `alerts:` section. */
 export class DaemonAlerts {
   private alerting?: Alerting;
-  private sweepTimer?: NodeJS.Timeout;
-  private fleetTimer?: NodeJS.Timeout;
+  /** Set once evaluation has started: stops the sweep and the fleet tick. */
+  private stopTimers?: () => void;
 
   constructor(
     private readonly log: Logger,
     private readonly snapshot: MetricsSnapshot,
-    private readonly collectors?: CollectorLookup,
-    private readonly responseMemory?: ResponseMemory,
+    private readonly shared: { collectors?: CollectorLookup; responseMemory?: ResponseMemory; clock?: Clock } = {},
   ) {
     // A handful of series (per receiver and outcome), cheap to take at each scrape.
     snapshot.beforeServe(() => this.publishDeliverySamples());
@@ -47,7 +47,8 @@ export class DaemonAlerts {
   async configure(config: AlertsConfig | undefined): Promise<void> {
     if (config && this.alerting) return this.alerting.reconfigure(config);
     if (config) {
-      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), this.collectors, this.responseMemory);
+      const { collectors, ...resources } = this.shared;
+      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), collectors, resources);
       return;
     }
     const removed = this.alerting;
@@ -63,8 +64,10 @@ export class DaemonAlerts {
    */
   startEvaluating(): void {
     this.sweep();
-    this.sweepTimer ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
-    this.fleetTimer ??= setInterval(() => this.evaluateFleet(), FLEET_TICK_MS).unref();
+    if (this.stopTimers) return;
+    const clock = this.shared.clock ?? systemClock;
+    const timers = [every(clock, SWEEP_MS, () => this.sweep()), every(clock, FLEET_TICK_MS, () => this.evaluateFleet())];
+    this.stopTimers = () => timers.forEach((stop) => stop());
   }
 
   /**
@@ -72,7 +75,7 @@ export class DaemonAlerts {
    * evaluates only the rules reading those families, over that target's samples only.
    */
   afterRun(target: string, families: ReadonlySet<string> | undefined): void {
-    if (!this.alerting || !this.sweepTimer) return;
+    if (!this.alerting || !this.stopTimers) return;
     const rules = families && rulesReading(families);
     if (rules?.size === 0) return;
     if (this.alerting.evaluateTarget(target, this.snapshot.samplesOf(target), rules)) this.publishAlertCounts();
@@ -83,8 +86,7 @@ export class DaemonAlerts {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.sweepTimer);
-    clearInterval(this.fleetTimer);
+    this.stopTimers?.();
     await this.alerting?.stop(STOP_DRAIN_MS);
   }
 

@@ -11,7 +11,8 @@ afterEach(async () => {
 });
 
 /** A simulator, a daemon collecting every 1s, and a webhook receiver on loopback. */
-async function alertStack(rules: string, receiverYaml = ''): Promise<{ stack: Stack; hook: Recorder }> {
+/** With `manualTime`, collection and evaluation move on the test's clock (stack.time); delivery is real. */
+async function alertStack(rules: string, options: { manualTime?: boolean } = {}): Promise<{ stack: Stack; hook: Recorder }> {
   const hook = await startRecorder();
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alert-e2e-'));
   const stack = await startStack({
@@ -23,8 +24,9 @@ async function alertStack(rules: string, receiverYaml = ''): Promise<{ stack: St
   rules:
 ${rules.replace(/^/gm, '    ')}
   receivers:
-    - { name: hook, type: webhook, url: ${hook.url}/hook/secret-path-123 ${receiverYaml} }
+    - { name: hook, type: webhook, url: ${hook.url}/hook/secret-path-123 }
 `,
+    manualTime: options.manualTime,
   });
   cleanups.push(async () => {
     await stack.close();
@@ -54,9 +56,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('alerts through the simulator and the daemon', () => {
   it('health flips and recovers: one firing and one resolved notification', async () => {
-    const { stack, hook } = await alertStack('AvalancheNodeUnhealthy: { for: 2s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }');
+    const rules = 'AvalancheNodeUnhealthy: { for: 2s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }';
+    const { stack, hook } = await alertStack(rules, { manualTime: true });
+    const time = stack.time!;
+    const unhealthy = () => notificationsOf(hook.requests, 'AvalancheNodeUnhealthy');
     stack.sim.apply({ fail_check: { check: 'network', error: 'not connected to enough stake' } });
-    await until(() => notificationsOf(hook.requests, 'AvalancheNodeUnhealthy').length === 1);
+    // The first run to see the failure comes within the 1 s interval: pending, not firing, until 2 s later.
+    await time.advance(1500);
+    expect(unhealthy()).toEqual([]);
+    await time.advanceUntil(() => unhealthy().length === 1, 2000);
     const firing = hook.requests.find((request) => (request.json as { status: string }).status === 'firing')!;
     expect((firing.json as { alerts: Array<{ annotations: Record<string, string> }> }).alerts[0].annotations.description).toContain('network');
     const page = await (await fetch(stack.url)).text();
@@ -67,44 +75,49 @@ describe('alerts through the simulator and the daemon', () => {
     expect(valueOf(metrics, 'avaxmon_alerts', { rule: 'AvalancheNodeUnhealthy', state: 'firing' })).toBe(1);
     expect(valueOf(metrics, 'avaxmon_notifications_total', { receiver: 'hook', outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
     stack.sim.apply({ recover_check: 'network' });
-    await until(() => notificationsOf(hook.requests, 'AvalancheNodeUnhealthy').length === 2);
-    await sleep(1500);
-    expect(notificationsOf(hook.requests, 'AvalancheNodeUnhealthy')).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    await time.advanceUntil(() => unhealthy().length === 2, 2000);
+    await time.advance(1500);
+    expect(unhealthy()).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
   });
 
   it('a flapping check that flips back within `for` never notifies', async () => {
-    const { stack, hook } = await alertStack('AvalancheNodeUnhealthy: { for: 3s }\nAvalancheHealthCheckFailing: { for: 3s }\nAvalancheSubnetUnhealthy: { for: 3s }');
+    const rules = 'AvalancheNodeUnhealthy: { for: 3s }\nAvalancheHealthCheckFailing: { for: 3s }\nAvalancheSubnetUnhealthy: { for: 3s }';
+    const { stack, hook } = await alertStack(rules, { manualTime: true });
+    // Each failure is seen by exactly one run (one per 1 s interval) and is gone 1.5 s before the next.
     for (let flip = 0; flip < 3; flip++) {
       stack.sim.apply({ fail_check: 'database' });
-      await sleep(1200);
+      await stack.time!.advance(1000);
+      expect(stack.daemon.alerting!.activeAlerts().map((alert) => alert.state)).toContain('pending');
       stack.sim.apply({ recover_check: 'database' });
-      await sleep(1500);
+      await stack.time!.advance(1500);
     }
-    await sleep(1000);
+    await stack.time!.advance(1000);
     expect(stack.logs.some((line) => line.includes('Alert firing'))).toBe(false);
     expect(hook.requests).toHaveLength(0);
   });
 
   it('uptime falls below the requirement and peers drop: both alert, then resolve', async () => {
-    const { stack, hook } = await alertStack('AvalancheUptimeLow: { for: 1s }\nAvalanchePeersLow: { for: 1s, threshold: 20 }\nAvalancheUptimeDropping: { enabled: false }');
+    const rules = 'AvalancheUptimeLow: { for: 1s }\nAvalanchePeersLow: { for: 1s, threshold: 20 }\nAvalancheUptimeDropping: { enabled: false }';
+    const { stack, hook } = await alertStack(rules, { manualTime: true });
     stack.sim.apply({ set_peers: 5, set_uptime: 70 });
-    await until(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').length >= 1 && notificationsOf(hook.requests, 'AvalanchePeersLow').length === 1);
+    await stack.time!.advanceUntil(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').length >= 1 && notificationsOf(hook.requests, 'AvalanchePeersLow').length === 1);
     const uptime = hook.requests.map((request) => request.json as { alerts: Array<{ labels: Record<string, string>; annotations: Record<string, string> }> })
       .find((body) => body.alerts[0].labels.alertname === 'AvalancheUptimeLow')!;
     // The peers send "70" (truncated): read as the middle of [70, 71).
     expect(uptime.alerts[0].annotations.summary).toContain('70.50%');
     expect(uptime.alerts[0].labels.severity).toBe('warning');
     stack.sim.apply({ set_peers: 60, set_uptime: 99.9 });
-    await until(() => notificationsOf(hook.requests, 'AvalanchePeersLow').length === 2);
-    await until(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('resolved')).length === notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('firing')).length);
+    await stack.time!.advanceUntil(() => notificationsOf(hook.requests, 'AvalanchePeersLow').length === 2);
+    await stack.time!.advanceUntil(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('resolved')).length === notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('firing')).length);
   });
 
   it('sidecar mode: the peers see the node at 30% while its own entry says 100%, and the reward alerts fire', async () => {
     const { stack, hook } = await alertStack(
       'AvalancheRewardAtRisk: { for: 1s }\nAvalancheUptimeLow: { for: 1s }\nAvalancheRewardingStakeLow: { for: 1s }\nAvalancheUptimeDropping: { enabled: false }',
+      { manualTime: true },
     );
     stack.sim.apply({ set_uptime: 30 });
-    await until(
+    await stack.time!.advanceUntil(
       () =>
         notificationsOf(hook.requests, 'AvalancheRewardAtRisk', { severity: 'critical', view: 'network' }).length >= 1 &&
         notificationsOf(hook.requests, 'AvalancheUptimeLow', { view: 'network' }).length >= 1 &&

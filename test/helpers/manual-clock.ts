@@ -50,16 +50,21 @@ export class ManualClock implements Clock {
     await settle();
   }
 
-  /** Fires timers in order until `promise` settles; throws if it is still pending with no timer left. */
-  async runUntil<T>(promise: Promise<T>): Promise<T> {
+  /**
+   * Fires timers in order until `promise` settles, for a bounded wait such as a stop: time runs as
+   * fast as the timers allow. With no timer left, it waits for real work (a request, a file) to end it.
+   */
+  async runUntil<T>(promise: Promise<T>, realTimeoutMs = 10_000): Promise<T> {
     let settled = false;
     const watched = promise.finally(() => (settled = true));
     watched.catch(() => undefined); // the caller sees the rejection when it awaits the result
+    const deadline = Date.now() + realTimeoutMs;
     await settle();
     while (!settled) {
+      if (Date.now() > deadline) throw new Error(`still pending after ${realTimeoutMs} ms of real time`);
       const next = this.earliest();
-      if (!next) throw new Error('promise still pending and no timer left to fire');
-      await this.fire(next);
+      if (next) await this.fire(next);
+      else await new Promise((resolve) => setTimeout(resolve, 1));
     }
     return watched;
   }

@@ -3,17 +3,60 @@ import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/log.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+import { countingCollectors, type CountingCollectors } from './counting-collectors.js';
+import { ManualClock } from './manual-clock.js';
+import { until } from './until.js';
 
 export interface Stack {
   readonly sim: Simulator;
   readonly daemon: Daemon;
   readonly url: string;
   readonly logs: string[];
+  /** With `manualTime`: the daemon's schedule and alert evaluations move only when the test moves them. */
+  readonly time?: ManualTime;
   close(): Promise<void>;
 }
 
+/** Moves a stack's manual clock in half-second steps, each followed by the real work it set off. */
+export interface ManualTime {
+  readonly clock: ManualClock;
+  readonly runs: CountingCollectors;
+  /** Moves `ms` on, letting after each step every run end and the alert outbox empty. */
+  advance(ms: number): Promise<void>;
+  /** Moves on step by step until `condition` holds; throws after `maxMs`. */
+  advanceUntil(condition: () => boolean, maxMs?: number): Promise<void>;
+}
+
+const STEP_MS = 500;
+
+function manualTime(): ManualTime & { attach(daemon: Daemon): void } {
+  const clock = new ManualClock();
+  const runs = countingCollectors();
+  let daemon: Daemon | undefined;
+  const step = async () => {
+    await clock.advance(STEP_MS);
+    await until(() => runs.running() === 0 && (daemon?.alerting?.outbox.depth ?? 0) === 0);
+  };
+  return {
+    clock,
+    runs,
+    attach: (attached) => void (daemon = attached),
+    async advance(ms) {
+      for (let elapsedMs = 0; elapsedMs < ms; elapsedMs += STEP_MS) await step();
+    },
+    async advanceUntil(condition, maxMs = 10_000) {
+      for (let elapsedMs = 0; !condition(); elapsedMs += STEP_MS) {
+        if (elapsedMs >= maxMs) throw new Error(`condition not met within ${maxMs} ms of manual time`);
+        await step();
+      }
+    },
+  };
+}
+
 /** A simulator plus a daemon scraping it, both on loopback ports chosen by the OS. */
-export async function startStack(options: { sim?: SimulatorOptions; targetUrl?: string; targetYaml?: string; globalYaml?: string; extraYaml?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Stack> {
+export async function startStack(
+  options: { sim?: SimulatorOptions; targetUrl?: string; targetYaml?: string; globalYaml?: string; extraYaml?: string; env?: NodeJS.ProcessEnv; manualTime?: boolean } = {},
+): Promise<Stack> {
   const sim = await startSimulator(options.sim);
   const config = parseConfig(
     `
@@ -28,18 +71,23 @@ ${options.extraYaml ?? ''}
   );
   const logs: string[] = [];
   const logger = createLogger('debug', 'json', captureStream(logs));
-  const daemon = new Daemon({ config, logger });
+  const time = options.manualTime ? manualTime() : undefined;
+  const daemon = new Daemon({ config, logger, ...(time && { clock: time.clock, collectorRegistry: time.runs.registry }) });
+  time?.attach(daemon);
   await daemon.app.listen({ host: '127.0.0.1', port: 0 });
   const address = daemon.app.server.address() as { port: number };
-  await daemon.start();
+  const started = daemon.start();
+  await time?.advance(STEP_MS); // the first round is spread over 40 ms per collector
+  await started;
   return {
     sim,
     daemon,
     url: `http://127.0.0.1:${address.port}`,
     logs,
+    time,
     async close() {
       await daemon.app.close();
-      await daemon.stop();
+      await (time ? time.clock.runUntil(daemon.stop()) : daemon.stop());
       await sim.close();
     },
   };

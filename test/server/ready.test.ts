@@ -7,6 +7,7 @@ import { createLogger } from '../../src/log.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { captureStream } from '../helpers/stack.js';
+import { until } from '../helpers/until.js';
 
 describe('/-/ready', () => {
   it('answers 503 until the first collection round completes, then 200; /-/healthy is 200 throughout', async () => {
@@ -66,7 +67,7 @@ describe('/-/ready when collection stalls', () => {
       hanging = false;
       // Within 3 s a hung run is abandoned and a fresh one, which ends, takes its slot.
       await clock.advance(3000);
-      await waitFor(async () => (await fetch(`${base}/-/ready`)).status === 200);
+      await until(async () => (await fetch(`${base}/-/ready`)).status === 200);
     } finally {
       await daemon.app.close();
       await clock.runUntil(daemon.stop()); // the stop grace and the abandon grace pass on the manual clock
@@ -78,12 +79,4 @@ describe('/-/ready when collection stalls', () => {
 /** A collector that, while `isHanging()`, never settles and ignores its abort: the bug the stall guards against. */
 function hangWhile(collector: Collector, isHanging: () => boolean): Collector {
   return { ...collector, collect: (ctx) => (isHanging() ? new Promise(() => {}) : collector.collect(ctx)) };
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
