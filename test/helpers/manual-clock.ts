@@ -18,7 +18,11 @@ export class ManualClock implements Clock {
   private timers: PendingTimer[] = [];
   private order = 0;
 
-  constructor(startMs = 1_700_000_000_000) {
+  /**
+   * Starts at the next whole minute of real time: a multiple of every interval tests use, so phases
+   * count from it, and close to what parts still on the system clock (delivery, the outbox) read.
+   */
+  constructor(startMs = Math.ceil(Date.now() / 60_000) * 60_000) {
     this.nowMs = startMs;
   }
 
