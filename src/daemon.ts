@@ -97,7 +97,7 @@ export class Daemon implements DaemonView {
     this.clock = options.clock ?? systemClock;
     this.lastRunEndedMs = this.clock.now();
     this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;
-    this.responseMemory = options.responseMemory ?? new ResponseMemory();
+    this.responseMemory = options.responseMemory ?? new ResponseMemory({ clock: this.clock });
     this.responseMemory.setLimit(options.config.global.max_response_memory_bytes);
     const { max_response_bytes: maxResponseBytes } = options.config.global;
     this.http = new HttpClient({ maxResponseBytes, transports: transportsOf(options.config), responseMemory: this.responseMemory });

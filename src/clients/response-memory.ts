@@ -1,3 +1,5 @@
+import { systemClock, type Clock, type Timer } from '../clock.js';
+
 /** The default of global.max_response_memory_bytes. */
 export const DEFAULT_RESPONSE_MEMORY_BYTES = 128 * 1024 * 1024;
 /** Bodies in flight below this are ordinary collection: the attack is over. */
@@ -15,10 +17,19 @@ export class ResponseMemory {
   private limit = DEFAULT_RESPONSE_MEMORY_BYTES;
   private used = 0;
   private refusedSinceRelease = false;
-  private releaseTimer?: NodeJS.Timeout;
+  private releaseTimer?: Timer;
 
-  /** `collect` runs a full garbage collection; the default is V8's, when exposed (see releaseAfterAttack). */
-  constructor(private readonly collect: (() => void) | undefined = lastResortCollection()) {}
+  private readonly collect?: () => void;
+  private readonly clock: Clock;
+
+  /**
+   * `collect` runs a full garbage collection; the default is V8's, when exposed (see
+   * releaseAfterAttack). The release waits on `clock`.
+   */
+  constructor({ collect = lastResortCollection(), clock = systemClock }: { collect?: () => void; clock?: Clock } = {}) {
+    this.collect = collect;
+    this.clock = clock;
+  }
 
   setLimit(bytes: number): void {
     this.limit = bytes;
@@ -59,7 +70,7 @@ export class ResponseMemory {
    * without it, the memory goes back at V8's next collection.
    */
   private releaseAfterAttack(): void {
-    this.releaseTimer = setTimeout(() => {
+    this.releaseTimer = this.clock.setTimeout(() => {
       this.releaseTimer = undefined;
       // Still under way: the next body given back arms the release again.
       if (this.used >= QUIET_BYTES) return;

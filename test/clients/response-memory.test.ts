@@ -1,15 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { QUIET_BYTES, RELEASE_DELAY_MS, ResponseMemory } from '../../src/clients/response-memory.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 describe('response memory budget', () => {
   let collections: number;
   let memory: ResponseMemory;
+  let clock: ManualClock;
   beforeEach(() => {
-    vi.useFakeTimers();
     collections = 0;
-    memory = new ResponseMemory(() => collections++);
+    clock = new ManualClock();
+    memory = new ResponseMemory({ collect: () => collections++, clock });
   });
-  afterEach(() => vi.useRealTimers());
 
   it('refuses a take that would overdraw it, and reserves nothing then', () => {
     memory.setLimit(100);
@@ -18,49 +19,49 @@ describe('response memory budget', () => {
     expect(memory.usedBytes).toBe(80);
   });
 
-  it('never collects for ordinary traffic, however much is in flight', () => {
+  it('never collects for ordinary traffic, however much is in flight', async () => {
     memory.take(100 * QUIET_BYTES);
     memory.give(100 * QUIET_BYTES);
-    vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
+    await clock.advance(RELEASE_DELAY_MS * 2);
     expect(collections).toBe(0);
   });
 
-  it('hands a refused body back with one collection, once the attack is over', () => {
+  it('hands a refused body back with one collection, once the attack is over', async () => {
     memory.take(32 * QUIET_BYTES);
     memory.noteRefusal();
     memory.give(32 * QUIET_BYTES);
-    vi.advanceTimersByTime(RELEASE_DELAY_MS - 1);
+    await clock.advance(RELEASE_DELAY_MS - 1);
     expect(collections).toBe(0);
-    vi.advanceTimersByTime(1);
+    await clock.advance(1);
     expect(collections).toBe(1);
     // The attack is accounted for: ordinary bodies after it cause no further collection.
     memory.take(1024);
     memory.give(1024);
-    vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
+    await clock.advance(RELEASE_DELAY_MS * 2);
     expect(collections).toBe(1);
   });
 
-  it('is not postponed by ordinary bodies read meanwhile', () => {
+  it('is not postponed by ordinary bodies read meanwhile', async () => {
     memory.noteRefusal();
     memory.take(1024);
     memory.give(1024);
     for (let tick = 0; tick < 50; tick++) {
       memory.take(1024);
       memory.give(1024);
-      vi.advanceTimersByTime(100);
+      await clock.advance(100);
     }
     expect(collections).toBe(1);
   });
 
-  it('waits for large bodies still in flight, then collects once', () => {
+  it('waits for large bodies still in flight, then collects once', async () => {
     memory.noteRefusal();
     memory.take(1024);
     memory.give(1024);
     memory.take(8 * QUIET_BYTES);
-    vi.advanceTimersByTime(RELEASE_DELAY_MS * 2);
+    await clock.advance(RELEASE_DELAY_MS * 2);
     expect(collections).toBe(0);
     memory.give(8 * QUIET_BYTES);
-    vi.advanceTimersByTime(RELEASE_DELAY_MS);
+    await clock.advance(RELEASE_DELAY_MS);
     expect(collections).toBe(1);
   });
 });
