@@ -76,13 +76,20 @@ const SAME_ALERT = ['alertname', 'target', 'subnet', 'chain', 'node_id', 'check'
 
 /**
  * What an operator would write anyway: a target that is down explains all its other alerts; an
- * unhealthy node explains its failing checks and subnets; a critical explains the same alert's warning.
+ * unhealthy node explains its failing checks and subnets, its readiness and the collectors its
+ * unanswering chains fail (a bootstrapping node answers 503), but never the health collector's own
+ * failure, which leaves the unhealthy alert itself stale; a critical explains the same alert's warning.
  */
 const DEFAULT_INHIBIT_RULES = [
   { source_matchers: ['alertname="AvaxmonTargetDown"'], target_matchers: ['alertname!="AvaxmonTargetDown"'], equal: ['target'] },
   {
     source_matchers: ['alertname="AvalancheNodeUnhealthy"'],
-    target_matchers: ['alertname=~"AvalancheHealthCheckFailing|AvalancheSubnetUnhealthy"'],
+    target_matchers: ['alertname=~"AvalancheHealthCheckFailing|AvalancheSubnetUnhealthy|AvalancheNodeNotReady"'],
+    equal: ['target'],
+  },
+  {
+    source_matchers: ['alertname="AvalancheNodeUnhealthy"'],
+    target_matchers: ['alertname="AvaxmonCollectorFailing"', 'collector!="health"'],
     equal: ['target'],
   },
   { source_matchers: ['severity="critical"'], target_matchers: ['severity="warning"'], equal: SAME_ALERT },

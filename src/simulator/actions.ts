@@ -1,3 +1,4 @@
+import { parseVersion } from '../collectors/version-compare.js';
 import { parseDuration } from '../duration.js';
 import { chainActions } from './chain-actions.js';
 import { healthActions } from './health-actions.js';
@@ -37,6 +38,17 @@ export const actions: Record<string, Action> = {
     if (!target) throw new Error(`set_peer_version: no peer ${String(peer)}`);
     target.version = String(version);
   },
+  /** The simulated node's own release, e.g. `avalanchego/1.15.1`. */
+  set_version(state, argument) {
+    state.version = String(argument);
+  },
+  /** `{ from_version: avalanchego/1.16.0, days: 5 }`: releases from that version on schedule an upgrade in that many days. */
+  upgrade_ahead(state, argument, now) {
+    const { from_version, days } = record(argument);
+    const fromVersion = parseVersion(String(from_version));
+    if (!fromVersion) throw new Error(`upgrade_ahead: bad from_version "${String(from_version)}"`);
+    state.upcomingUpgrade = { fromVersion, timeSeconds: Math.round(now / 1000 + Number(days) * 86_400) };
+  },
   /** Every peer sees the node at this uptime (observedUptime truncated), and info.uptime says so too. */
   set_uptime(state, argument) {
     state.uptimePercent = Number(argument);
@@ -52,12 +64,13 @@ export const actions: Record<string, Action> = {
     state.disabledMethods.add(String(argument));
   },
   fault(state, argument, now) {
-    const { match, kind, delay, for: duration } = record(argument);
+    const { match, kind, delay, message, for: duration } = record(argument);
     const forMs = typeof duration === 'string' ? parseDuration(duration) : undefined;
     state.faults.push({
       match: String(match ?? '*'),
       kind: String(kind) as FaultKind,
       delayMs: typeof delay === 'string' ? parseDuration(delay) : undefined,
+      message: message === undefined ? undefined : String(message),
       untilMs: forMs === undefined ? undefined : now + forMs,
     });
   },

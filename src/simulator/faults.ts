@@ -39,7 +39,7 @@ export async function applyFault(fault: Fault, request: IncomingMessage, respons
     case 'rpc_error':
       response
         .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'simulated failure', data: null }, id }));
+        .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: fault.message ?? 'simulated failure', data: null }, id }));
       return true;
   }
 }

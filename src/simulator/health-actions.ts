@@ -27,6 +27,12 @@ export const healthActions: Record<string, Action> = {
     const { chain, percent } = record(argument);
     healthDetails(state).connectedStake.set(String(chain), Number(percent) / 100);
   },
+  /** `{ check: C, message: { engine: sae } }`: a check's details in any shape, as a new VM or release may send them. */
+  health_message(state, argument) {
+    const { check, message } = record(argument);
+    if (!state.checks.has(String(check))) throw new Error(`health_message: unknown check "${String(check)}"`);
+    healthDetails(state).messages.set(String(check), message);
+  },
   set_send_fail_rate(state, argument) {
     healthDetails(state).sendFailRate = Number(argument);
   },

@@ -9,16 +9,19 @@ export interface SimHealthDetails {
   sendFailRate: number;
   /** Connected share (0..1) of each chain's validator stake, by check name; 1 when unset. */
   connectedStake: Map<string, number>;
+  /** A check's `message` replaced by any JSON (health_message): details are `interface{}` by contract. */
+  messages: Map<string, unknown>;
 }
 
 export function healthDetails(state: SimState): SimHealthDetails {
-  state.extensions.health ??= { diskAvailablePercent: 42, diskAvailableBytes: 412_316_860_416, sendFailRate: 0.0125, connectedStake: new Map() } satisfies SimHealthDetails;
+  state.extensions.health ??= { diskAvailablePercent: 42, diskAvailableBytes: 412_316_860_416, sendFailRate: 0.0125, connectedStake: new Map(), messages: new Map() } satisfies SimHealthDetails;
   return state.extensions.health as SimHealthDetails;
 }
 
 /** The `message` of a check, in AvalancheGo v1.15's shape for that check. */
 export function checkMessage(state: SimState, name: string, tags: readonly string[]): unknown {
   const details = healthDetails(state);
+  if (details.messages.has(name)) return details.messages.get(name);
   switch (name) {
     case 'network':
       return {

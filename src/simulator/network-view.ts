@@ -11,16 +11,22 @@ interface ViewGroup {
   readonly stake: number;
   /** The whole-percent observedUptime they report, as AvalancheGo truncates it. */
   readonly observed: number;
+  /** Their release; the node's own by default. */
+  readonly version?: string;
 }
 
 function groupsOf(argument: unknown): ViewGroup[] {
   const groups = (typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>).connected : undefined) ?? argument;
   if (!Array.isArray(groups)) throw new Error('network_view: expected { connected: [{ stake: 60, observed: 80 }, ...] }');
-  return groups.map((group: Record<string, unknown>) => ({ stake: Number(group.stake), observed: Math.trunc(Number(group.observed)) }));
+  return groups.map((group: Record<string, unknown>) => ({
+    stake: Number(group.stake),
+    observed: Math.trunc(Number(group.observed)),
+    version: group.version === undefined ? undefined : String(group.version),
+  }));
 }
 
 /**
- * `{ connected: [{ stake: 60, observed: 80 }, { stake: 40, observed: 100 }] }`: which share of the
+ * `{ connected: [{ stake: 60, observed: 80, version: avalanchego/1.15.1 }, { stake: 40, observed: 100 }] }`: which share of the
  * other validators' stake the node is connected to and the uptime each share observes. The other
  * validators are taken in order until each share is filled; they become the node's peers (on its
  * own version), the rest of the stake is disconnected. info.uptime is then computed from them.
@@ -37,7 +43,7 @@ export const networkViewActions: Record<string, Action> = {
       while (next < others.length && filled < (group.stake / 100) * total) {
         const nodeId = others[next++].nodeId;
         filled += weights.get(nodeId)!;
-        peers.push({ nodeId, version: state.version, observedUptime: group.observed, benched: [], trackedSubnets: [] });
+        peers.push({ nodeId, version: group.version ?? state.version, observedUptime: group.observed, benched: [], trackedSubnets: [] });
       }
     }
     const connected = new Set(peers.map((peer) => peer.nodeId));

@@ -1,4 +1,4 @@
-import { parseVersion } from '../collectors/version-compare.js';
+import { isNewer, parseVersion } from '../collectors/version-compare.js';
 import { chainWorld } from './chain-world.js';
 import type { SimState } from './state.js';
 
@@ -8,16 +8,19 @@ const HELICON = 1_790_089_200;
 
 /**
  * The upgrade time a node announces to its peers (and reports as localUpgradeTime): the next
- * upgrade its release knows, Helicon from v1.15 on, Granite before.
+ * upgrade its release knows, Helicon from v1.15 on, Granite before, or the upcoming upgrade of
+ * `state.upcomingUpgrade` from the release that schedules it on.
  */
-export function announcedUpgradeTime(version: string): number {
+export function announcedUpgradeTime(state: SimState, version: string): number {
   const parsed = parseVersion(version);
+  const upcoming = state.upcomingUpgrade;
+  if (parsed && upcoming && !isNewer(upcoming.fromVersion, parsed)) return upcoming.timeSeconds;
   return parsed && (parsed[0] > 1 || parsed[1] >= 15) ? HELICON : GRANITE;
 }
 
 /** ACPs a peer announces support for: v1.15 nodes back the ACPs Helicon scheduled, as operators set them. */
-export function supportedAcps(version: string): number[] {
-  return announcedUpgradeTime(version) === HELICON ? [236, 267] : [];
+export function supportedAcps(state: SimState, version: string): number[] {
+  return announcedUpgradeTime(state, version) === GRANITE ? [] : [236, 267];
 }
 
 /** The primary network weight (nAVAX, delegations included) of each current validator. */
@@ -40,14 +43,14 @@ export function futureUpgradeDetails(state: SimState): Record<string, unknown> {
   for (const peer of state.peers) {
     const weight = weights.get(peer.nodeId);
     if (weight === undefined) continue;
-    if (!timeOf.has(peer.version)) timeOf.set(peer.version, announcedUpgradeTime(peer.version));
+    if (!timeOf.has(peer.version)) timeOf.set(peer.version, announcedUpgradeTime(state, peer.version));
     const time = timeOf.get(peer.version)!;
     const sum = (byTime.get(time) ?? 0) + weight;
     byTime.set(time, sum);
     if (sum > modeWeight) [mode, modeWeight] = [time, sum];
   }
   return {
-    localUpgradeTime: new Date(announcedUpgradeTime(state.version) * 1000).toISOString().replace('.000', ''),
+    localUpgradeTime: new Date(announcedUpgradeTime(state, state.version) * 1000).toISOString().replace('.000', ''),
     modeUpgradeTime: new Date(mode * 1000).toISOString().replace('.000', ''),
     modeUpgradeWeightPercentage: total === 0 ? 0 : (100 * modeWeight) / total,
     numUpgradeTimes: byTime.size,

@@ -47,10 +47,10 @@ export const stakingActions: Record<string, Action> = {
   validator_fixed_period(state, argument) {
     state.autoRenewals.delete(validatorOf(state, argument).nodeId);
   },
-  /** `{ node_id, start: 2026-10-01T00:00:00Z, days: 14 }`: the current period (or cycle) of a validator. */
-  validator_period(state, argument) {
-    const { node_id, start, days } = record(argument);
-    const startTime = Date.parse(String(start)) / 1000;
+  /** `{ node_id, start: 2026-10-01T00:00:00Z, days: 14 }` or `{ ago_days: 2, days: 365 }`: the current period (or cycle) of a validator. */
+  validator_period(state, argument, now) {
+    const { node_id, start, ago_days, days } = record(argument);
+    const startTime = ago_days === undefined ? Date.parse(String(start)) / 1000 : Math.round(now / 1000 - Number(ago_days) * DAY);
     if (!Number.isFinite(startTime)) throw new Error(`validator_period: bad start "${String(start)}"`);
     Object.assign(validatorOf(state, node_id), { startTime, endTime: startTime + Math.round(Number(days) * DAY) });
   },

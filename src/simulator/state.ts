@@ -24,6 +24,8 @@ export interface Fault {
   match: string;
   kind: FaultKind;
   delayMs?: number;
+  /** rpc_error's message; "simulated failure" by default. */
+  message?: string;
   untilMs?: number;
 }
 
@@ -46,6 +48,8 @@ export interface SimState {
   faults: Fault[];
   upgrades: Record<string, string | number>;
   acps: Record<string, { supportWeight: string; objectWeight: string; abstainWeight: string }>;
+  /** A network upgrade that releases from `fromVersion` on schedule (see the upgrade_ahead action). */
+  upcomingUpgrade?: { fromVersion: number[]; timeSeconds: number };
   /** Room for the later collectors' worlds (validators, chains, public APIs). */
   extensions: Record<string, unknown>;
   /** Size of the primary validator set the chain world is generated with. */
