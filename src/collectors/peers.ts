@@ -16,7 +16,7 @@ interface Peer {
 
 /**
  * info.peers reduced to counts and statistics: never one series per peer. info.peers carries no
- * stake, so the primary network's weights come from platform.getValidatorsAt ("proposed", one call
+ * stake, so the primary network's weights come from platform.getValidatorsAt (at the current height, one call
  * every 10 minutes): the observed-uptime statistics and the newer-version share are taken over
  * validator peers only, weighted by stake, the way the network's reward vote weighs them.
  */

@@ -13,8 +13,8 @@ interface WeightsMemo {
 }
 
 /**
- * The primary network's validator weights (nAVAX, delegations included: the consensus weight),
- * refetched when older than 10 minutes, kept in the calling collector's memory. The P-Chain may be
+ * The primary network's validator weights (nAVAX, delegations included: the consensus weight) at
+ * the current height, refetched when older than 10 minutes, kept in the calling collector's memory. The P-Chain may be
  * bootstrapping (503) or its API disabled: undefined then, logged once per target.
  */
 export async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap<string, number> | undefined> {
@@ -37,9 +37,16 @@ export async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap
   }
 }
 
+/**
+ * The set at the P-Chain's last accepted height (platform.getHeight): the current set, which
+ * AvalancheGo's own uptime accounting weighs by (network.go NodeUptime), and the cheapest for the
+ * node to answer. "proposed" would be the proposervm's older minimum height, rebuilt from diffs.
+ */
 async function fetchWeights(ctx: CollectContext): Promise<Map<string, number>> {
+  const heightRead = new FieldReader(ctx.target.name, 'platform.getHeight');
+  const height = heightRead.uint64Text(heightRead.object(await ctx.node.call('/ext/bc/P', 'platform.getHeight', {}, ctx.signal), 'result').height, 'height');
   const read = new FieldReader(ctx.target.name, WEIGHTS_METHOD);
-  const reply = read.object(await ctx.node.call('/ext/bc/P', WEIGHTS_METHOD, { height: 'proposed' }, ctx.signal), 'result');
+  const reply = read.object(await ctx.node.call('/ext/bc/P', WEIGHTS_METHOD, { height }, ctx.signal), 'result');
   // v1.15 answers the map itself, each weight a json.Uint64; older nodes wrapped it in `validators`
   // with bare uint64 weights (plain JSON numbers).
   const legacy = reply.validators !== undefined;

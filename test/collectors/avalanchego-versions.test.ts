@@ -84,6 +84,7 @@ function validatorNode(version: 'v1.14' | 'v1.15'): Promise<string> {
     'info.uptime': fixture(version, 'info.uptime'),
     'info.peers': fixture(version, 'info.peers'),
     'platform.getValidatorsAt': fixture(version, 'platform.getValidatorsAt'),
+    'platform.getHeight': fixture(version, 'platform.getHeight'),
   });
 }
 

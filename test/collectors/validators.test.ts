@@ -44,6 +44,8 @@ describe('validators collector', () => {
     expect(requestCount(harness.self, 'info.getNodeID')).toBe(1);
     expect(requestCount(harness.self, 'info.uptime')).toBe(0);
     expect(requestCount(harness.self, 'info.peers')).toBe(1);
+    // The weights of the current set: its height first, then the set at it.
+    expect(requestCount(harness.self, 'platform.getHeight')).toBe(1);
     expect(requestCount(harness.self, 'platform.getValidatorsAt')).toBe(1);
     expect(requestCount(harness.self, 'info.upgrades')).toBe(1);
     expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);

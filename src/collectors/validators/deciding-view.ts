@@ -1,7 +1,7 @@
 import { FieldReader } from '../../clients/parse.js';
-import { UpstreamError } from '../../errors.js';
 import type { CollectContext } from '../collector.js';
 import { validatorWeights } from '../validator-weights.js';
+import { infoCallUnlessUnavailable } from './info-call.js';
 
 /**
  * The share of stake whose view decides a reward. Each validator prefers "reward" only if its own
@@ -45,8 +45,6 @@ export function uptimeSeenByShare(views: readonly StakeView[], share: number): n
   return descending[descending.length - 1].uptimeRatio;
 }
 
-const PEERS_UNAVAILABLE = 'validators:info.peers';
-
 /**
  * This node's uptime as the deciding share of the connected primary validators sees it: their
  * observedUptime (info.peers), weighted by their stake (platform.getValidatorsAt). The node's own
@@ -65,18 +63,8 @@ export async function decidingUptime(ctx: CollectContext): Promise<number | unde
 
 async function peerViews(ctx: CollectContext): Promise<Array<{ nodeId: string; uptimeRatio: number }> | undefined> {
   const read = new FieldReader(ctx.target.name, 'info.peers');
-  let answer: unknown;
-  try {
-    answer = await ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal);
-  } catch (error) {
-    if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
-    if (!ctx.facts.unavailableMethods.has(PEERS_UNAVAILABLE)) {
-      ctx.facts.unavailableMethods.add(PEERS_UNAVAILABLE);
-      ctx.log.warn({ method: 'info.peers', err: error }, "No peers' views of this node; its network uptime and downtime budget are left out");
-    }
-    return undefined;
-  }
-  ctx.facts.unavailableMethods.delete(PEERS_UNAVAILABLE);
+  const answer = await infoCallUnlessUnavailable(ctx, 'info.peers', "No peers' views of this node; its network uptime and downtime budget are left out");
+  if (answer === undefined) return undefined;
   const result = read.object(answer, 'result');
   return read.array(result.peers ?? [], 'peers').flatMap((value, index) => {
     const peer = read.object(value, `peers[${index}]`);
