@@ -73,7 +73,7 @@ export default dashboard({
     }),
     timeseries({
       title: 'Uptime seen by validators (primary network)',
-      description: 'Stake-weighted average uptime of each node as observed by validators (info.uptime); the requirement is 90% for validations that started from Helicon on, 80% before.',
+      description: 'The uptime at least 75% of the connected validator stake sees for each node (the deciding view, avaxmon_validator_uptime_ratio{view="network"}: what decides its reward); the requirement is 90% for validations that started from Helicon on, 80% before.',
       unit: 'percentunit',
       max: 1,
       thresholds: [
@@ -81,7 +81,7 @@ export default dashboard({
         { color: 'orange', value: 0.8 },
         { color: 'green', value: 0.9 },
       ],
-      queries: [{ expr: `avaxmon_node_uptime_weighted_average_ratio${sel('subnet="primary"')}`, legend: '{{target}}' }],
+      queries: [{ expr: `avaxmon_validator_uptime_ratio${sel('view="network"')}`, legend: '{{target}}' }],
     }),
     row('Versions'),
     table({

@@ -94,7 +94,7 @@ export default dashboard({
     }),
     timeseries({
       title: 'Uptime seen by validators',
-      description: "Stake-weighted average uptime and share of stake that would reward the node, per subnet (info.uptime); the requirement is 90% for validations that started from Helicon on, 80% before.",
+      description: "The deciding view (the uptime at least 75% of the connected validator stake sees: what decides the reward), and info.uptime's stake-weighted average (disconnected stake at 0%) and share of stake that would reward the node; the requirement is 90% for validations that started from Helicon on, 80% before.",
       unit: 'percentunit',
       max: 1,
       thresholds: [
@@ -103,6 +103,7 @@ export default dashboard({
         { color: 'green', value: 0.9 },
       ],
       queries: [
+        { expr: `avaxmon_validator_uptime_ratio${sel('view="network"')}`, legend: '{{target}} {{subnet}} deciding view' },
         { expr: `avaxmon_node_uptime_weighted_average_ratio${sel()}`, legend: '{{target}} {{subnet}} weighted average' },
         { expr: `avaxmon_node_uptime_rewarding_stake_ratio${sel()}`, legend: '{{target}} {{subnet}} rewarding stake' },
       ],
