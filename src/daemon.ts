@@ -67,7 +67,7 @@ export interface Shard {
  * (or a test) calls `app.listen`, as with fastify's app/listen split.
  */
 export class Daemon implements DaemonView {
-  readonly snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: ALERT_READ_FAMILIES });
+  readonly snapshot: MetricsSnapshot;
   readonly self = new SelfMetrics({ version: VERSION, revision: REVISION });
   readonly app: FastifyInstance;
   readonly collectorStates = new Map<string, CollectorState>();
@@ -95,6 +95,7 @@ export class Daemon implements DaemonView {
   constructor(private readonly options: DaemonOptions) {
     this.configValue = options.config;
     this.clock = options.clock ?? systemClock;
+    this.snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: ALERT_READ_FAMILIES, clock: this.clock });
     this.lastRunEndedMs = this.clock.now();
     this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;
     this.responseMemory = options.responseMemory ?? new ResponseMemory({ clock: this.clock });

@@ -1,5 +1,6 @@
 import { gzip as gzipAsync, gzipSync, constants } from 'node:zlib';
 import { promisify } from 'node:util';
+import { systemClock, type Clock, type Timer } from '../clock.js';
 import type { MetricDesc, Sample } from './metric-desc.js';
 import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
 
@@ -17,6 +18,8 @@ const ASSEMBLY_COST_FACTOR = 10;
 export interface SnapshotOptions {
   /** Keep the samples of these families only (for samples(), samplesOf(), samplesNamed()); all when omitted. */
   readonly keepSamplesOf?: ReadonlySet<string>;
+  /** The coalescing window and its trailing assembly run on it; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 interface Slice {
@@ -56,18 +59,20 @@ export class MetricsSnapshot {
   /** Slice keys holding samples of a target, so a target's samples are found without a scan. */
   private readonly slicesOfTarget = new Map<string, Set<string>>();
   private readonly assembled = new Map<ExpositionFormat, Assembled>();
-  private readonly trailing = new Map<ExpositionFormat, NodeJS.Timeout>();
+  private readonly trailing = new Map<ExpositionFormat, Timer>();
   private readonly refreshers: Array<() => void> = [];
   private lastAssemblyMs = -Infinity;
   private assemblyCostMs = 0;
   private gzipCostMs = 0;
   /** Bumped on every change; an assembly is current while its version matches. */
   private version = 0;
+  private readonly clock: Clock;
 
   constructor(
     descs: readonly MetricDesc[],
     private readonly options: SnapshotOptions = {},
   ) {
+    this.clock = options.clock ?? systemClock;
     for (const desc of descs) {
       this.families.set(desc.name, {
         desc,
@@ -177,11 +182,12 @@ export class MetricsSnapshot {
   private freshEnough(format: ExpositionFormat): Assembled {
     const current = this.assembled.get(format);
     if (current?.version === this.version) return current;
-    const sinceMs = performance.now() - this.lastAssemblyMs;
+    const sinceMs = this.clock.now() - this.lastAssemblyMs;
     const windowMs = Math.max(MIN_ASSEMBLY_INTERVAL_MS, ASSEMBLY_COST_FACTOR * (this.assemblyCostMs + this.gzipCostMs));
-    if (!current || sinceMs >= windowMs) return this.currentOrAssemble(format);
+    // A negative span is the wall clock stepped back: nothing to wait for.
+    if (!current || sinceMs >= windowMs || sinceMs < 0) return this.currentOrAssemble(format);
     if (!this.trailing.has(format)) {
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         this.trailing.delete(format);
         this.currentOrAssemble(format);
       }, windowMs - sinceMs);
@@ -222,8 +228,8 @@ export class MetricsSnapshot {
     }
     const assembled: Assembled = { body, version: this.version, lines };
     this.assembled.set(format, assembled);
-    this.lastAssemblyMs = performance.now();
-    this.assemblyCostMs = this.lastAssemblyMs - started;
+    this.lastAssemblyMs = this.clock.now();
+    this.assemblyCostMs = performance.now() - started;
     return assembled;
   }
 

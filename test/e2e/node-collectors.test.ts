@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, scrape, startStack, valueOf, find, type Stack } from '../helpers/stack.js';
+import { scrape, startStack, valueOf, find, type Stack } from '../helpers/stack.js';
 
 describe('node collectors against the simulator', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ sim: { peers: 2000 }, targetYaml: 'health_tags: [11111111111111111111111111111111LpoYY]' });
+    stack = await startStack({ manualTime: true, sim: { peers: 2000 }, targetYaml: 'health_tags: [11111111111111111111111111111111LpoYY]' });
   });
   afterAll(() => stack.close());
 
@@ -21,7 +21,7 @@ describe('node collectors against the simulator', () => {
     const before = Date.now() / 1000;
     stack.sim.apply({ fail_check: { check: 'C', error: 'block processing too slow' } });
     stack.sim.apply({ fail_check: 'C' });
-    const failing = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 0);
+    const failing = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 0);
     expect(valueOf(failing, 'avaxmon_health_check_passing', { check: 'C' })).toBe(0);
     expect(valueOf(failing, 'avaxmon_health_check_contiguous_failures', { check: 'C' })).toBe(2);
     expect(valueOf(failing, 'avaxmon_health_check_first_failure_timestamp_seconds', { check: 'C' })).toBeGreaterThanOrEqual(Math.floor(before));
@@ -29,7 +29,7 @@ describe('node collectors against the simulator', () => {
     expect(valueOf(failing, 'avaxmon_health_tag_healthy')).toBe(0);
     expect(valueOf(failing, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
     stack.sim.apply({ recover_check: 'C' });
-    const recovered = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 1);
+    const recovered = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 1);
     expect(find(recovered, 'avaxmon_health_check_first_failure_timestamp_seconds')).toEqual([]);
   });
 
@@ -76,14 +76,14 @@ describe('node collectors against the simulator', () => {
 
   it('follows the peer count down and up', async () => {
     stack.sim.apply({ set_peers: 8 });
-    await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_peers') === 8);
+    await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_peers') === 8);
     stack.sim.apply({ set_peers: 2000 });
-    await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_peers') === 2000);
+    await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_peers') === 2000);
   });
 
   it('converts info.uptime percentages to ratios', async () => {
     stack.sim.apply({ set_uptime: 79.5 });
-    const samples = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_uptime_rewarding_stake_ratio') === 0.795);
+    const samples = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_uptime_rewarding_stake_ratio') === 0.795);
     expect(valueOf(samples, 'avaxmon_node_uptime_weighted_average_ratio', { subnet: 'primary' })).toBe(0.795);
   });
 
@@ -103,9 +103,9 @@ describe('node collectors against the simulator', () => {
 
 describe('a configured chain the node does not run', () => {
   it('is reported as not bootstrapped, logged once, without failing node_info', async () => {
-    const stack = await startStack({ targetYaml: 'chains: [2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM]' });
+    const stack = await startStack({ manualTime: true, targetYaml: 'chains: [2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM]' });
     try {
-      const samples = await eventually(
+      const samples = await stack.time!.eventually(
         () => scrape(stack.url),
         (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.isBootstrapped', outcome: 'rpc_error' }) ?? 0) >= 3,
       );

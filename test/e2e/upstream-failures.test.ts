@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
-import { eventually, find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
+import { find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
 
 /** Each fault: what the simulator does, and the outcome label avaxmon must count. */
 const FAULTS: ReadonlyArray<{ kind: string; outcome: string; delay?: string }> = [
@@ -16,14 +16,14 @@ const FAULTS: ReadonlyArray<{ kind: string; outcome: string; delay?: string }> =
 describe('upstream failures', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ manualTime: true });
   });
   afterAll(() => stack.close());
 
   it.each(FAULTS)('$kind: the peers series vanish, success goes to 0, the outcome is counted, then it recovers', async ({ kind, delay, outcome }) => {
     stack.sim.apply({ clear_faults: true });
     stack.sim.apply({ fault: { match: 'info.peers', kind, delay } });
-    const failed = await eventually(
+    const failed = await stack.time!.eventually(
       () => scrape(stack.url),
       (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 0 && (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome }) ?? 0) > 0,
     );
@@ -38,14 +38,14 @@ describe('upstream failures', () => {
     );
     expect(logged?.target).toBe('node-a');
     stack.sim.apply({ clear_faults: true });
-    const recovered = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 1, 10_000);
+    const recovered = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 1, 10_000);
     expect(valueOf(recovered, 'avaxmon_node_peers')).toBe(60);
     expect(valueOf(recovered, 'avaxmon_target_up')).toBe(1);
   });
 
   it('a 503 health answer is an answer: the target stays up', async () => {
     stack.sim.apply({ fail_check: 'network' });
-    const samples = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 0);
+    const samples = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 0);
     expect(valueOf(samples, 'avaxmon_target_up')).toBe(1);
     expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
     stack.sim.apply({ recover_check: 'network' });
@@ -53,10 +53,10 @@ describe('upstream failures', () => {
 
   it('reports a disabled node-specific method as unavailable, logged once, without failing the collector', async () => {
     stack.sim.apply({ disable_method: 'info.getVMs' });
-    const samples = await eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_api_available', { method: 'info.getVMs' }) === 0);
+    const samples = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_api_available', { method: 'info.getVMs' }) === 0);
     expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'node_info' })).toBe(1);
     expect(valueOf(samples, 'avaxmon_node_info')).toBe(1);
-    await eventually(() => scrape(stack.url), (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.getVMs', outcome: 'unavailable' }) ?? 0) >= 3);
+    await stack.time!.eventually(() => scrape(stack.url), (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.getVMs', outcome: 'unavailable' }) ?? 0) >= 3);
     const warnings = stack.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('info.getVMs'));
     expect(warnings).toHaveLength(1);
   });
@@ -64,7 +64,7 @@ describe('upstream failures', () => {
 
 describe('an unreachable target', () => {
   it('sets target_up 0, fails every collector, keeps serving, and names target, method and cause in the log', async () => {
-    const stack = await startStack({ targetUrl: `http://127.0.0.1:${await freePort()}` });
+    const stack = await startStack({ manualTime: true, targetUrl: `http://127.0.0.1:${await freePort()}` });
     try {
       const samples = await scrape(stack.url);
       expect(valueOf(samples, 'avaxmon_target_up', { target: 'node-a' })).toBe(0);
@@ -78,7 +78,7 @@ describe('an unreachable target', () => {
       expect(line).toMatch(/node-a info\.peers: .*ECONNREFUSED/);
       expect((await fetch(`${stack.url}/-/healthy`)).status).toBe(200);
       // Later runs fail the same way: logged at debug, so a dead node is no warning storm.
-      await eventually(() => scrape(stack.url), (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'refused' }) ?? 0) >= 3);
+      await stack.time!.eventually(() => scrape(stack.url), (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'refused' }) ?? 0) >= 3);
       const peersFailures = stack.logs.filter((entry) => entry.includes('Collection failed') && entry.includes('"collector":"peers"'));
       expect(peersFailures.filter((entry) => entry.includes('"level":"warn"'))).toHaveLength(1);
       expect(peersFailures.filter((entry) => entry.includes('"level":"debug"')).length).toBeGreaterThanOrEqual(2);

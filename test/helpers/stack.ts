@@ -25,6 +25,8 @@ export interface ManualTime {
   advance(ms: number): Promise<void>;
   /** Moves on step by step until `condition` holds; throws after `maxMs`. */
   advanceUntil(condition: () => boolean, maxMs?: number): Promise<void>;
+  /** Like eventually(), for state that changes with collection runs: steps the clock between probes. */
+  eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, maxMs?: number): Promise<T>;
 }
 
 const STEP_MS = 500;
@@ -37,6 +39,15 @@ function manualTime(): ManualTime & { attach(daemon: Daemon): void } {
     await clock.advance(STEP_MS);
     await until(() => runs.running() === 0 && (daemon?.alerting?.outbox.depth ?? 0) === 0);
   };
+  const eventually = async <T>(probe: () => Promise<T>, check: (value: T) => boolean, maxMs = 10_000): Promise<T> => {
+    let last = await probe();
+    for (let elapsedMs = 0; !check(last); elapsedMs += STEP_MS) {
+      if (elapsedMs >= maxMs) throw new Error(`condition not met within ${maxMs} ms of manual time; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+      await step();
+      last = await probe();
+    }
+    return last;
+  };
   return {
     clock,
     runs,
@@ -44,12 +55,10 @@ function manualTime(): ManualTime & { attach(daemon: Daemon): void } {
     async advance(ms) {
       for (let elapsedMs = 0; elapsedMs < ms; elapsedMs += STEP_MS) await step();
     },
-    async advanceUntil(condition, maxMs = 10_000) {
-      for (let elapsedMs = 0; !condition(); elapsedMs += STEP_MS) {
-        if (elapsedMs >= maxMs) throw new Error(`condition not met within ${maxMs} ms of manual time`);
-        await step();
-      }
+    async advanceUntil(condition, maxMs) {
+      await eventually(async () => condition(), (holds) => holds, maxMs);
     },
+    eventually,
   };
 }
 
