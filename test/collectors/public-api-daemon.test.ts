@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { eventually, find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
+import { find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
 import { requireTool } from '../helpers/tools.js';
 
 const WALLET = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
@@ -17,6 +17,7 @@ afterEach(async () => {
 async function startWithPublicApis(): Promise<{ stack: Stack; apis: Simulator }> {
   apis = await startSimulator();
   stack = await startStack({
+    manualTime: true,
     extraYaml: `
 metrics_api: { url: ${apis.url}, chains: [43114, total], metrics: [txCount, avgTps, feesPaid], request_spacing: 0s }
 data_api:
@@ -43,7 +44,7 @@ describe('public API jobs in the daemon', () => {
     expect(find(samples, 'avaxmon_rpc_requests_total', { target: 'data_api', outcome: 'success' }).length).toBeGreaterThan(0);
 
     apis.apply({ drain_balance: { chain_id: '43114', address: WALLET, amount: '25' } });
-    await eventually(
+    await stack.time!.eventually(
       () => scrape(stack.url),
       (next) => valueOf(next, 'avaxmon_address_native_balance', { name: 'relayer-hot-wallet' }) === 0.5,
     );
