@@ -146,6 +146,9 @@ describe('rules over hand-built samples', () => {
     alerting.evaluate(uptime(0.96), sec(600));
     expect(alerting.activeAlerts()).toHaveLength(0);
     alerting.evaluate(uptime(0.93), sec(1200));
+    // Pending for its 5 minutes: a restart's dip would have recovered by now.
+    expect(alerting.activeAlerts().map((alert) => alert.state)).toEqual(['pending']);
+    alerting.evaluate(uptime(0.93), sec(1500));
     await hook.waitFor(1);
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheUptimeDropping']);
   });

@@ -107,8 +107,15 @@ describe('what pages when: the situation matrix through the daemon process', () 
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { stdio: 'ignore' });
-    for (const situation of situations) {
-      for (const { afterMs, apply } of situation.later ?? []) timers.push(setTimeout(() => sims.get(situation.id)!.apply(apply), afterMs));
+    // The transients start once the daemon has seen each of their nodes whole.
+    const transient = situations.filter((situation) => situation.later);
+    await eventually(
+      () => scrape(url).catch((): ParsedSample[] => []),
+      (samples) => transient.every((situation) => valueOf(samples, 'avaxmon_validator_uptime_ratio', { target: situation.id, view: 'network' }) !== undefined),
+      30_000,
+    );
+    for (const situation of transient) {
+      for (const { afterMs, apply } of situation.later!) timers.push(setTimeout(() => sims.get(situation.id)!.apply(apply), afterMs));
     }
   }, 60_000);
 
@@ -167,6 +174,10 @@ describe('what pages when: the situation matrix through the daemon process', () 
     expect(budget('running-ratio') / DAY).toBeCloseTo(36.25, 1);
     // 0.1·60 d − 0.105·55 d = 0.225 d: 5.4 h.
     expect(budget('budget-nearly-spent') / 3600).toBeCloseTo(5.4, 0);
+    // The restart was seen (connections reset), and the view is whole again: it rode out on `for:`.
+    const resets = samples.filter((sample) => sample.name === 'avaxmon_rpc_requests_total' && sample.labels.target === 'restarting' && sample.labels.outcome === 'reset');
+    expect(resets.reduce((sum, sample) => sum + sample.value, 0)).toBeGreaterThan(0);
+    expect(network('restarting')).toBeCloseTo(0.995, 9);
   });
 
   for (const situation of situations.filter((candidate) => candidate.awaits !== undefined)) {

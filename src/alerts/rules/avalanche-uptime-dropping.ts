@@ -13,7 +13,8 @@ const LABELS = ['target', 'subnet', 'node_id'] as const;
  */
 export const avalancheUptimeDropping: AlertRule = {
   name: 'AvalancheUptimeDropping',
-  defaultFor: '0m',
+  // A restart dips the view for a moment (a peer reports 0 until its first ping): a fall must last.
+  defaultFor: '5m',
   severity: 'warning',
   sources: [{ metric: METRIC, labels: LABELS }],
   // The peak lives in this rule's memory, which a restart empties: it takes a window to learn it again.
