@@ -22,6 +22,8 @@ export interface TargetFacts {
   nodeId?: string;
   /** Node-specific methods the node refused, so the refusal is logged once, not every run. */
   readonly unavailableMethods: Set<string>;
+  /** The primary network's weights by node id (validator-weights.ts), one copy for the peers and validators collectors. */
+  validatorWeights?: { readonly fetchedAtMs: number; readonly weights: ReadonlyMap<string, number> };
 }
 
 /** Facts of one run: every series of the collector, replacing its previous slice whole. */

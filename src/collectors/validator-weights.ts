@@ -5,30 +5,27 @@ import type { CollectContext } from './collector.js';
 export const WEIGHTS_METHOD = 'platform.getValidatorsAt';
 /** The primary validator set changes slowly; refetching its weights this often keeps the load low. */
 const WEIGHTS_MAX_AGE_MS = 10 * 60_000;
-const WEIGHTS_KEY = 'validator-weights';
-
-interface WeightsMemo {
-  readonly fetchedAtMs: number;
-  readonly weights: ReadonlyMap<string, number>;
-}
 
 /**
  * The primary network's validator weights (nAVAX, delegations included: the consensus weight) at
- * the current height, refetched when older than 10 minutes, kept in the calling collector's memory. The P-Chain may be
- * bootstrapping (503) or its API disabled: undefined then, logged once per target.
+ * the current height, refetched when older than 10 minutes. One copy per target, in its facts: the
+ * peers and validators collectors both read it, and a mainnet set is about 2,000 entries. The
+ * P-Chain may be bootstrapping (503) or its API disabled: undefined then, logged once per target.
  */
 export async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap<string, number> | undefined> {
-  const memo = ctx.memory.get(WEIGHTS_KEY) as WeightsMemo | undefined;
-  if (memo && ctx.nowMs - memo.fetchedAtMs < WEIGHTS_MAX_AGE_MS) return memo.weights;
+  const memo = ctx.facts.validatorWeights;
+  // A memo from a later run than this one (the clock stepped back) is refetched, as an old one is.
+  const ageMs = memo ? ctx.nowMs - memo.fetchedAtMs : Number.POSITIVE_INFINITY;
+  if (memo && ageMs >= 0 && ageMs < WEIGHTS_MAX_AGE_MS) return memo.weights;
   try {
     const weights = await fetchWeights(ctx);
-    ctx.memory.set(WEIGHTS_KEY, { fetchedAtMs: ctx.nowMs, weights });
+    ctx.facts.validatorWeights = { fetchedAtMs: ctx.nowMs, weights };
     if (ctx.facts.unavailableMethods.delete(WEIGHTS_METHOD)) ctx.log.info({ method: WEIGHTS_METHOD }, 'Validator weights are available again');
     return weights;
   } catch (error) {
     // A malformed answer is not an unavailable API: it fails the run like any other bad field.
     if (!(error instanceof UpstreamError) || error.outcome === 'bad_body' || ctx.signal.aborted) throw error;
-    ctx.memory.delete(WEIGHTS_KEY);
+    ctx.facts.validatorWeights = undefined;
     if (!ctx.facts.unavailableMethods.has(WEIGHTS_METHOD)) {
       ctx.facts.unavailableMethods.add(WEIGHTS_METHOD);
       ctx.log.warn({ method: WEIGHTS_METHOD, err: error }, 'Validator weights unavailable; stake-weighted peer views are left out until they answer');

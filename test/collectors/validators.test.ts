@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPeersCollector } from '../../src/collectors/peers.js';
 import { createValidatorsCollector } from '../../src/collectors/validators.js';
 import { chainWorld, l1Balance, primaryValidator, SIM_L1 } from '../../src/simulator/chain-world.js';
 import { SIM_NODE_ID } from '../../src/simulator/state.js';
@@ -44,7 +45,9 @@ describe('validators collector', () => {
     expect(requestCount(harness.self, 'info.getNodeID')).toBe(1);
     expect(requestCount(harness.self, 'info.uptime')).toBe(0);
     expect(requestCount(harness.self, 'info.peers')).toBe(1);
-    // The weights of the current set: its height first, then the set at it.
+    // The weights of the current set: its height first, then the set at it; the peers collector
+    // of the same target reads the same copy.
+    await harness.run(createPeersCollector(), (me.startTime + 30 * DAY) * 1000 + 60_000);
     expect(requestCount(harness.self, 'platform.getHeight')).toBe(1);
     expect(requestCount(harness.self, 'platform.getValidatorsAt')).toBe(1);
     expect(requestCount(harness.self, 'info.upgrades')).toBe(1);
