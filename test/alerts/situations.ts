@@ -89,6 +89,13 @@ export const situations: readonly Situation[] = [
     fires: [warning('AvalancheStakeExpiring'), warning('AvaxmonCollectorFailing', { collector: 'uptime' })],
   },
   {
+    id: 'upgrades-call-fails',
+    title: '`info.upgrades` fails while the validation ends in 12 hours without renewal',
+    setup: [{ ...WELL_SEEN, validator_period: { ago_days: 13.5, days: 14 }, fault: { match: 'info.upgrades', kind: 'rpc_error', message: 'upgrade config not loaded' } }],
+    fires: [warning('AvalancheStakeExpiring'), warning('AvaxmonCollectorFailing', { collector: 'upgrades' })],
+    awaits: 'issue 23: parts fail alone',
+  },
+  {
     id: 'partial-connectivity',
     title: 'Connected to 85% of the stake, every connected validator seeing 99.5%, 6.5 days into a 14-day cycle (budget about 33 h)',
     setup: [{ set_version: V115, validator_period: { ago_days: 6.5, days: 14 }, network_view: { connected: [{ stake: 85, observed: 99 }] } }],
