@@ -68,7 +68,7 @@ export interface Shard {
  */
 export class Daemon implements DaemonView {
   readonly snapshot: MetricsSnapshot;
-  readonly self = new SelfMetrics({ version: VERSION, revision: REVISION });
+  readonly self: SelfMetrics;
   readonly app: FastifyInstance;
   readonly collectorStates = new Map<string, CollectorState>();
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
@@ -96,6 +96,7 @@ export class Daemon implements DaemonView {
     this.configValue = options.config;
     this.clock = options.clock ?? systemClock;
     this.snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: ALERT_READ_FAMILIES, clock: this.clock });
+    this.self = new SelfMetrics({ version: VERSION, revision: REVISION, clock: this.clock });
     this.lastRunEndedMs = this.clock.now();
     this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;
     this.responseMemory = options.responseMemory ?? new ResponseMemory({ clock: this.clock });
@@ -246,7 +247,7 @@ export class Daemon implements DaemonView {
         const mine = ++generation;
         const familiesBefore = this.snapshot.familiesOf(key);
         const upBefore = this.self.isTargetUp(run.target);
-        const deps = { snapshot: this.snapshot, self: this.self, log: this.log };
+        const deps = { snapshot: this.snapshot, self: this.self, log: this.log, clock: this.clock };
         const result = await runSlice(run, deps, signal, () => mine === generation && this.collectorStates.get(key) === state);
         if (result.dropped) return;
         // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.

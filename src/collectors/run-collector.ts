@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { NodeClient } from '../clients/avalanchego.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { TargetConfig } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
@@ -10,6 +11,8 @@ export interface CollectorRunDeps {
   readonly snapshot: MetricsSnapshot;
   readonly self: SelfMetrics;
   readonly log: Logger;
+  /** What a run's `nowMs` and its success timestamp read; the system clock by default. */
+  readonly clock?: Clock;
 }
 
 export interface CollectorRuntime {
@@ -96,7 +99,8 @@ export async function runSlice(
 ): Promise<RunResult> {
   const log = childLogger(run, deps.log);
   const started = performance.now();
-  const nowMs = Date.now();
+  const clock = deps.clock ?? systemClock;
+  const nowMs = clock.now();
   const { signal, release } = deadline(run.intervalMs, stopSignal);
   const wasFailing = deps.self.collectorStatus(run.target, run.collector)?.success === false;
   let result: RunResult;
@@ -116,7 +120,7 @@ export async function runSlice(
     release();
   }
   const durationSeconds = (performance.now() - started) / 1000;
-  deps.self.recordRun(run.target, run.collector, result.success, durationSeconds, Date.now() / 1000);
+  deps.self.recordRun(run.target, run.collector, result.success, durationSeconds, clock.now() / 1000);
   log.debug({ durationSeconds, success: result.success }, 'Collection finished');
   return result;
 }

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import type { Outcome } from '../errors.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
@@ -31,9 +32,14 @@ export class SelfMetrics {
   private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
   private reloadSuccessful = true;
-  private lastLoadSeconds = Date.now() / 1000;
+  private lastLoadSeconds: number;
+  private readonly clock: Clock;
 
-  constructor(private readonly build: { version: string; revision: string }) {}
+  /** `clock`: when the config was loaded and when a target last answered; the system clock by default. */
+  constructor(private readonly build: { version: string; revision: string; clock?: Clock }) {
+    this.clock = build.clock ?? systemClock;
+    this.lastLoadSeconds = this.clock.now() / 1000;
+  }
 
   recordRequest(target: string, method: string, outcome: Outcome): void {
     let counter = this.requests.get(target);
@@ -46,7 +52,7 @@ export class SelfMetrics {
    * Collectors run concurrently, so one method timing out while others are answered must not mark
    * the node down: it is down once transport failures continue past `graceMs` after the last answer.
    */
-  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = Date.now()): void {
+  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.clock.now()): void {
     const state = this.reachability.get(target) ?? { graceMs };
     state.graceMs = graceMs;
     if (reachable) state.lastAnswerMs = nowMs;
