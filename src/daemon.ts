@@ -21,7 +21,7 @@ import { assertStateDirUsable } from './config/state-dir.js';
 import { ABANDON_GRACE_MS, Scheduler, type Job } from './scheduler.js';
 import { stableHash } from './stable-hash.js';
 import { buildApp } from './server/app.js';
-import type { CollectorState, DaemonView } from './server/daemon-view.js';
+import type { CollectorState, DaemonView, StatusView } from './server/daemon-view.js';
 import type { WebOptions } from './server/web-config.js';
 import { TargetRuntimes } from './targets.js';
 import { REVISION, VERSION } from './version.js';
@@ -72,7 +72,7 @@ export class Daemon implements DaemonView {
   readonly app: FastifyInstance;
   readonly collectorStates = new Map<string, CollectorState>();
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
-  readonly statusSections: Array<() => string> = [];
+  readonly statusSections: Array<(view: StatusView) => string> = [];
   readonly collectorRegistry: CollectorRegistry;
   readonly responseMemory: ResponseMemory;
   /** Targets whose request counts moved since the last scrape. */
@@ -108,7 +108,7 @@ export class Daemon implements DaemonView {
     this.app = buildApp(this, options.web ?? {});
     const collectorState = (target: string, collector: string) => this.collectorStates.get(sliceKey(target, collector));
     this.alerts = new DaemonAlerts(options.logger, this.snapshot, { collectors: collectorState, responseMemory: this.responseMemory, clock: this.clock });
-    this.statusSections.push(() => this.alerts.statusSection());
+    this.statusSections.push((view) => this.alerts.statusSection(view));
     this.snapshot.beforeServe(() => this.publishRequestCounts());
   }
 

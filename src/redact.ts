@@ -122,3 +122,22 @@ export function displayUrl(url: string): string {
     return REDACTED;
   }
 }
+
+/**
+ * A header value that carries a credential: the whole value, and the credential after an auth scheme
+ * (`Bearer X`, `Token X`), since a gateway that refuses it quotes X alone ("invalid api key X"). A
+ * Basic credential is also registered decoded, and its password on its own.
+ */
+export function registerHeaderSecret(value: string): void {
+  registerSecret(value);
+  const scheme = /^([A-Za-z][A-Za-z0-9._-]*)\s+(\S.*)$/.exec(value.trim());
+  if (!scheme) return;
+  const credential = scheme[2].trim();
+  registerSecret(credential);
+  if (scheme[1].toLowerCase() !== 'basic') return;
+  const decoded = Buffer.from(credential, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return;
+  registerSecret(decoded);
+  registerSecret(decoded.slice(colon + 1));
+}

@@ -12,6 +12,7 @@ import { Outbox } from './outbox.js';
 import { createReceiver } from './receivers/index.js';
 import type { Receiver } from './receivers/receiver.js';
 import { SEVERITIES, type CollectorLookup } from './rule.js';
+import { ruleRegistry } from './rules/index.js';
 import { Silences } from './silences.js';
 import { AlertStateStore } from './state-store.js';
 import { StateDirLock } from './state-dir-lock.js';
@@ -50,7 +51,7 @@ export class Alerting {
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);
-    this.silences = new Silences(config.stateDir, log);
+    this.silences = new Silences(config.stateDir, log, [...ruleRegistry.keys()]);
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
     this.engine = new AlertEngine(
       config,
@@ -135,6 +136,7 @@ export class Alerting {
     const samples = [...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples(), ...this.engine.flap.held.samples()];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
+    samples.push(...this.silenceSamples(nowMs));
     samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });
     const oldestByReceiver = new Map(this.configValue.receivers.map((receiver) => [receiver.name, nowMs]));
     for (const entry of this.outbox.entries()) {
@@ -144,6 +146,20 @@ export class Alerting {
       samples.push({ name: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: { receiver }, value: Math.max(0, (nowMs - createdMs) / 1000) });
     }
     return samples;
+  }
+
+  /** Silences by state, as Alertmanager's alertmanager_silences, and the unexpired ones that match every alert. */
+  private silenceSamples(nowMs: number): Sample[] {
+    const byState = new Map<string, number>([['active', 0], ['pending', 0], ['expired', 0]]);
+    let matchingAll = 0;
+    for (const silence of this.silences.list(nowMs)) {
+      byState.set(silence.state, byState.get(silence.state)! + 1);
+      if (silence.state !== 'expired' && this.silences.matchesEveryAlert(silence)) matchingAll++;
+    }
+    return [
+      ...[...byState].map(([state, value]) => ({ name: 'avaxmon_silences', labels: { state }, value })),
+      { name: 'avaxmon_silences_matching_every_alert', labels: {}, value: matchingAll },
+    ];
   }
 
   activeAlerts(): readonly AlertRecord[] {

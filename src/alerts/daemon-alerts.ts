@@ -1,3 +1,4 @@
+import type { StatusView } from '../server/daemon-view.js';
 import type { Logger } from 'pino';
 import type { ResponseMemory } from '../clients/response-memory.js';
 import { every, systemClock, type Clock } from '../clock.js';
@@ -81,8 +82,8 @@ export class DaemonAlerts {
     if (this.alerting.evaluateTarget(target, this.snapshot.samplesOf(target), rules)) this.publishAlertCounts();
   }
 
-  statusSection(): string {
-    return this.alerting ? renderAlertsSection(this.alerting) : '';
+  statusSection(view: StatusView): string {
+    return this.alerting ? renderAlertsSection(this.alerting, view) : '';
   }
 
   async stop(): Promise<void> {

@@ -1,3 +1,5 @@
+import { linearRegex, RegexError } from './linear-regex.js';
+
 /** An Alertmanager label matcher: `name="value"`, `name!="value"`, `name=~"regex"`, `name!~"regex"`. */
 export interface Matcher {
   readonly name: string;
@@ -15,20 +17,19 @@ export function parseMatcher(text: string): Matcher {
   if (!match) throw new Error(`"${text}" is not a label matcher like alertname="AvaxmonTargetDown" or severity=~"warning|info"`);
   const value = match[3] !== undefined ? match[3].replace(/\\(.)/g, '$1') : match[4];
   const matcher: Matcher = { name: match[1], op: match[2] as Matcher['op'], value };
-  if (matcher.op === '=~' || matcher.op === '!~') anchored(matcher.value);
+  if (matcher.op === '=~' || matcher.op === '!~') checkedRegex(matcher.value);
   return matcher;
 }
 
-/** Alertmanager's regexes match the whole value. */
-function anchored(source: string): RegExp {
+/** The regex of a `=~` or `!~` matcher; throws naming the pattern when RE2 refuses it. */
+export function checkedRegex(pattern: string): ReturnType<typeof linearRegex> {
   try {
-    return new RegExp(`^(?:${source})$`);
+    return linearRegex(pattern);
   } catch (error) {
-    throw new Error(`"${source}" is not a valid regular expression: ${(error as Error).message}`);
+    if (error instanceof RegexError) throw new Error(`"${pattern.length > 80 ? `${pattern.slice(0, 80)}...` : pattern}" ${error.message}`);
+    throw error;
   }
 }
-
-const regexCache = new Map<string, RegExp>();
 
 /** A missing label matches as the empty string, as in Alertmanager. */
 export function matches(matcher: Matcher, labels: Labels): boolean {
@@ -38,11 +39,8 @@ export function matches(matcher: Matcher, labels: Labels): boolean {
       return value === matcher.value;
     case '!=':
       return value !== matcher.value;
-    default: {
-      let regex = regexCache.get(matcher.value);
-      if (!regex) regexCache.set(matcher.value, (regex = anchored(matcher.value)));
-      return regex.test(value) === (matcher.op === '=~');
-    }
+    default:
+      return linearRegex(matcher.value).test(value) === (matcher.op === '=~');
   }
 }
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { writeFileDurably } from './durable-file.js';
-import { formatMatcher, matchesAll, type Matcher } from './matchers.js';
+import { checkedRegex, formatMatcher, matchesAll, type Matcher } from './matchers.js';
+import { SEVERITIES } from './rule.js';
 
 /** A matcher as Alertmanager's API v2 writes it. */
 export interface ApiMatcher {
@@ -38,6 +39,27 @@ export interface PostableSilence {
 /** Expired silences stay listed this long (Alertmanager's default retention), then are forgotten. */
 const EXPIRED_RETENTION_MS = 5 * 86_400_000;
 
+/**
+ * Caps in the spirit of Alertmanager's --silences.max-silences and --silences.max-silence-size-bytes,
+ * so neither memory, silences.json nor the status page grows with what clients post.
+ */
+export const SILENCE_LIMITS = {
+  /** Active and pending silences at once. */
+  maxSilences: 500,
+  /** The posted silence as JSON. */
+  maxSizeBytes: 8 * 1024,
+  maxMatchers: 32,
+  maxValueLength: 1_024,
+  maxTextLength: 2_048,
+  maxDurationMs: 30 * 86_400_000,
+} as const;
+
+/** RFC 3339 with a zone, as Alertmanager's API requires; Date.parse alone takes many other shapes. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/i;
+const LABEL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A target name nobody picks, standing for "any target" when asking whether a silence matches every alert. */
+const ANY_TARGET = 'any-target-0f7c2a';
+
 export class SilenceError extends Error {}
 
 /**
@@ -49,7 +71,8 @@ export class Silences {
   private readonly file: string;
   private readonly silences = new Map<string, Silence>();
 
-  constructor(stateDir: string, private readonly log: Logger) {
+  /** `alertnames`: every rule that can fire, to tell a silence that would match every alert. */
+  constructor(stateDir: string, private readonly log: Logger, private readonly alertnames: readonly string[] = []) {
     this.file = join(stateDir, 'silences.json');
     this.load();
   }
@@ -64,12 +87,21 @@ export class Silences {
     return silence && { ...silence, state: stateOf(silence, nowMs) };
   }
 
-  /** Creates a silence, or updates the one with the given id; returns its id. */
-  upsert(posted: PostableSilence, nowMs = Date.now()): string {
+  /**
+   * Creates a silence, or updates the one with the given id; returns its id. A silence that would
+   * match every alert is refused unless `allowMatchAll`: it would hide the pager, this one included.
+   */
+  upsert(posted: PostableSilence, nowMs = Date.now(), { allowMatchAll = false } = {}): string {
     const matchers = validate(posted);
     if (posted.id !== undefined && !this.silences.has(posted.id)) throw new SilenceError(`silence ${posted.id} not found`);
     const previous = posted.id === undefined ? undefined : this.silences.get(posted.id);
     if (previous && stateOf(previous, nowMs) === 'expired') throw new SilenceError(`silence ${posted.id} has expired and cannot be updated`);
+    if (!previous && this.unexpiredCount(nowMs) >= SILENCE_LIMITS.maxSilences) {
+      throw new SilenceError(`at most ${SILENCE_LIMITS.maxSilences} active or pending silences are kept; expire some first`);
+    }
+    if (!allowMatchAll && this.matchesEveryAlert({ matchers })) {
+      throw new SilenceError('matchers: this silence would match every alert (AvaxmonNotificationsFailing included); add ?allow_match_all=true to the request if that is really meant');
+    }
     const silence: Silence = {
       id: posted.id ?? randomUUID(),
       matchers,
@@ -98,6 +130,12 @@ export class Silences {
     return true;
   }
 
+  /** Whether a silence matches an alert of every rule, on any target and at any severity. */
+  matchesEveryAlert(silence: Pick<Silence, 'matchers'>): boolean {
+    const matchers = silence.matchers.map(toMatcher);
+    return this.alertnames.length > 0 && this.alertnames.every((alertname) => SEVERITIES.every((severity) => matchesAll(matchers, { alertname, severity, target: ANY_TARGET })));
+  }
+
   /** The ids of the active silences that match these labels. */
   silencing(labels: Readonly<Record<string, string>>, nowMs: number): string[] {
     const ids: string[] = [];
@@ -105,6 +143,12 @@ export class Silences {
       if (stateOf(silence, nowMs) === 'active' && matchesAll(silence.matchers.map(toMatcher), labels)) ids.push(silence.id);
     }
     return ids;
+  }
+
+  private unexpiredCount(nowMs: number): number {
+    let count = 0;
+    for (const silence of this.silences.values()) if (stateOf(silence, nowMs) !== 'expired') count++;
+    return count;
   }
 
   private forgetOld(nowMs: number): void {
@@ -127,10 +171,23 @@ export class Silences {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
+    let stored: Silence[];
     try {
-      for (const silence of (JSON.parse(text) as { silences: Silence[] }).silences) this.silences.set(silence.id, silence);
+      stored = (JSON.parse(text) as { silences: Silence[] }).silences;
+      if (!Array.isArray(stored)) throw new Error('no silences array');
     } catch (error) {
       this.log.error({ file: this.file, err: error }, 'Silences unreadable; starting with none');
+      return;
+    }
+    // A file written by an older version, or by hand, gets the checks a posted silence gets.
+    for (const silence of stored.slice(0, SILENCE_LIMITS.maxSilences)) {
+      try {
+        validateShape(silence);
+        if (typeof silence.id !== 'string') throw new SilenceError('id: must be a string');
+        this.silences.set(silence.id, silence);
+      } catch (error) {
+        this.log.error({ file: this.file, silence: String(silence?.id).slice(0, 64), reason: (error as Error).message }, 'Stored silence refused; it is dropped');
+      }
     }
   }
 }
@@ -149,30 +206,55 @@ function stateOf(silence: Silence, nowMs: number): SilenceState {
   return Date.parse(silence.startsAt) > nowMs ? 'pending' : 'active';
 }
 
-/** Checks a posted silence as Alertmanager does, naming the bad field. */
+/** Checks a posted silence as Alertmanager does, and against SILENCE_LIMITS, naming the bad field. */
 function validate(posted: PostableSilence): ApiMatcher[] {
+  const { matchers, starts, ends } = validateShape(posted);
+  if (ends <= starts) throw new SilenceError('endsAt: must be after startsAt');
+  if (ends - starts > SILENCE_LIMITS.maxDurationMs) throw new SilenceError(`endsAt: a silence lasts at most ${SILENCE_LIMITS.maxDurationMs / 86_400_000} days; renew it when it ends`);
+  return matchers;
+}
+
+/** What a stored silence must also satisfy: an expired one may end where it starts. */
+function validateShape(posted: PostableSilence): { matchers: ApiMatcher[]; starts: number; ends: number } {
+  if (Buffer.byteLength(JSON.stringify(posted)) > SILENCE_LIMITS.maxSizeBytes) throw new SilenceError(`body: a silence is at most ${SILENCE_LIMITS.maxSizeBytes} bytes`);
   if (!Array.isArray(posted.matchers) || posted.matchers.length === 0) throw new SilenceError('matchers: at least one matcher is required');
-  const matchers = posted.matchers.map((matcher, index) => {
-    if (typeof matcher?.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(matcher.name)) throw new SilenceError(`matchers[${index}].name: must be a label name`);
-    if (typeof matcher.value !== 'string') throw new SilenceError(`matchers[${index}].value: must be a string`);
-    const normalized: ApiMatcher = { name: matcher.name, value: matcher.value, isRegex: Boolean(matcher.isRegex), isEqual: matcher.isEqual ?? true };
-    if (normalized.isRegex) {
-      try {
-        new RegExp(`^(?:${normalized.value})$`);
-      } catch (error) {
-        throw new SilenceError(`matchers[${index}].value: invalid regular expression: ${(error as Error).message}`);
-      }
-    }
-    return normalized;
-  });
+  if (posted.matchers.length > SILENCE_LIMITS.maxMatchers) throw new SilenceError(`matchers: at most ${SILENCE_LIMITS.maxMatchers}`);
+  const matchers = posted.matchers.map(validMatcher);
   // A silence whose every matcher also matches the empty string would silence everything.
   if (matchers.every((matcher) => matchesAll([toMatcher(matcher)], {}))) throw new SilenceError('matchers: at least one matcher must not match the empty string');
-  const starts = Date.parse(posted.startsAt);
-  const ends = Date.parse(posted.endsAt);
-  if (Number.isNaN(starts)) throw new SilenceError('startsAt: must be an RFC 3339 time');
-  if (Number.isNaN(ends)) throw new SilenceError('endsAt: must be an RFC 3339 time');
-  if (ends <= starts) throw new SilenceError('endsAt: must be after startsAt');
-  if (typeof posted.createdBy !== 'string' || posted.createdBy === '') throw new SilenceError('createdBy: required');
-  if (typeof posted.comment !== 'string' || posted.comment === '') throw new SilenceError('comment: required');
-  return matchers;
+  const starts = rfc3339(posted.startsAt, 'startsAt');
+  const ends = rfc3339(posted.endsAt, 'endsAt');
+  text(posted.createdBy, 'createdBy');
+  text(posted.comment, 'comment');
+  return { matchers, starts, ends };
+}
+
+function validMatcher(matcher: ApiMatcher, index: number): ApiMatcher {
+  const field = `matchers[${index}]`;
+  if (typeof matcher?.name !== 'string' || !LABEL_NAME.test(matcher.name)) throw new SilenceError(`${field}.name: must be a label name`);
+  if (typeof matcher.value !== 'string') throw new SilenceError(`${field}.value: must be a string`);
+  if (matcher.value.length > SILENCE_LIMITS.maxValueLength) throw new SilenceError(`${field}.value: at most ${SILENCE_LIMITS.maxValueLength} characters`);
+  for (const flag of ['isRegex', 'isEqual'] as const) {
+    if (matcher[flag] !== undefined && typeof matcher[flag] !== 'boolean') throw new SilenceError(`${field}.${flag}: must be true or false`);
+  }
+  const normalized: ApiMatcher = { name: matcher.name, value: matcher.value, isRegex: matcher.isRegex === true, isEqual: matcher.isEqual ?? true };
+  if (normalized.isRegex) {
+    try {
+      checkedRegex(normalized.value);
+    } catch (error) {
+      throw new SilenceError(`${field}.value: ${(error as Error).message}`);
+    }
+  }
+  return normalized;
+}
+
+function rfc3339(value: unknown, field: string): number {
+  const ms = typeof value === 'string' && RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new SilenceError(`${field}: must be an RFC 3339 time like 2026-11-24T15:00:00Z`);
+  return ms;
+}
+
+function text(value: unknown, field: string): void {
+  if (typeof value !== 'string' || value === '') throw new SilenceError(`${field}: required`);
+  if (value.length > SILENCE_LIMITS.maxTextLength) throw new SilenceError(`${field}: at most ${SILENCE_LIMITS.maxTextLength} characters`);
 }

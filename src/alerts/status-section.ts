@@ -1,12 +1,18 @@
 import { scrubSecrets } from '../redact.js';
+import { errorForView, type StatusView } from '../server/daemon-view.js';
 import { badge, escapeHtml, table } from '../server/html.js';
 import type { AlertRecord } from './alert.js';
 import type { Alerting } from './alerting.js';
 import { NOTIFICATIONS_FAILING_RULE } from './routing.js';
 import { describe as describeSilence } from './silences.js';
 
+/** The status page lists this many silences, soonest-ending first; the API lists them all. */
+const MAX_SILENCES_SHOWN = 50;
+/** Comments and creators are cut to this many characters on the page. */
+const MAX_TEXT_SHOWN = 160;
+
 /** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
-export function renderAlertsSection(alerting: Alerting): string {
+export function renderAlertsSection(alerting: Alerting, view: StatusView): string {
   const alerts = alerting.activeAlerts().map((alert) => [
     escapeHtml(alert.rule),
     `<span class="badge ${alert.labels.severity === 'critical' ? 'bad' : escapeHtml(alert.labels.severity)}">${escapeHtml(alert.labels.severity)}</span>`,
@@ -25,29 +31,36 @@ export function renderAlertsSection(alerting: Alerting): string {
       badge(!failing.has(receiver.name), 'ok', 'failing'),
       last ? badge(last.outcome === 'delivered', escapeHtml(last.outcome), escapeHtml(last.outcome)) : badge(undefined),
       escapeHtml(last ? `${new Date(last.atMs).toISOString()} (${last.alertname})` : 'never'),
-      escapeHtml(scrubSecrets(last?.error ?? '')),
+      escapeHtml(errorForView(last?.error, view, scrubSecrets)),
     ];
   });
-  const silences = alerting.silences
+  const unexpired = alerting.silences
     .list()
     .filter((silence) => silence.state !== 'expired')
-    .map((silence) => [
-      escapeHtml(silence.id),
-      escapeHtml(silence.state),
-      escapeHtml(describeSilence(silence)),
-      escapeHtml(silence.startsAt),
-      escapeHtml(silence.endsAt),
-      escapeHtml(scrubSecrets(silence.createdBy)),
-      escapeHtml(scrubSecrets(silence.comment)),
-    ]);
+    .sort((a, b) => Date.parse(a.endsAt) - Date.parse(b.endsAt));
+  const silences = unexpired.slice(0, MAX_SILENCES_SHOWN).map((silence) => [
+    escapeHtml(silence.id),
+    alerting.silences.matchesEveryAlert(silence) ? `${escapeHtml(silence.state)} <span class="badge bad">matches every alert</span>` : escapeHtml(silence.state),
+    escapeHtml(cut(describeSilence(silence))),
+    escapeHtml(silence.startsAt),
+    escapeHtml(silence.endsAt),
+    // What a client typed is shown as typed: scrubbing it would tell the client which strings are secrets.
+    escapeHtml(cut(silence.createdBy)),
+    escapeHtml(cut(silence.comment)),
+  ]);
+  const more = unexpired.length > MAX_SILENCES_SHOWN ? `<p>${unexpired.length - MAX_SILENCES_SHOWN} more silences: <code>GET /api/v2/silences</code> lists them all.</p>` : '';
   return `<h2 id="alerts">Alerts</h2>
 ${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], alerts, 'No active alerts.')}
 <h2 id="silences">Silences</h2>
 <p>Managed through the Alertmanager API v2 on this port, e.g. <code>amtool --alertmanager.url=URL silence add target=NAME --duration=1h --comment=...</code>.</p>
-${table(['id', 'state', 'matchers', 'starts', 'ends', 'created by', 'comment'], silences, 'No active or pending silences.')}
+${table(['id', 'state', 'matchers', 'starts', 'ends', 'created by', 'comment'], silences, 'No active or pending silences.')}${more}
 <h2>Receivers</h2>
 <p>Outbox: ${alerting.outbox.depth} queued.</p>
 ${table(['receiver', 'type', 'severities', 'health', 'last delivery', 'at', 'last error'], receivers, 'No receivers configured.')}`;
+}
+
+function cut(text: string): string {
+  return text.length > MAX_TEXT_SHOWN ? `${text.slice(0, MAX_TEXT_SHOWN)}…` : text;
 }
 
 function stateText(alerting: Alerting, alert: AlertRecord): string {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
+import type { ControlPlaneOptions } from '../server/write-guard.js';
 
 export const DEFAULT_LISTEN_ADDRESS = ':9683';
 
@@ -29,6 +30,10 @@ Flags:
   --config.file=FILE         config file to load (default: config.yaml)
   --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS})
   --web.config.file=FILE     TLS and basic-auth config in exporter-toolkit format
+  --web.enable-lifecycle     allow POST /-/reload from clients other than loopback and write users
+  --web.enable-silences      allow creating and expiring silences from clients other than loopback and write users
+  --web.write-users=A,B      basic-auth users (web config) who may change state; default: every user
+  --web.allowed-hosts=A,B    host names a browser may use to change state (DNS rebinding guard)
   --shard=INDEX/COUNT        collect only the targets whose name hashes to INDEX of COUNT replicas
   --log.level=LEVEL          debug, info, warn or error (default: info)
   --log.format=FORMAT        json or logfmt (default: json)
@@ -48,6 +53,10 @@ export function parseCli(argv: string[]): CliOptions {
         'config.file': { type: 'string', default: 'config.yaml' },
         'web.listen-address': { type: 'string', default: DEFAULT_LISTEN_ADDRESS },
         'web.config.file': { type: 'string' },
+        'web.enable-lifecycle': { type: 'boolean' },
+        'web.enable-silences': { type: 'boolean' },
+        'web.write-users': { type: 'string' },
+        'web.allowed-hosts': { type: 'string' },
         'log.level': { type: 'string', default: 'info' },
         'log.format': { type: 'string', default: 'json' },
         version: { type: 'boolean' },
@@ -88,6 +97,17 @@ function commandOf(word: string | undefined): CliOptions['command'] {
   const commands = ['check-config', 'simulate', 'test-alert', 'collect', 'healthcheck'] as const;
   if ((commands as readonly string[]).includes(word)) return word as (typeof commands)[number];
   throw new UsageError(`unknown command "${word}"`);
+}
+
+/** The control-plane flags (see server/write-guard.ts). */
+export function controlPlaneOptions(values: CliOptions['values']): ControlPlaneOptions {
+  const list = (value: unknown) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
+  return {
+    enableLifecycle: values['web.enable-lifecycle'] === true,
+    enableSilences: values['web.enable-silences'] === true,
+    writeUsers: list(values['web.write-users']),
+    allowedHosts: list(values['web.allowed-hosts']),
+  };
 }
 
 /** Parses `--shard=INDEX/COUNT` (INDEX from 0): e.g. "2/3" is the third of three replicas. */

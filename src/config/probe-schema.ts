@@ -17,6 +17,8 @@ const targetPattern = z.string().superRefine((pattern, ctx) => {
 export const probeSchema = z
   .object({
     allowed_targets: z.array(targetPattern).default([]),
+    /** Distinct probe runs at once; beyond, /probe answers 429 (each run is about 30 upstream requests). */
+    max_concurrent: z.number().int().min(1).max(1_000).default(16),
   })
   .strict()
   .optional();

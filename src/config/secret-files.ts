@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../errors.js';
-import { registerSecret, registerUrlCredentials } from '../redact.js';
+import { registerHeaderSecret, registerSecret, registerUrlCredentials } from '../redact.js';
 import { headerValueProblem } from './fields.js';
 
 /** The part of a parsed config holding header and URL secrets (structural, so schema.ts is not imported back). */
@@ -24,7 +24,7 @@ export function resolveSecretFiles(config: TargetsWithSecrets): ConfigIssue[] {
       if (problem) issues.push({ path, message: `the file's content ${problem}` });
       else if (value !== undefined) target.headers[header] = value;
     }
-    Object.values(target.headers).forEach(registerSecret);
+    Object.values(target.headers).forEach(registerHeaderSecret);
     // A hosted node's key often rides in the URL (`?api_key=`, `https://user:key@...`).
     [target.url, ...target.subnets.map((subnet) => subnet.rpc_url)].forEach((url) => url !== undefined && registerUrlCredentials(url));
   });

@@ -10,6 +10,7 @@ import { registerOpsRoutes } from './routes/ops.js';
 import { registerProbeRoute } from './routes/probe.js';
 import { registerStatusRoute } from './routes/status.js';
 import type { WebOptions } from './web-config.js';
+import { registerWriteGuard } from './write-guard.js';
 
 export type { WebOptions } from './web-config.js';
 
@@ -22,9 +23,10 @@ export function buildApp(daemon: DaemonView, web: WebOptions): FastifyInstance {
   if (web.https && web.clientAuth) enforceClientCertPolicy(app.server as HttpsServer, web.clientAuth);
   registerResponseHeaders(app, web.headers ?? {});
   if (web.basicAuthUsers) registerBasicAuth(app, web.basicAuthUsers);
+  registerWriteGuard(app, web.control ?? {}, Boolean(web.basicAuthUsers), daemon.log);
   registerMetricsRoute(app, daemon);
   registerOpsRoutes(app, daemon);
-  registerStatusRoute(app, daemon);
+  registerStatusRoute(app, daemon, Boolean(web.basicAuthUsers));
   registerProbeRoute(app, daemon);
   registerAlertmanagerApi(app, () => daemon.alerting);
   return app;

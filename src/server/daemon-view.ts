@@ -6,6 +6,18 @@ import type { Config } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
 
+/** Who the status page is rendered for. */
+export interface StatusView {
+  /** Upstream and receiver error texts are shown; otherwise only that something failed. */
+  readonly detailed: boolean;
+}
+
+/** An error text as a reader may see it: whole (secrets scrubbed) for a trusted reader, else only that it failed. */
+export function errorForView(error: string | undefined, view: StatusView, scrub: (text: string) => string): string {
+  if (!error) return '';
+  return view.detailed ? scrub(error) : 'failed (details for loopback or authenticated clients)';
+}
+
 /** The last outcome of one scheduled collector, for the status page. */
 export interface CollectorState {
   readonly target: string;
@@ -30,7 +42,7 @@ export interface DaemonView {
   /** The alert plane, while the config has an `alerts:` section (silences, the Alertmanager API). */
   readonly alerting: Alerting | undefined;
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
-  readonly statusSections: ReadonlyArray<() => string>;
+  readonly statusSections: ReadonlyArray<(view: StatusView) => string>;
   isReady(): boolean;
   notReadyReason(): string;
   reload(): Promise<{ ok: boolean; errors: string[] }>;

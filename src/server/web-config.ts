@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { joinPath } from '../config/expand-env.js';
+import type { ControlPlaneOptions } from './write-guard.js';
 
 /** Options of avaxmon's own HTTP endpoints; TLS and auth come from --web.config.file. */
 export interface WebOptions {
@@ -23,6 +24,8 @@ export interface WebOptions {
   readonly basicAuthUsers?: Readonly<Record<string, string>>;
   /** Security headers added to every response. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Who may change state: from flags, not the web config file (which stays exporter-toolkit's). */
+  readonly control?: ControlPlaneOptions;
 }
 
 /**

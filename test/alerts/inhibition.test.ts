@@ -37,7 +37,7 @@ describe('inhibition (Alertmanager inhibit_rules)', () => {
     await drained(alerting);
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
     expect(alerting.activeAlerts().filter((alert) => alert.muted === 'inhibited by AvalancheNodeUnhealthy on validator-1')).toHaveLength(4);
-    expect(renderAlertsSection(alerting)).toContain('firing (inhibited by AvalancheNodeUnhealthy on validator-1)');
+    expect(renderAlertsSection(alerting, { detailed: true })).toContain('firing (inhibited by AvalancheNodeUnhealthy on validator-1)');
     // Another node's checks are not inhibited by this node.
     alerting.evaluate([...node(0, ['network', 'bootstrapped', 'bls', 'C']), ...node(1, ['C'], 'validator-2')], sec(30));
     await drained(alerting);

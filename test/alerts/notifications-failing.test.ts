@@ -43,7 +43,7 @@ describe('AvaxmonNotificationsFailing', () => {
     expect(failing[0].annotations.description).toContain('rejected, expired or dropped');
     // Not sent to the failing receiver itself, though a critical alert is outside its severity filter anyway: it saw one request.
     expect(attempts).toHaveLength(1);
-    expect(renderAlertsSection(alerting)).toMatch(/<td>pager<\/td><td>webhook<\/td><td>warning<\/td><td><span class="badge bad">failing<\/span>/);
+    expect(renderAlertsSection(alerting, { detailed: true })).toMatch(/<td>pager<\/td><td>webhook<\/td><td>warning<\/td><td><span class="badge bad">failing<\/span>/);
     // 15 minutes without another rejection: it resolves.
     alerting.evaluate([...health(0), ...alerting.samples()], sec(15 + 900));
     await drained(alerting);

@@ -61,7 +61,7 @@ describe('the status page for a target that answers HTTP but is not AvalancheGo'
     const daemon = new Daemon({ config, logger: createLogger('error') });
     try {
       await daemon.start();
-      const targetsTable = renderStatusPage(daemon).split('<h2>Collectors</h2>')[0];
+      const targetsTable = renderStatusPage(daemon, { detailed: true }).split('<h2>Collectors</h2>')[0];
       expect(targetsTable).toContain('<span class="badge bad">failing</span>');
       expect(targetsTable).not.toContain('>up<');
     } finally {

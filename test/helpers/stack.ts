@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon.js';
 import { createLogger } from '../../src/log.js';
+import type { WebOptions } from '../../src/server/web-config.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import { countingCollectors, type CountingCollectors } from './counting-collectors.js';
 import { ManualClock } from './manual-clock.js';
@@ -64,7 +65,7 @@ function manualTime(): ManualTime & { attach(daemon: Daemon): void } {
 
 /** A simulator plus a daemon scraping it, both on loopback ports chosen by the OS. */
 export async function startStack(
-  options: { sim?: SimulatorOptions; targetUrl?: string; targetYaml?: string; globalYaml?: string; extraYaml?: string; env?: NodeJS.ProcessEnv; manualTime?: boolean } = {},
+  options: { sim?: SimulatorOptions; targetUrl?: string; targetYaml?: string; globalYaml?: string; extraYaml?: string; env?: NodeJS.ProcessEnv; manualTime?: boolean; web?: WebOptions } = {},
 ): Promise<Stack> {
   const sim = await startSimulator(options.sim);
   const config = parseConfig(
@@ -81,7 +82,7 @@ ${options.extraYaml ?? ''}
   const logs: string[] = [];
   const logger = createLogger('debug', 'json', captureStream(logs));
   const time = options.manualTime ? manualTime() : undefined;
-  const daemon = new Daemon({ config, logger, ...(time && { clock: time.clock, collectorRegistry: time.runs.registry }) });
+  const daemon = new Daemon({ config, logger, web: options.web, ...(time && { clock: time.clock, collectorRegistry: time.runs.registry }) });
   time?.attach(daemon);
   await daemon.app.listen({ host: '127.0.0.1', port: 0 });
   const address = daemon.app.server.address() as { port: number };

@@ -10,4 +10,6 @@ export const alertsMetrics = [
   counter('avaxmon_notifications_dropped_total', 'Notifications dropped from the outbox before delivery, by receiver and reason (outbox_full: past alerts.max_queued_notifications, oldest first).', ['receiver', 'reason']),
   counter('avaxmon_state_dir_write_errors_total', 'Failed writes to alerts.state_dir by file (outbox, journal, alerts); the state is kept in memory meanwhile.', ['file']),
   gauge('avaxmon_notification_receiver_oldest_queued_age_seconds', 'Age of the oldest notification waiting in the outbox for this receiver; 0 when none waits.', ['receiver']),
+  gauge('avaxmon_silences', 'Silences by state (active, pending, expired), as Alertmanager\'s alertmanager_silences.', ['state']),
+  gauge('avaxmon_silences_matching_every_alert', 'Active or pending silences that match an alert of every rule on any target: they hide every notification.', []),
 ] as const;

@@ -3,7 +3,7 @@ import type { Alerting } from '../../alerts/alerting.js';
 import { generatorUrl } from '../../alerts/alert.js';
 import { matchesAll, parseMatcher, type Matcher } from '../../alerts/matchers.js';
 import { routes } from '../../alerts/routing.js';
-import { SilenceError, toMatcher, type PostableSilence, type Silence, type SilenceState } from '../../alerts/silences.js';
+import { SILENCE_LIMITS, SilenceError, toMatcher, type PostableSilence, type Silence, type SilenceState } from '../../alerts/silences.js';
 
 /** The part of Alertmanager's API v2 that amtool needs for silences, and the active alerts. */
 export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Alerting | undefined): void {
@@ -25,10 +25,10 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     }),
   );
 
-  app.post<{ Body: PostableSilence }>('/api/v2/silences', (request, reply) =>
+  app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>('/api/v2/silences', { bodyLimit: SILENCE_BODY_LIMIT }, (request, reply) =>
     withAlerting(reply, (current) => {
-      if (typeof request.body !== 'object' || request.body === null) throw new SilenceError('body: must be a JSON silence');
-      return { silenceID: current.silences.upsert(request.body) };
+      if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) throw new SilenceError('body: must be a JSON silence');
+      return { silenceID: current.silences.upsert(request.body, Date.now(), { allowMatchAll: request.query.allow_match_all === 'true' }) };
     }),
   );
 
@@ -59,10 +59,16 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
   );
 }
 
+/** Room for a silence at its size limit, JSON-escaped; fastify refuses larger bodies with 413 before parsing. */
+const SILENCE_BODY_LIMIT = 4 * SILENCE_LIMITS.maxSizeBytes;
+/** Filters are matchers like a silence's, and as many. */
+const MAX_FILTERS = SILENCE_LIMITS.maxMatchers;
+
 class FilterError extends Error {}
 
 function filterOf(filter: string | string[] | undefined): Matcher[] {
   const texts = filter === undefined ? [] : Array.isArray(filter) ? filter : [filter];
+  if (texts.length > MAX_FILTERS) throw new FilterError(`filter: at most ${MAX_FILTERS} matchers`);
   return texts.map((text) => {
     try {
       return parseMatcher(text);

@@ -4,8 +4,12 @@ import type { DaemonView } from '../daemon-view.js';
 import { allMetrics } from '../../metrics/catalogue/index.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, assemble, renderSamples } from '../../metrics/exposition.js';
 import { MAX_REMEMBERED_TARGETS, ProbeRunner } from '../probe-runner.js';
+import { ProbeBusyError, ProbeGate } from '../probe-gate.js';
 import { resolveProbeTarget } from '../probe-target.js';
 import { acceptsGzip, negotiateFormat } from './metrics.js';
+
+/** probe.max_concurrent when the config has no probe section. */
+const DEFAULT_MAX_CONCURRENT = 16;
 
 /** Leaves time to send the answer before Prometheus gives up, as blackbox_exporter's timeout_offset does. */
 const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
@@ -18,15 +22,22 @@ const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
  */
 export function registerProbeRoute(app: FastifyInstance, daemon: DaemonView): void {
   const runner = new ProbeRunner(daemon.config, daemon.log, MAX_REMEMBERED_TARGETS, daemon);
+  const gate = new ProbeGate(daemon.config.probe?.max_concurrent ?? DEFAULT_MAX_CONCURRENT);
   app.addHook('onClose', () => runner.close());
   app.get('/probe', async (request, reply) => {
     const resolution = resolveProbeTarget((request.query as Record<string, unknown>).target, daemon.config);
     if ('status' in resolution) return reply.code(resolution.status).type('text/plain').send(`${resolution.message}\n`);
     const timeout = probeTimeoutMs(request, daemon.config.global.timeout);
     if (typeof timeout === 'string') return reply.code(400).type('text/plain').send(`${timeout}\n`);
-    const abort = new AbortController();
-    reply.raw.once('close', () => abort.abort());
-    const samples = await runner.probe(resolution.target, daemon.config, timeout, abort.signal);
+    const { target } = resolution;
+    let samples;
+    try {
+      // A shared run outlives the request that started it, so it stops at its timeout, not when one client leaves.
+      samples = await gate.probe(target.name, () => runner.probe(target, daemon.config, timeout, AbortSignal.timeout(timeout)));
+    } catch (error) {
+      if (error instanceof ProbeBusyError) return reply.code(429).header('retry-after', '1').type('text/plain').send(`${error.message}\n`);
+      throw error;
+    }
     const format = negotiateFormat(request);
     const text = assemble(allMetrics, [renderSamples(samples)], format).toString() + (format === 'openmetrics' ? '# EOF\n' : '');
     reply.header('content-type', format === 'openmetrics' ? OPENMETRICS_TEXT : PROMETHEUS_TEXT);

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { DaemonView } from '../daemon-view.js';
+import { errorForView, type DaemonView, type StatusView } from '../daemon-view.js';
+import { isTrustedReader } from '../trusted-client.js';
 import { displayUrl, scrubSecrets } from '../../redact.js';
 import { REVISION, VERSION } from '../../version.js';
 import { badge, escapeHtml, table } from '../html.js';
 import { targetStatusBadge } from '../target-status.js';
 
 /** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
-export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView): void {
-  app.get('/', async (_, reply) => reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon)));
+export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView, basicAuth: boolean): void {
+  app.get('/', async (request, reply) => reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon, { detailed: isTrustedReader(request, basicAuth) })));
 }
 
-export function renderStatusPage(daemon: DaemonView): string {
+export function renderStatusPage(daemon: DaemonView, view: StatusView): string {
   const targets = daemon.config.targets.map((target) => [
     // The anchor alerts link to as their generatorURL.
     `<span id="target-${escapeHtml(encodeURIComponent(target.name))}">${escapeHtml(target.name)}</span>`,
@@ -27,7 +28,7 @@ export function renderStatusPage(daemon: DaemonView): string {
       escapeHtml(status ? `${(status.durationSeconds * 1000).toFixed(0)} ms` : '-'),
       escapeHtml(String(status?.skippedRuns ?? 0)),
       escapeHtml(String(status?.abandonedRuns ?? 0)),
-      escapeHtml(scrubSecrets(state.lastError ?? '')),
+      escapeHtml(errorForView(state.lastError, view, scrubSecrets)),
     ];
   });
   return `<!doctype html>
@@ -46,7 +47,7 @@ th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.
 ${table(['target', 'url', 'status'], targets, 'No targets configured.')}
 <h2>Collectors</h2>
 ${table(['target', 'collector', 'last run', 'last success', 'duration', 'skipped ticks', 'abandoned runs', 'last error'], collectors, 'No collectors scheduled yet.')}
-${daemon.statusSections.map((section) => section()).join('\n')}
+${daemon.statusSections.map((section) => section(view)).join('\n')}
 </body></html>
 `;
 }
