@@ -5,10 +5,10 @@ type Details = Record<string, unknown>;
 
 /**
  * The numbers AvalancheGo (v1.15) puts in the `message` of its health checks, as series. The message
- * may be any JSON (a string, a list, null before the check has run), so only an object is read, and
- * a field it lacks is skipped; a field it has must have its type, or the run fails naming it
- * (`read` is scoped to the message: `checks.network.message.sendFailRate`). Shapes, from the
- * node's source:
+ * may be any JSON (a string, a list, null before the check has run), so only an object is read, a
+ * field it lacks is skipped, and `read` (a BestEffortReader scoped to the message) skips and counts a
+ * field of another type (`checks.network.message.sendFailRate`) instead of failing the run. Shapes,
+ * from the node's source:
  * - chain checks (`P`, `X`, `C`, an L1's blockchain id): `{engine: {consensus: {processingBlocks,
  *   longestProcessingBlock: "1.2s", ...}, vm}, networking: {percentConnected: 0..1,
  *   disconnectedValidators: [...]}}`;

@@ -63,6 +63,44 @@ describe('health collector: the numbers in the checks’ messages', () => {
   });
 });
 
+describe('health never goes blind on details of another shape', () => {
+  /** Details a real node may send that avaxmon has not seen: the C-Chain's SAE engine, numbers as other types. */
+  const oddDetails = () => {
+    harness!.sim.apply({ health_message: { check: 'C', message: { engine: 'sae', networking: { percentConnected: '1.1 TB' } } } });
+    harness!.sim.apply({ health_message: { check: 'router', message: { outstandingRequests: 3, longestRunningRequest: 1204000000 } } });
+    harness!.sim.apply({ health_message: { check: 'diskspace', message: 'fine' } });
+  };
+
+  it('an unhealthy node with odd details still reads unhealthy, each check passing or failing, the odd fields counted', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    oddDetails();
+    harness.sim.apply({ fail_check: 'network' });
+    const samples = await harness.run(createHealthCollector());
+    expect(value(samples, 'avaxmon_node_healthy')).toBe(0);
+    expect(value(samples, 'avaxmon_node_live')).toBe(1);
+    expect(value(samples, 'avaxmon_health_check_passing', { check: 'network' })).toBe(0);
+    expect(value(samples, 'avaxmon_health_check_passing', { check: 'C' })).toBe(1);
+    expect(value(samples, 'avaxmon_health_router_outstanding_requests')).toBe(3);
+    expect(value(samples, 'avaxmon_health_details_skipped_total', { check: 'C', field: 'engine' })).toBe(1);
+    expect(value(samples, 'avaxmon_health_details_skipped_total', { check: 'C', field: 'networking.percentConnected' })).toBe(1);
+    expect(value(samples, 'avaxmon_health_details_skipped_total', { check: 'router', field: 'longestRunningRequest' })).toBe(1);
+    expect(series(samples, 'avaxmon_health_details_skipped_total', { check: 'diskspace' })).toEqual([]);
+
+    const again = await harness.run(createHealthCollector());
+    expect(value(again, 'avaxmon_health_details_skipped_total', { check: 'C', field: 'engine' })).toBe(2);
+    expect(harness.logs.filter((line) => line.includes('Health detail of an unexpected shape skipped'))).toHaveLength(3);
+  });
+
+  it('a healthy node with odd details keeps every health series', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    oddDetails();
+    const samples = await harness.run(createHealthCollector());
+    expect(value(samples, 'avaxmon_node_healthy')).toBe(1);
+    expect(value(samples, 'avaxmon_node_ready')).toBe(1);
+    expect(value(samples, 'avaxmon_health_check_passing', { check: 'router' })).toBe(1);
+  });
+});
+
 describe('Go durations in health messages', () => {
   it('reads time.Duration.String() forms and rejects anything else', () => {
     expect(goDurationSeconds('0s')).toBe(0);

@@ -50,12 +50,6 @@ const l1Balance = (result: Json) => {
 };
 
 const failingRuns: Mutation[] = [
-  { collector: createHealthCollector, answer: '/ext/health', field: 'checks.network.message.sendFailRate', value: '12x' },
-  { collector: createHealthCollector, answer: '/ext/health', field: 'checks.C.message.engine.consensus.longestProcessingBlock', value: 312 },
-  { collector: createHealthCollector, answer: '/ext/health', field: 'checks.P.message.networking.disconnectedValidators', value: '3' },
-  { collector: createHealthCollector, answer: '/ext/health', field: 'checks.diskspace.message.availableDiskPercentage', value: '42%' },
-  { collector: createHealthCollector, answer: '/ext/health', field: 'checks.futureupgrade.message.modeUpgradeTime', value: true },
-  { collector: createHealthCollector, answer: '/ext/health', field: 'checks.router.error', value: 12, step: { fail_check: 'router' } },
   { collector: createHealthCollector, answer: '/ext/health/readiness', field: 'healthy', value: 'true' },
   { collector: createNodeInfoCollector, answer: 'info.getNodeVersion', field: 'rpcProtocolVersion', value: 42 },
   { collector: createNodeInfoCollector, answer: 'info.getNetworkID', field: 'networkID', value: 1 },
@@ -133,6 +127,34 @@ describe('a field of the wrong type fails the run, naming its path', () => {
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).outcome).toBe('bad_body');
     expect((error as UpstreamError).message).toMatch(namingField(mutation.answer, started.path()));
+  });
+});
+
+/** Health details are any JSON by contract: these are skipped and counted, and health is read regardless. */
+const skippedDetails: ReadonlyArray<{ check: string; field: string; value: Json }> = [
+  { check: 'network', field: 'sendFailRate', value: '12x' },
+  { check: 'C', field: 'engine.consensus.longestProcessingBlock', value: 312 },
+  { check: 'P', field: 'networking.disconnectedValidators', value: '3' },
+  { check: 'diskspace', field: 'availableDiskPercentage', value: '42%' },
+  { check: 'futureupgrade', field: 'modeUpgradeTime', value: true },
+];
+
+describe('a health detail of another type is skipped and counted; health is read regardless', () => {
+  it.each(skippedDetails.map((detail) => [`checks.${detail.check}.message.${detail.field} as ${JSON.stringify(detail.value)}`, detail] as const))('%s', async (_, detail) => {
+    const started = await startMutated({ collector: createHealthCollector, answer: '/ext/health', field: `checks.${detail.check}.message.${detail.field}`, value: detail.value });
+    harness = started.harness;
+    const samples = await harness.run(createHealthCollector());
+    expect(value(samples, 'avaxmon_node_healthy')).toBe(1);
+    expect(value(samples, 'avaxmon_health_check_passing', { check: detail.check })).toBe(1);
+    expect(value(samples, 'avaxmon_health_details_skipped_total', { check: detail.check, field: detail.field })).toBe(1);
+  });
+
+  it('a failing check whose error is not a string still fails', async () => {
+    const started = await startMutated({ collector: createHealthCollector, answer: '/ext/health', field: 'checks.router.error', value: 12, step: { fail_check: 'router' } });
+    harness = started.harness;
+    const samples = await harness.run(createHealthCollector());
+    expect(value(samples, 'avaxmon_health_check_passing', { check: 'router' })).toBe(0);
+    expect(value(samples, 'avaxmon_node_healthy')).toBe(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { gauge } from '../metric-desc.js';
+import { counter, gauge } from '../metric-desc.js';
 
 /** Metrics of the node collectors: health, node_info, peers, uptime, upgrades. */
 export const healthMetrics = [
@@ -7,6 +7,7 @@ export const healthMetrics = [
   gauge('avaxmon_node_live', 'Whether GET /ext/health/liveness reports the node live.', ['target']),
   gauge('avaxmon_health_check_passing', 'Whether one health check of the node passes.', ['target', 'check']),
   gauge('avaxmon_health_check_contiguous_failures', 'Contiguous failures of one health check (0 when passing).', ['target', 'check']),
+  counter('avaxmon_health_details_skipped_total', 'Health check details skipped because they had an unexpected type (details are any JSON by contract), by check and field path; health itself is read regardless.', ['target', 'check', 'field']),
   gauge('avaxmon_health_check_first_failure_timestamp_seconds', 'Unix time the current failure streak of a health check began; absent while passing.', ['target', 'check']),
   gauge('avaxmon_health_tag_healthy', 'Whether health.health filtered by this tag (a subnet id) is healthy.', ['target', 'tag']),
   gauge('avaxmon_health_tag_ready', 'Whether health.readiness filtered by this tag is ready.', ['target', 'tag']),
