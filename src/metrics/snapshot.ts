@@ -13,6 +13,11 @@ const GZIP_OPTIONS = { level: constants.Z_BEST_SPEED };
  * sooner gets the previous body, and a trailing assembly catches up.
  */
 export const MIN_ASSEMBLY_INTERVAL_MS = 250;
+/**
+ * The most a served body may lag the collected data, whatever the fleet size or CPU limit: Prometheus
+ * cannot tell an old body from a new one. The window grows with the assembly's cost up to this bound.
+ */
+export const MAX_ASSEMBLY_INTERVAL_MS = 1_000;
 const ASSEMBLY_COST_FACTOR = 10;
 
 export interface SnapshotOptions {
@@ -44,6 +49,16 @@ interface Assembled {
   readonly lines: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
   gzipped?: Promise<Buffer>;
   gzippedSync?: Buffer;
+}
+
+/**
+ * How long after an assembly a changed body may wait for the next: ten times what assembly and gzip
+ * cost, so they take a tenth of the time at most, but never past MAX_ASSEMBLY_INTERVAL_MS: the
+ * measured cost includes event-loop delay under CPU pressure, which would otherwise grow the window
+ * to tens of seconds and serve minute-old data as new.
+ */
+export function coalescingWindowMs(costMs: number): number {
+  return Math.min(MAX_ASSEMBLY_INTERVAL_MS, Math.max(MIN_ASSEMBLY_INTERVAL_MS, ASSEMBLY_COST_FACTOR * costMs));
 }
 
 /**
@@ -168,7 +183,7 @@ export class MetricsSnapshot {
    * served at once and a trailing assembly follows at the window's end. So assembly (and gzip,
    * computed once per assembled body, off the event loop) happens a few times a second at most
    * however many scrapers there are, a scrape waits for at most one assembly, and a body is never
-   * older than the window.
+   * older than the window, at most MAX_ASSEMBLY_INTERVAL_MS.
    */
   async serve(format: ExpositionFormat, gzip: boolean): Promise<Buffer> {
     for (const refresh of this.refreshers) refresh();
@@ -183,7 +198,7 @@ export class MetricsSnapshot {
     const current = this.assembled.get(format);
     if (current?.version === this.version) return current;
     const sinceMs = this.clock.now() - this.lastAssemblyMs;
-    const windowMs = Math.max(MIN_ASSEMBLY_INTERVAL_MS, ASSEMBLY_COST_FACTOR * (this.assemblyCostMs + this.gzipCostMs));
+    const windowMs = coalescingWindowMs(this.assemblyCostMs + this.gzipCostMs);
     // A negative span is the wall clock stepped back: nothing to wait for.
     if (!current || sinceMs >= windowMs || sinceMs < 0) return this.currentOrAssemble(format);
     if (!this.trailing.has(format)) {

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
-import { MetricsSnapshot } from '../../src/metrics/snapshot.js';
+import { coalescingWindowMs, MAX_ASSEMBLY_INTERVAL_MS, MetricsSnapshot, MIN_ASSEMBLY_INTERVAL_MS } from '../../src/metrics/snapshot.js';
 import { rangeOf, renderSamples } from '../../src/metrics/exposition.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 
@@ -87,5 +87,13 @@ describe('MetricsSnapshot', () => {
     snapshot.setSlice('b/height', [{ ...height, labels: { target: 'b', chain: 'P' } }]);
     expect(snapshot.samplesOf('b')).toEqual([]);
     expect(snapshot.body('text', false).toString()).toContain('avaxmon_chain_height{target="b",chain="P"} 9\n');
+  });
+
+  it('waits at most a second for the next assembly, however costly assembly seemed (event-loop delay included)', () => {
+    expect(coalescingWindowMs(1)).toBe(MIN_ASSEMBLY_INTERVAL_MS);
+    expect(coalescingWindowMs(50)).toBe(500);
+    // A 1-core container measured 4 s for assembly plus gzip: the window once grew to 40 s.
+    expect(coalescingWindowMs(4_000)).toBe(MAX_ASSEMBLY_INTERVAL_MS);
+    expect(MAX_ASSEMBLY_INTERVAL_MS).toBe(1_000);
   });
 });
