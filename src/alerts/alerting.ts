@@ -36,7 +36,7 @@ export class Alerting {
 
   /**
    * `resources`: the daemon's body budget, which receivers' answers draw on too, and the clock
-   * evaluations read (delivery, the outbox and silences made through the API still read the system's).
+   * evaluations and silences read (delivery, the outbox and the API's silence writes still read the system's).
    */
   constructor(
     config: AlertsConfig,
@@ -51,7 +51,7 @@ export class Alerting {
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);
-    this.silences = new Silences(config.stateDir, log, [...ruleRegistry.keys()]);
+    this.silences = new Silences(config.stateDir, log, [...ruleRegistry.keys()], clock);
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
     this.engine = new AlertEngine(
       config,

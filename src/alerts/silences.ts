@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../clock.js';
 import { writeFileDurably } from './durable-file.js';
 import { checkedRegex, formatMatcher, matchesAll, type Matcher } from './matchers.js';
 import { SEVERITIES } from './rule.js';
@@ -71,18 +72,26 @@ export class Silences {
   private readonly file: string;
   private readonly silences = new Map<string, Silence>();
 
-  /** `alertnames`: every rule that can fire, to tell a silence that would match every alert. */
-  constructor(stateDir: string, private readonly log: Logger, private readonly alertnames: readonly string[] = []) {
+  /**
+   * `alertnames`: every rule that can fire, to tell a silence that would match every alert. `clock`:
+   * the now of a call that names none.
+   */
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+    private readonly alertnames: readonly string[] = [],
+    private readonly clock: Clock = systemClock,
+  ) {
     this.file = join(stateDir, 'silences.json');
     this.load();
   }
 
-  list(nowMs = Date.now()): Array<Silence & { state: SilenceState }> {
+  list(nowMs = this.clock.now()): Array<Silence & { state: SilenceState }> {
     this.forgetOld(nowMs);
     return [...this.silences.values()].map((silence) => ({ ...silence, state: stateOf(silence, nowMs) }));
   }
 
-  get(id: string, nowMs = Date.now()): (Silence & { state: SilenceState }) | undefined {
+  get(id: string, nowMs = this.clock.now()): (Silence & { state: SilenceState }) | undefined {
     const silence = this.silences.get(id);
     return silence && { ...silence, state: stateOf(silence, nowMs) };
   }
@@ -91,7 +100,7 @@ export class Silences {
    * Creates a silence, or updates the one with the given id; returns its id. A silence that would
    * match every alert is refused unless `allowMatchAll`: it would hide the pager, this one included.
    */
-  upsert(posted: PostableSilence, nowMs = Date.now(), { allowMatchAll = false } = {}): string {
+  upsert(posted: PostableSilence, nowMs = this.clock.now(), { allowMatchAll = false } = {}): string {
     const matchers = validate(posted);
     if (posted.id !== undefined && !this.silences.has(posted.id)) throw new SilenceError(`silence ${posted.id} not found`);
     const previous = posted.id === undefined ? undefined : this.silences.get(posted.id);
@@ -118,7 +127,7 @@ export class Silences {
   }
 
   /** Ends a silence now; false when there is no such silence. */
-  expire(id: string, nowMs = Date.now()): boolean {
+  expire(id: string, nowMs = this.clock.now()): boolean {
     const silence = this.silences.get(id);
     if (!silence) return false;
     if (stateOf(silence, nowMs) !== 'expired') {
