@@ -10,7 +10,8 @@ const OTHER_VERSION = 'other';
 interface Peer {
   readonly nodeId: string;
   readonly version: string;
-  readonly observedUptime?: number;
+  /** Whole percent, as sent. */
+  readonly observedPercent?: number;
   readonly benched: readonly string[];
 }
 
@@ -37,6 +38,8 @@ export function createPeersCollector(): Collector {
       out.add('avaxmon_node_api_available', { method: WEIGHTS_METHOD }, weights !== undefined);
       // numPeers is a json.Uint64 (a string) although the docs show a number.
       out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.uint64(result.numPeers, 'numPeers'));
+      // The validators collector weighs these for the deciding view of this node's uptime.
+      ctx.facts.peerUptimes = { atMs: ctx.nowMs, byNode: observedPercents(peers) };
       exportVersions(out, peers, own);
       exportBenched(out, peers);
       if (weights) exportValidatorPeers(out, peers, weights, own);
@@ -51,9 +54,13 @@ function parsePeer(read: FieldReader, value: unknown, index: number): Peer {
     nodeId: read.string(peer.nodeID, `peers[${index}].nodeID`),
     version: read.string(peer.version, `peers[${index}].version`),
     // observedUptime is a whole-percent string ("99").
-    observedUptime: peer.observedUptime === undefined ? undefined : read.percentRatio(peer.observedUptime, `peers[${index}].observedUptime`),
+    observedPercent: peer.observedUptime === undefined ? undefined : read.number(peer.observedUptime, `peers[${index}].observedUptime`),
     benched: read.array(peer.benched ?? [], `peers[${index}].benched`).map((chain, at) => read.string(chain, `peers[${index}].benched[${at}]`)),
   };
+}
+
+function observedPercents(peers: readonly Peer[]): Map<string, number> {
+  return new Map(peers.flatMap((peer) => (peer.observedPercent === undefined ? [] : [[peer.nodeId, peer.observedPercent] as const])));
 }
 
 function exportVersions(out: SampleSet, peers: readonly Peer[], own: number[] | undefined): void {
@@ -82,7 +89,7 @@ function exportValidatorPeers(out: SampleSet, peers: readonly Peer[], weights: R
     const newer = validators.filter(({ peer }) => isNewerThan(peer, own)).reduce((sum, { weight }) => sum + weight, 0);
     out.add('avaxmon_node_peers_newer_version_stake_ratio', {}, newer / stake);
   }
-  const uptimes: Weighted[] = validators.flatMap(({ peer, weight }) => (peer.observedUptime === undefined ? [] : [{ value: peer.observedUptime, weight }]));
+  const uptimes: Weighted[] = validators.flatMap(({ peer, weight }) => (peer.observedPercent === undefined ? [] : [{ value: peer.observedPercent / 100, weight }]));
   if (uptimes.length === 0) return;
   uptimes.sort((a, b) => a.value - b.value);
   out.add('avaxmon_node_observed_uptime_min_ratio', {}, uptimes[0].value);

@@ -15,9 +15,10 @@ const NAVAX_PER_AVAX = 1e9;
 const MILLIONTHS = 1e6;
 
 /**
- * Whose view an uptime series is: `network` is how the deciding share of the other validators' stake
- * sees this node (info.peers observedUptime, see deciding-view.ts: what decides its reward); `self` is the node's own getCurrentValidators entry for itself (always
- * about 100%, kept as a secondary series); `target` is the queried node's view of another validator.
+ * Whose view an uptime series is: `network` is how the deciding share of the other validators'
+ * stake sees this node (info.peers observedUptime, see deciding-view.ts: what decides its reward);
+ * `self` is the node's own getCurrentValidators entry for itself (always about 100%, kept as a
+ * secondary series); `target` is the queried node's view of another validator.
  */
 type View = 'network' | 'self' | 'target';
 

@@ -124,9 +124,9 @@ export const situations: readonly Situation[] = [
     title: 'A node restarting: its API gone for a moment, then peers reconnecting (the newest still reporting 0%)',
     setup: [WELL_SEEN],
     later: [
-      { afterMs: 500, apply: { fault: { match: '*', kind: 'reset', for: '600ms' } } },
-      { afterMs: 1100, apply: { network_view: { connected: [{ stake: 25, observed: 0 }, { stake: 15, observed: 99 }] } } },
-      { afterMs: 1700, apply: { network_view: { connected: [{ stake: 97, observed: 99 }] } } },
+      { afterMs: 500, apply: { fault: { match: '*', kind: 'reset', for: '1500ms' } } },
+      { afterMs: 2000, apply: { network_view: { connected: [{ stake: 25, observed: 0 }, { stake: 15, observed: 99 }] } } },
+      { afterMs: 3500, apply: { network_view: { connected: [{ stake: 97, observed: 99 }] } } },
     ],
     fires: [],
   },

@@ -7,6 +7,7 @@ import { SampleIndex } from '../../src/alerts/sample-index.js';
 import { NodeClient } from '../../src/clients/avalanchego.js';
 import { HttpClient } from '../../src/clients/http.js';
 import type { Collector } from '../../src/collectors/collector.js';
+import { createPeersCollector } from '../../src/collectors/peers.js';
 import { createUptimeCollector } from '../../src/collectors/uptime.js';
 import { createValidatorsCollector } from '../../src/collectors/validators.js';
 import { parseConfig } from '../../src/config/load.js';
@@ -46,15 +47,17 @@ async function fixtureNode(bodies: Record<string, Body>): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** Runs a collector once against the fixture node, watching `self`. */
-async function collect(url: string, collector: Collector, nowMs = Date.now()): Promise<Sample[]> {
+/** Runs a collector once against the fixture node, watching `self`, after `before` (sharing their facts). */
+async function collect(url: string, collector: Collector, nowMs = Date.now(), before: readonly Collector[] = []): Promise<Sample[]> {
   const target = parseConfig(`targets:\n  - { name: node-a, url: ${url}, validators: { node_ids: [self] } }\n`).targets[0];
   const http = new HttpClient({ maxResponseBytes: 1024 * 1024 });
   closers.push(() => http.close());
   const node = new NodeClient(http, new SelfMetrics({ version: 'test', revision: 'test' }), { target: target.name, baseUrl: url, headers: {}, timeoutMs: 5000 });
   const log = createLogger('error', 'json', captureStream([]));
-  const context = { target, node, log, signal: new AbortController().signal, nowMs, memory: new Map(), facts: { unavailableMethods: new Set<string>() } };
-  return (await collector.collect(context)).samples;
+  const facts = { unavailableMethods: new Set<string>() };
+  const context = () => ({ target, node, log, signal: new AbortController().signal, nowMs, memory: new Map(), facts });
+  for (const first of before) await first.collect(context());
+  return (await collector.collect(context())).samples;
 }
 
 function firing(rule: string, samples: Sample[], nowMs: number): Array<Record<string, string>> {
@@ -75,6 +78,12 @@ async function post(url: string, path: string, method: string, params: unknown =
   return (await response.json()) as Body;
 }
 
+/** info.getNodeVersion's answer for a release. */
+function nodeVersion(release: string): Record<string, unknown> {
+  const vm = `v${release}`;
+  return { version: `avalanchego/${release}`, databaseVersion: 'v1.4.5', rpcProtocolVersion: '42', gitCommit: '6e5acf909c7a16b991142d6b3979bac5699bdb68', vmVersions: { avm: vm, evm: 'v0.15.3', platform: vm } };
+}
+
 /** A node answering as the watched validator does on that AvalancheGo version, from the fixtures. */
 function validatorNode(version: 'v1.14' | 'v1.15'): Promise<string> {
   return fixtureNode({
@@ -83,6 +92,7 @@ function validatorNode(version: 'v1.14' | 'v1.15'): Promise<string> {
     'info.upgrades': fixture(version, 'info.upgrades'),
     'info.uptime': fixture(version, 'info.uptime'),
     'info.peers': fixture(version, 'info.peers'),
+    'info.getNodeVersion': { result: nodeVersion(version === 'v1.14' ? '1.14.2' : '1.15.1') },
     'platform.getValidatorsAt': fixture(version, 'platform.getValidatorsAt'),
     'platform.getHeight': fixture(version, 'platform.getHeight'),
   });
@@ -93,7 +103,7 @@ describe('the same validator on AvalancheGo v1.14 and v1.15 answers', () => {
     const url = await validatorNode('v1.14');
     const start = 1_787_616_000; // 2026-08-25, a 90-day period
     const nowMs = (start + 60 * DAY) * 1000;
-    const samples = await collect(url, createValidatorsCollector(), nowMs);
+    const samples = await collect(url, createValidatorsCollector(), nowMs, [createPeersCollector()]);
     const labels = { subnet: 'primary', node_id: NODE_ID };
     expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.8);
     expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'self' })).toBe(1);
@@ -114,7 +124,7 @@ describe('the same validator on AvalancheGo v1.14 and v1.15 answers', () => {
     const url = await validatorNode('v1.15');
     const start = 1_794_787_200; // 2026-11-16, a 14-day cycle
     const nowMs = (start + 7 * DAY) * 1000;
-    const samples = await collect(url, createValidatorsCollector(), nowMs);
+    const samples = await collect(url, createValidatorsCollector(), nowMs, [createPeersCollector()]);
     const labels = { subnet: 'primary', node_id: NODE_ID };
     expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.9);
     expect(value(samples, 'avaxmon_validator_weight_avax', labels)).toBe(2150);

@@ -23,6 +23,12 @@ async function postP(url: string, params: unknown): Promise<Array<Record<string,
   return ((await response.json()) as { result: { validators: Array<Record<string, unknown>> } }).result.validators;
 }
 
+/** The peers collector first, as the daemon runs it: the validators collector weighs its peers' views. */
+async function runWithPeers(run: Harness, nowMs: number) {
+  await run.run(createPeersCollector(), nowMs);
+  return run.run(createValidatorsCollector(), nowMs);
+}
+
 async function postInfo(url: string, method: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${url}/ext/info`, {
     method: 'POST',
@@ -40,14 +46,13 @@ describe('validators collector', () => {
     // (observedUptime "99", truncated); info.uptime counts the other 15% as 0%.
     harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] } });
     // Run at exactly 30 days into the 90-day period, so the budget is the hand-worked one below.
-    const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
+    const samples = await runWithPeers(harness, (me.startTime + 30 * DAY) * 1000);
     const labels = { target: 'node-a', subnet: 'primary', node_id: SIM_NODE_ID };
     expect(requestCount(harness.self, 'info.getNodeID')).toBe(1);
+    // The peers' views come from the peers collector's info.peers, the weights from one shared copy.
     expect(requestCount(harness.self, 'info.uptime')).toBe(0);
     expect(requestCount(harness.self, 'info.peers')).toBe(1);
-    // The weights of the current set: its height first, then the set at it; the peers collector
-    // of the same target reads the same copy.
-    await harness.run(createPeersCollector(), (me.startTime + 30 * DAY) * 1000 + 60_000);
+    // The weights of the current set: its height first, then the set at it.
     expect(requestCount(harness.self, 'platform.getHeight')).toBe(1);
     expect(requestCount(harness.self, 'platform.getValidatorsAt')).toBe(1);
     expect(requestCount(harness.self, 'info.upgrades')).toBe(1);
@@ -87,13 +92,13 @@ describe('validators collector', () => {
     harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] } });
     // One second before Helicon: the base requirement.
     harness.sim.apply({ validator_period: { start: '2026-09-22T14:59:59Z', days: 90 } });
-    let samples = await harness.run(createValidatorsCollector(), (HELICON_MAINNET - 1 + 30 * DAY) * 1000);
+    let samples = await runWithPeers(harness, (HELICON_MAINNET - 1 + 30 * DAY) * 1000);
     expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.8);
     // (1 − 0.8)·90 d − (1 − 0.995)·30 d = 1,555,200 − 12,960 = 1,542,240 s
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(1_542_240, 3);
     // Exactly at Helicon: ACP-267's 90%.
     harness.sim.apply({ validator_period: { start: '2026-09-22T15:00:00Z', days: 90 } });
-    samples = await harness.run(createValidatorsCollector(), (HELICON_MAINNET + 30 * DAY) * 1000);
+    samples = await runWithPeers(harness, (HELICON_MAINNET + 30 * DAY) * 1000);
     expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', labels)).toBe(0.9);
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
   });
@@ -120,8 +125,8 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_auto_renew', { node_id: renewing })).toBe(0);
     expect(value(samples, 'avaxmon_validator_next_period_seconds', { node_id: renewing })).toBe(0);
     expect(value(samples, 'avaxmon_validator_auto_compound_ratio', { node_id: renewing })).toBe(0.25);
-    // Only this node's own uptime needs the peers' views.
-    expect(requestCount(harness.self, 'info.peers')).toBe(2);
+    // The validators collector never asks info.peers itself: the peers collector reads it.
+    expect(requestCount(harness.self, 'info.peers')).toBe(0);
   });
 
   it('follows the network\'s view, not the node\'s own, into the budget; a validator leaving and rejoining', async () => {
@@ -131,7 +136,7 @@ describe('validators collector', () => {
     const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
     // The node's own entry says all is well; its peers see it at 30% ("30": 30.5%).
     harness.sim.apply({ network_view: { connected: [{ stake: 100, observed: 30 }] } });
-    let samples = await harness.run(createValidatorsCollector(), at30Days);
+    let samples = await runWithPeers(harness, at30Days);
     expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'self' })).toBeCloseTo(0.999812, 9);
     expect(value(samples, 'avaxmon_validator_connected', { ...labels, view: 'self' })).toBe(1);
     expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'network' })).toBeCloseTo(0.305, 9);
@@ -140,7 +145,7 @@ describe('validators collector', () => {
 
     // The self view falling does not move the budget: it is not what decides the reward.
     harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] }, validator_uptime: 30 });
-    samples = await harness.run(createValidatorsCollector(), at30Days);
+    samples = await runWithPeers(harness, at30Days);
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
 
     harness.sim.apply({ validator_leave: 'self' });
@@ -153,11 +158,29 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
   });
 
+  it('without fresh peers\' views (the peers collector off or failing) leaves the network view and budget out, never guesses', async () => {
+    harness = await startHarness('validators: { node_ids: [self] }');
+    const me = chainWorld(harness.sim.state).validators[0];
+    const at = (me.startTime + 30 * DAY) * 1000;
+    const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
+    let samples = await harness.run(createValidatorsCollector(), at);
+    expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
+    expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', labels)).toBe(me.endTime);
+    expect(series(samples, 'avaxmon_validator_uptime_ratio', { view: 'network' })).toEqual([]);
+    expect(series(samples, 'avaxmon_validator_downtime_budget_seconds')).toEqual([]);
+    // Views read more than 5 minutes ago are too old to stand for the network's.
+    await harness.run(createPeersCollector(), at);
+    samples = await harness.run(createValidatorsCollector(), at + 5 * 60_000 + 1);
+    expect(series(samples, 'avaxmon_validator_downtime_budget_seconds')).toEqual([]);
+    samples = await harness.run(createValidatorsCollector(), at + 5 * 60_000);
+    expect(series(samples, 'avaxmon_validator_downtime_budget_seconds')).toHaveLength(1);
+  });
+
   it('uses a configured requirement instead of ACP-267 for custom networks', async () => {
     harness = await startHarness('validators: { node_ids: [self], reward_uptime_requirement: 0.85 }');
     const me = chainWorld(harness.sim.state).validators[0];
     harness.sim.apply({ network_view: { connected: [{ stake: 85, observed: 99 }] } });
-    const samples = await harness.run(createValidatorsCollector(), (me.startTime + 30 * DAY) * 1000);
+    const samples = await runWithPeers(harness, (me.startTime + 30 * DAY) * 1000);
     expect(value(samples, 'avaxmon_validator_uptime_requirement_ratio', { node_id: SIM_NODE_ID })).toBe(0.85);
     // (1 − 0.85)·90 d − (1 − 0.995)·30 d = 1,166,400 − 12,960 = 1,153,440 s
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { node_id: SIM_NODE_ID })).toBeCloseTo(1_153_440, 3);

@@ -1,7 +1,5 @@
-import { FieldReader } from '../../clients/parse.js';
 import type { CollectContext } from '../collector.js';
 import { validatorWeights } from '../validator-weights.js';
-import { infoCallUnlessUnavailable } from './info-call.js';
 
 /**
  * The share of stake whose view decides a reward. Each validator prefers "reward" only if its own
@@ -45,30 +43,27 @@ export function uptimeSeenByShare(views: readonly StakeView[], share: number): n
   return descending[descending.length - 1].uptimeRatio;
 }
 
+/** Peers' views older than this are not used: the peers collector has stopped answering. */
+const PEER_UPTIMES_MAX_AGE_MS = 5 * 60_000;
+
 /**
  * This node's uptime as the deciding share of the connected primary validators sees it: their
- * observedUptime (info.peers), weighted by their stake (platform.getValidatorsAt). The node's own
- * view of itself (always about 100 %) is left out: with no validator connected there is no view at
- * all, never a reassuring one. Undefined when either call is unavailable (logged once).
+ * observedUptime (info.peers, as the peers collector of this target last read it, at most 5
+ * minutes ago) weighted by their stake (platform.getValidatorsAt). The node's own view of itself
+ * (always about 100 %) is left out: with no validator connected there is no view at all, never a
+ * reassuring one. Undefined without fresh peers' views or weights: the budget is then left out,
+ * never guessed, and the peers collector's failure is its own alert.
  */
 export async function decidingUptime(ctx: CollectContext): Promise<number | undefined> {
-  const [views, weights] = await Promise.all([peerViews(ctx), validatorWeights(ctx)]);
-  if (!views || !weights) return undefined;
-  const weighted = views.flatMap(({ nodeId, uptimeRatio }) => {
+  const peers = ctx.facts.peerUptimes;
+  const ageMs = peers ? ctx.nowMs - peers.atMs : Number.POSITIVE_INFINITY;
+  if (!peers || ageMs < 0 || ageMs > PEER_UPTIMES_MAX_AGE_MS) return undefined;
+  const weights = await validatorWeights(ctx);
+  if (!weights) return undefined;
+  const views: StakeView[] = [];
+  for (const [nodeId, percent] of peers.byNode) {
     const weight = nodeId === ctx.facts.nodeId ? undefined : weights.get(nodeId);
-    return weight ? [{ uptimeRatio, weight }] : [];
-  });
-  return uptimeSeenByShare(weighted, DECIDING_STAKE_SHARE);
-}
-
-async function peerViews(ctx: CollectContext): Promise<Array<{ nodeId: string; uptimeRatio: number }> | undefined> {
-  const read = new FieldReader(ctx.target.name, 'info.peers');
-  const answer = await infoCallUnlessUnavailable(ctx, 'info.peers', "No peers' views of this node; its network uptime and downtime budget are left out");
-  if (answer === undefined) return undefined;
-  const result = read.object(answer, 'result');
-  return read.array(result.peers ?? [], 'peers').flatMap((value, index) => {
-    const peer = read.object(value, `peers[${index}]`);
-    const observed = read.optional(peer.observedUptime, `peers[${index}].observedUptime`, read.number);
-    return observed === undefined ? [] : [{ nodeId: read.string(peer.nodeID, `peers[${index}].nodeID`), uptimeRatio: observedUptimeRatio(observed) }];
-  });
+    if (weight) views.push({ uptimeRatio: observedUptimeRatio(percent), weight });
+  }
+  return uptimeSeenByShare(views, DECIDING_STAKE_SHARE);
 }

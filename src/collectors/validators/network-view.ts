@@ -1,7 +1,6 @@
 import { FieldReader } from '../../clients/parse.js';
 import { UpstreamError } from '../../errors.js';
 import type { CollectContext } from '../collector.js';
-import { infoCallUnlessUnavailable } from './info-call.js';
 
 /** info.uptime's answer; undefined when the node is not a primary network validator. */
 export interface NodeUptime {
@@ -36,6 +35,8 @@ function isNotValidator(error: unknown): boolean {
   return error instanceof UpstreamError && error.rpcCode === -32000 && /not a validator/i.test(error.message);
 }
 
+const UPGRADES_UNAVAILABLE = 'validators:info.upgrades';
+
 /**
  * The network's Helicon activation (info.upgrades heliconTime); undefined on a node that predates
  * it. A node with its info API disabled (a central target watching explicit node ids) cannot say:
@@ -44,8 +45,18 @@ function isNotValidator(error: unknown): boolean {
  */
 export async function heliconSeconds(ctx: CollectContext): Promise<number | undefined> {
   const read = new FieldReader(ctx.target.name, 'info.upgrades');
-  const answer = await infoCallUnlessUnavailable(ctx, 'info.upgrades', 'No heliconTime from the node; every validation is held to the post-Helicon uptime requirement');
-  if (answer === undefined) return Number.NEGATIVE_INFINITY;
+  let answer: unknown;
+  try {
+    answer = await ctx.node.call('/ext/info', 'info.upgrades', {}, ctx.signal);
+  } catch (error) {
+    if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
+    if (!ctx.facts.unavailableMethods.has(UPGRADES_UNAVAILABLE)) {
+      ctx.facts.unavailableMethods.add(UPGRADES_UNAVAILABLE);
+      ctx.log.warn({ method: 'info.upgrades', err: error }, 'No heliconTime from the node; every validation is held to the post-Helicon uptime requirement');
+    }
+    return Number.NEGATIVE_INFINITY;
+  }
+  ctx.facts.unavailableMethods.delete(UPGRADES_UNAVAILABLE);
   const upgrades = read.object(answer, 'result');
   return upgrades.heliconTime === undefined ? undefined : read.timestampSeconds(upgrades.heliconTime, 'heliconTime');
 }
