@@ -76,7 +76,6 @@ export const situations: readonly Situation[] = [
     }],
     fires: [critical('AvalancheNodeUnhealthy')],
     muted: [warning('AvalancheHealthCheckFailing', { check: 'network' })],
-    awaits: 'issue 23: health details read best-effort',
   },
   {
     id: 'uptime-call-fails',
