@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Alerting } from './alerts/alerting.js';
+import type { AlertsConfig } from './config/alerts-schema.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
 import { ALERT_READ_FAMILIES } from './alerts/read-families.js';
 import { HttpClient } from './clients/http.js';
@@ -32,6 +33,8 @@ export interface DaemonOptions {
   /** Where reloads read the config from; without it, reload is refused. */
   readonly configFile?: string;
   readonly web?: WebOptions;
+  /** Where receivers link back to (externalURL, generatorURL) when `alerts.external_url` is unset. */
+  readonly externalUrl?: string;
   readonly shard?: Shard;
   /** The collectors by name; the production registry by default. */
   readonly collectorRegistry?: CollectorRegistry;
@@ -119,7 +122,7 @@ export class Daemon implements DaemonView {
   async open(): Promise<void> {
     if (this.opened) return;
     assertStateDirUsable(this.configValue.alerts?.stateDir);
-    await this.alerts.configure(this.configValue.alerts);
+    await this.alerts.configure(this.withExternalUrl(this.configValue.alerts));
     this.opened = true;
   }
 
@@ -173,7 +176,7 @@ export class Daemon implements DaemonView {
       config = loadConfigFile(this.options.configFile);
       assertStateDirUsable(config.alerts?.stateDir);
       // Everything that can fail happens before the running collection is touched.
-      await this.alerts.configure(config.alerts);
+      await this.alerts.configure(this.withExternalUrl(config.alerts));
     } catch (error) {
       const errors = error instanceof ConfigError ? error.issues.map(formatConfigIssue) : [String(error)];
       for (const message of errors) this.log.error({ issue: message }, 'Config reload failed; keeping the running config');
@@ -199,6 +202,11 @@ export class Daemon implements DaemonView {
    * Gives in-flight collection a short grace, then cancels what is left (a Metrics API run may take
    * minutes; `docker stop` waits 10 s), drains the alert outbox briefly, and closes the HTTP clients.
    */
+  /** Prometheus' default: links point at this daemon, so a notification's externalURL is never empty. */
+  private withExternalUrl(alerts: AlertsConfig | undefined): AlertsConfig | undefined {
+    return alerts && !alerts.externalUrl && this.options.externalUrl ? { ...alerts, externalUrl: this.options.externalUrl } : alerts;
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     await this.within(this.reloadChain, RELOAD_GRACE_MS + ABANDON_GRACE_MS + 2 * STEP_BOUND_MS);

@@ -6,7 +6,7 @@ import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
-import { Delivery, type LastDelivery } from './delivery.js';
+import { Delivery, type FiringAlert, type LastDelivery } from './delivery.js';
 import { AlertEngine } from './engine.js';
 import { Outbox } from './outbox.js';
 import { createReceiver } from './receivers/index.js';
@@ -17,7 +17,7 @@ import { Silences } from './silences.js';
 import { AlertStateStore } from './state-store.js';
 import { StateDirLock } from './state-dir-lock.js';
 import { WriteFailures } from './write-failures.js';
-import type { AlertRecord } from './alert.js';
+import { payloadOf, type AlertRecord } from './alert.js';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -52,7 +52,7 @@ export class Alerting {
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);
     this.silences = new Silences(config.stateDir, log, [...ruleRegistry.keys()], clock);
-    this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log);
+    this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, () => this.firingAlerts());
     this.engine = new AlertEngine(
       config,
       {
@@ -146,6 +146,18 @@ export class Alerting {
       samples.push({ name: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: { receiver }, value: Math.max(0, (nowMs - createdMs) / 1000) });
     }
     return samples;
+  }
+
+  /** What delivery renders a group from: the alerts firing now, and whom each was shown to. */
+  private firingAlerts(): Map<string, FiringAlert> {
+    const nowMs = Date.now();
+    const firing = new Map<string, FiringAlert>();
+    for (const alert of this.engine.active()) {
+      if (alert.state !== 'firing') continue;
+      const shownTo = new Set(alert.muted ? [] : Object.keys(alert.notified));
+      firing.set(alert.fingerprint, { alert: payloadOf(alert, 'firing', nowMs, this.configValue.externalUrl), shownTo });
+    }
+    return firing;
   }
 
   /** Silences by state, as Alertmanager's alertmanager_silences, and the unexpired ones that match every alert. */

@@ -6,6 +6,9 @@ import { LabelledCounter } from '../metrics/labelled-counter.js';
 import { scrubSecrets } from '../redact.js';
 import { backoffMs } from './backoff.js';
 import type { Outbox, QueuedNotification } from './outbox.js';
+import type { AlertPayload } from './alert.js';
+import { compareAlertLabels } from './receivers/alertmanager-identity.js';
+import type { OutgoingNotification } from './receivers/group.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
 import { pick } from './sample-index.js';
 
@@ -28,8 +31,20 @@ interface Attempts {
 /** Retry-After can ask for more than our own cap; honour it, but never park a notification for days. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 const MAX_IN_FLIGHT = 16;
+/** How late past its due time a never-tried notification counts as overdue (see Delivery.overdue). */
+const OVERDUE_SLACK_MS = 1_000;
 /** Retries are due on this grid, so a storm of failures wakes the sender once per tick, not once per notification. */
 const RETRY_TICK_MS = 250;
+
+/** An alert firing now, as the engine knows it: what a notification renders instead of what was queued. */
+export interface FiringAlert {
+  readonly alert: AlertPayload;
+  /** Receivers told of this episode, and not muted (silenced, inhibited) now. */
+  readonly shownTo: ReadonlySet<string>;
+}
+
+/** The engine's firing alerts by fingerprint. */
+export type FiringAlerts = () => ReadonlyMap<string, FiringAlert>;
 
 /** The queued notifications of one group of one receiver that go out together, and when. */
 interface Batch {
@@ -41,12 +56,16 @@ interface Batch {
 }
 
 /**
- * Sends the outbox at least once, grouped per receiver as Alertmanager does: the queued
- * notifications of one group (equal `group_by` labels) go out in one request, the first once the
- * group's oldest has waited `group_wait`, the next no sooner than `group_interval` after the last.
- * A batch holds the head notification of each alert, so one alert's notifications keep their order.
- * Failures retry with backoff and jitter, honouring Retry-After; each notification stays on disk
- * until its batch is delivered, rejected or it expires.
+ * Sends the outbox at least once, grouped per receiver as Alertmanager does: the changes of one group
+ * (equal `group_by` labels) go out in one request, the first once the group's oldest has waited
+ * `group_wait`, the next no sooner than `group_interval` after the last. Each request carries the
+ * group's state, as Alertmanager's do: every alert of the group firing now, and those resolved since
+ * the last request; a firing notification whose alert stopped firing is never sent. A reminder
+ * re-sends the whole group (reminders due within one `group_interval` share a request). The `alertmanager` receiver gets each
+ * alert as it changes, as from Prometheus: Alertmanager groups. A batch holds the head notification
+ * of each alert, so one alert's notifications keep their order. Failures retry with backoff and
+ * jitter, honouring Retry-After; each notification stays on disk until its batch is delivered,
+ * rejected or it expires.
  */
 export class Delivery {
   readonly notifications = new LabelledCounter('avaxmon_notifications_total');
@@ -66,6 +85,7 @@ export class Delivery {
     private config: AlertsConfig,
     private readonly http: HttpClient,
     private readonly log: Logger,
+    private readonly firingAlerts: FiringAlerts,
   ) {
     this.countFromZero(receivers);
   }
@@ -135,7 +155,7 @@ export class Delivery {
   private batches(): Batch[] {
     const batches = new Map<string, Batch>();
     for (const entry of this.outbox.heads()) {
-      const groupLabels = groupLabelsOf(this.receivers.get(entry.receiver)?.config.grouping.by ?? ['...'], entry);
+      const groupLabels = groupLabelsOf(this.receivers.get(entry.receiver)?.config.grouping.by ?? ['...'], entry.alert.labels);
       const lane = `${entry.receiver}\n${JSON.stringify(groupLabels)}`;
       if (this.inFlight.has(lane)) continue;
       const batch = batches.get(lane) ?? { lane, receiver: entry.receiver, groupLabels, entries: [], dueMs: 0 };
@@ -147,8 +167,9 @@ export class Delivery {
   }
 
   private dueMs(batch: Batch): number {
-    const grouping = this.receivers.get(batch.receiver)?.config.grouping;
-    if (!grouping) return 0;
+    const config = this.receivers.get(batch.receiver)?.config;
+    const grouping = config?.type === 'alertmanager' ? undefined : config?.grouping;
+    if (!grouping) return Math.max(0, ...batch.entries.map((entry) => this.attempts.get(entry)?.nextAtMs ?? 0));
     const oldestMs = Math.min(...batch.entries.map((entry) => entry.createdMs));
     const lastSentMs = this.lastSentMs.get(batch.lane);
     const retryMs = Math.max(0, ...batch.entries.map((entry) => this.attempts.get(entry)?.nextAtMs ?? 0));
@@ -159,15 +180,17 @@ export class Delivery {
     const nowMs = Date.now();
     const receiver = this.receivers.get(batch.receiver);
     if (!receiver) return batch.entries.forEach((entry) => this.finish(entry, 'dropped', 'receiver no longer configured'));
-    const live = batch.entries.filter((entry) => {
+    const firing = this.firingAlerts();
+    const live = this.current(firing, batch.entries.filter((entry) => {
       const expired = nowMs - entry.createdMs > this.config.retry.maxAgeMs;
       if (expired) this.finish(entry, 'expired', 'undelivered for longer than retry.max_age');
       return !expired;
-    });
+    }));
     if (live.length === 0) return;
+    const notifications = receiver.config.type === 'alertmanager' ? live : this.withRestOfGroup(firing, batch, live);
     let result: SendResult;
     try {
-      result = await receiver.send({ receiver: batch.receiver, key: groupKeyOf(live), groupLabels: batch.groupLabels, notifications: live }, { http: this.http, nowMs, externalUrl: this.config.externalUrl });
+      result = await receiver.send({ receiver: batch.receiver, key: groupKeyOf(live), groupLabels: batch.groupLabels, notifications }, { http: this.http, nowMs, externalUrl: this.config.externalUrl });
     } catch (error) {
       result = { outcome: 'retry', error: String((error as Error)?.message ?? error) };
     }
@@ -186,6 +209,47 @@ export class Delivery {
     this.log.warn({ receiver: batch.receiver, alerts: live.map((entry) => entry.alert.labels.alertname), attempt: count, retryInMs: Math.round(delayMs), error: scrubSecrets(result.error) }, 'Notification failed; will retry');
   }
 
+  /**
+   * Drops what is no longer true: a firing notification whose alert stopped firing (or fired again
+   * since, as a new episode) goes nowhere. If it was the alert's first notice and never tried, as when
+   * the alert resolved within group_wait, the receiver never heard of it and its resolve goes nowhere
+   * either, as in Alertmanager. If it is overdue (the receiver was failing, or the daemon down), the
+   * resolve still follows: the operator learns what happened meanwhile, and no stale firing pages.
+   */
+  private current(firing: ReadonlyMap<string, FiringAlert>, entries: readonly QueuedNotification[]): QueuedNotification[] {
+    return entries.filter((entry) => {
+      if (entry.alert.status !== 'firing' || firing.get(entry.fingerprint)?.alert.startsAt === entry.alert.startsAt) return true;
+      const overdue = this.attempts.has(entry) || this.overdue(entry);
+      this.attempts.delete(entry);
+      this.outbox.remove(entry, true);
+      if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
+        for (const resolve of [...this.outbox.lane(entry)]) if (resolve.alert.status === 'resolved' && resolve.alert.startsAt === entry.alert.startsAt) this.outbox.remove(resolve, true);
+      }
+      this.log.debug({ receiver: entry.receiver, alert: entry.alert.labels }, 'Firing notification dropped: the alert stopped firing before it went out');
+      return false;
+    });
+  }
+
+  /**
+   * Still queued well past the time it was due (group_wait, a group_interval behind another
+   * notification, and a second's slack): the receiver failed or the daemon was down meanwhile.
+   */
+  private overdue(entry: QueuedNotification): boolean {
+    const grouping = this.receivers.get(entry.receiver)?.config.grouping;
+    return Date.now() - entry.createdMs > (grouping ? grouping.waitMs + grouping.intervalMs : 0) + OVERDUE_SLACK_MS;
+  }
+
+  /** The batch's changes, and every other alert of the group firing now, in Alertmanager's order. */
+  private withRestOfGroup(firing: ReadonlyMap<string, FiringAlert>, batch: Batch, live: readonly QueuedNotification[]): OutgoingNotification[] {
+    const by = this.receivers.get(batch.receiver)?.config.grouping.by ?? ['...'];
+    const included = new Set(live.map((entry) => entry.fingerprint));
+    const wanted = JSON.stringify(batch.groupLabels);
+    const rest = [...firing]
+      .filter(([fingerprint, { alert, shownTo }]) => shownTo.has(batch.receiver) && !included.has(fingerprint) && JSON.stringify(groupLabelsOf(by, alert.labels)) === wanted)
+      .map(([fingerprint, { alert }]) => ({ receiver: batch.receiver, key: `${fingerprint}-state`, reminder: true, alert }));
+    return [...live, ...rest].sort((a, b) => compareAlertLabels(a.alert.labels, b.alert.labels));
+  }
+
   private finish(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
     this.outbox.remove(entry, outcome === 'delivered');
     this.attempts.delete(entry);
@@ -202,8 +266,7 @@ export class Delivery {
 }
 
 /** The values of the group_by labels; "..." groups by every label, so each alert is its own group. */
-function groupLabelsOf(by: readonly string[], entry: QueuedNotification): Record<string, string> {
-  const labels = entry.alert.labels;
+function groupLabelsOf(by: readonly string[], labels: Readonly<Record<string, string>>): Record<string, string> {
   return by.includes('...') ? { ...labels } : pick(labels, by);
 }
 

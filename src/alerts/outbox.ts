@@ -97,6 +97,11 @@ export class Outbox {
     return [...this.lanes.values()].map((lane) => lane[0]);
   }
 
+  /** The queued notifications of the entry's receiver and alert, in order. */
+  lane(entry: NewNotification): readonly QueuedNotification[] {
+    return this.lanes.get(laneOf(entry)) ?? [];
+  }
+
   /**
    * Removes a notification that was delivered, rejected or expired. A delivered first notice or
    * resolve is journaled first; reminders are not, since a repeated reminder is harmless.

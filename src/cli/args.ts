@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
 import type { ControlPlaneOptions } from '../server/write-guard.js';
@@ -10,6 +11,7 @@ export interface CliOptions {
   readonly configFile: string;
   readonly listenAddress: string;
   readonly webConfigFile?: string;
+  readonly externalUrl?: string;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly values: Record<string, string | boolean | undefined>;
@@ -30,6 +32,7 @@ Flags:
   --config.file=FILE         config file to load (default: config.yaml)
   --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS})
   --web.config.file=FILE     TLS and basic-auth config in exporter-toolkit format
+  --web.external-url=URL     the URL avaxmon is reached at, for links in notifications (default: http://HOSTNAME:PORT/)
   --web.enable-lifecycle     allow POST /-/reload from clients other than loopback and write users
   --web.enable-silences      allow creating and expiring silences from clients other than loopback and write users
   --web.write-users=A,B      basic-auth users (web config) who may change state; default: every user
@@ -53,6 +56,7 @@ export function parseCli(argv: string[]): CliOptions {
         'config.file': { type: 'string', default: 'config.yaml' },
         'web.listen-address': { type: 'string', default: DEFAULT_LISTEN_ADDRESS },
         'web.config.file': { type: 'string' },
+        'web.external-url': { type: 'string' },
         'web.enable-lifecycle': { type: 'boolean' },
         'web.enable-silences': { type: 'boolean' },
         'web.write-users': { type: 'string' },
@@ -86,6 +90,7 @@ export function parseCli(argv: string[]): CliOptions {
     configFile: values['config.file']!,
     listenAddress: values['web.listen-address']!,
     webConfigFile: values['web.config.file'],
+    externalUrl: values['web.external-url'],
     logLevel,
     logFormat,
     values,
@@ -117,6 +122,12 @@ export function parseShard(value: string): { index: number; count: number } {
   const count = Number(match?.[2]);
   if (!match || count < 1 || index >= count) throw new UsageError(`--shard must be INDEX/COUNT with 0 <= INDEX < COUNT, got "${value}"`);
   return { index, count };
+}
+
+/** Prometheus' default --web.external-url: this host's name and the listening port. */
+export function defaultExternalUrl(host: string, port: number, https: boolean): string {
+  const name = host === '' || host === '0.0.0.0' || host === '::' ? hostname() : host.includes(':') ? `[${host}]` : host;
+  return `${https ? 'https' : 'http'}://${name}:${port}/`;
 }
 
 /** Parses "host:port", ":port" (host "": every address) or "[::1]:port" as Prometheus' --web.listen-address does. */

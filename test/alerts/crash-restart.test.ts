@@ -18,7 +18,7 @@ function queued(stateDir: string): number {
 }
 
 describe('kill -9 and restart', () => {
-  it('loses nothing that was queued, and keeps the order of one alert', async () => {
+  it('loses nothing that was queued, and sends no firing that stopped being true while it waited', async () => {
     const { sim, hook, stateDir, configFile } = await setup();
     hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
     const first = await startDaemon(configFile);
@@ -31,9 +31,11 @@ describe('kill -9 and restart', () => {
 
     hook.respond = () => ({ status: 200 });
     await startDaemon(configFile);
-    await until(() => hook.requests.length === 2);
+    await until(() => hook.requests.length === 1);
     await sleep(2000);
-    expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+    // The alert resolved before the receiver took its firing: it learns of the incident as resolved,
+    // and is never paged by a firing that is no longer true.
+    expect(statuses(hook.requests)).toEqual(['resolved:AvalancheNodeUnhealthy']);
     expect(queued(stateDir)).toBe(0);
   });
 

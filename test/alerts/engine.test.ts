@@ -439,7 +439,8 @@ describe('identity without severity', () => {
     await settle();
     const sent = webhookAlerts(hook);
     expect(sent.map((alert) => `${alert.status}:${alert.severity}`)).toEqual(['firing:critical', 'firing:warning', 'firing:critical', 'resolved:critical']);
-    expect(new Set(sent.map((alert) => alert.fingerprint)).size).toBe(1);
+    // Alertmanager's fingerprint covers the whole label set, severity included: one per severity.
+    expect(new Set(sent.map((alert) => alert.fingerprint)).size).toBe(2);
     expect(new Set(sent.map((alert) => alert.key)).size).toBe(4);
     expect((hook.requests[0].json as { alerts: Array<{ startsAt: string }> }).alerts[0].startsAt).toBe(new Date(sec(0)).toISOString());
   });

@@ -73,8 +73,11 @@ describe('flap damping keeps the last word right', () => {
 
   it('sends a held firing once the alert settles firing, after a resolve was the notice', async () => {
     const harness = await flapping(3, 'warning');
-    for (let step = 0; step < 7; step++) harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
-    await drained(harness.alerting);
+    // Each change is delivered before the next: a firing still queued when its alert resolves is never sent.
+    for (let step = 0; step < 7; step++) {
+      harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
+      await drained(harness.alerting);
+    }
     // fire, resolve, fire, then the resolve at 30 s is the notice; fire at 40 s, 60 s held.
     expect(statuses(harness.hook.requests)).toEqual([
       'firing:AvalancheNodeUnhealthy',

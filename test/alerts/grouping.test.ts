@@ -32,22 +32,43 @@ async function start(grouping: string, stateDir?: string): Promise<Harness> {
 }
 
 describe('grouping per receiver', () => {
-  it('sends a fleet-wide event as one notification, and the group’s later changes together after group_interval', async () => {
+  it('sends a fleet-wide event as one notification, each later one with the whole group, resolved only when nothing fires', async () => {
     const harness = await start('  group_wait: 200ms\n  group_interval: 1s');
     harness.alerting.evaluate(fleet([0, 1, 2, 3, 4]), sec(0));
     await harness.hook.waitFor(1);
     harness.alerting.evaluate(fleet([3, 4]), sec(15));
+    await harness.hook.waitFor(2);
+    harness.alerting.evaluate(fleet([]), sec(30));
     await drained(harness.alerting);
-    const [first, second] = bodies(harness);
-    expect(harness.hook.requests).toHaveLength(2);
+    const [first, second, third] = bodies(harness);
+    expect(harness.hook.requests).toHaveLength(3);
     expect(first.alerts.map((alert) => alert.labels.target)).toEqual(['validator-0', 'validator-1', 'validator-2', 'validator-3', 'validator-4']);
     expect(first).toMatchObject({ status: 'firing', groupLabels: { alertname: 'AvalancheNodeUnhealthy' }, groupKey: '{}:{alertname="AvalancheNodeUnhealthy"}' });
     expect(first.commonLabels).toEqual({ alertname: 'AvalancheNodeUnhealthy', severity: 'critical' });
     expect(harness.hook.requests[0].headers['idempotency-key']).toMatch(/^group-[0-9a-f]{32}$/);
-    expect(second.status).toBe('resolved');
-    expect(statuses(harness.hook.requests.slice(1))).toEqual(Array(3).fill('resolved:AvalancheNodeUnhealthy'));
+    // Three recover while two still fail: the group still fires, and says so with all five alerts.
+    expect(second.status).toBe('firing');
+    expect(second.alerts.map((alert) => `${alert.labels.target}:${alert.status}`)).toEqual([
+      'validator-0:resolved',
+      'validator-1:resolved',
+      'validator-2:resolved',
+      'validator-3:firing',
+      'validator-4:firing',
+    ]);
+    // The last two recover: the group resolves once, naming only what resolved since the last notification.
+    expect(third.status).toBe('resolved');
+    expect(third.alerts.map((alert) => `${alert.labels.target}:${alert.status}`)).toEqual(['validator-3:resolved', 'validator-4:resolved']);
     // The group's next notification waits group_interval after the last one.
     expect(harness.hook.requests[1].atMs - harness.hook.requests[0].atMs).toBeGreaterThanOrEqual(950);
+  });
+
+  it('never sends a firing notification whose alert resolved while it waited', async () => {
+    const harness = await start('  group_wait: 1s');
+    harness.alerting.evaluate(fleet([0, 1]), sec(0));
+    harness.alerting.evaluate(fleet([1]), sec(10));
+    await drained(harness.alerting);
+    expect(harness.hook.requests).toHaveLength(1);
+    expect(bodies(harness)[0].alerts.map((alert) => `${alert.labels.target}:${alert.status}`)).toEqual(['validator-1:firing']);
   });
 
   it('groups by the receiver’s group_by: one notification per target', async () => {

@@ -45,11 +45,12 @@ describe('inhibition (Alertmanager inhibit_rules)', () => {
     // validator-1: the node turns healthy while the bls check still fails: the check is notified now.
     alerting.evaluate([...node(1, ['bls']), ...node(1, ['C'], 'validator-2')], sec(60));
     await drained(alerting);
-    expect(statuses(hook.requests).slice(2).sort()).toEqual(['firing:AvalancheHealthCheckFailing', 'resolved:AvalancheNodeUnhealthy']);
+    // The check's group restates validator-2's failing check beside it, as Alertmanager would.
+    expect(statuses(hook.requests).slice(2).sort()).toEqual(['firing:AvalancheHealthCheckFailing', 'firing:AvalancheHealthCheckFailing', 'resolved:AvalancheNodeUnhealthy']);
     // Inhibited checks that cleared were never notified, so they send no resolve.
     alerting.evaluate([...node(1, []), ...node(1, [], 'validator-2')], sec(90));
     await drained(alerting);
-    expect(statuses(hook.requests).slice(4)).toEqual(['resolved:AvalancheHealthCheckFailing', 'resolved:AvalancheHealthCheckFailing']);
+    expect(statuses(hook.requests).slice(5)).toEqual(['resolved:AvalancheHealthCheckFailing', 'resolved:AvalancheHealthCheckFailing']);
   });
 
   it('takes inhibit_rules from the config, replacing the defaults', async () => {

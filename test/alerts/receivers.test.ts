@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintOf, type AlertPayload } from '../../src/alerts/alert.js';
+import { labelsFingerprint } from '../../src/alerts/receivers/alertmanager-identity.js';
+import { groupDedupKey } from '../../src/alerts/receivers/pagerduty.js';
 import { createReceiver } from '../../src/alerts/receivers/index.js';
 import type { SendResult } from '../../src/alerts/receivers/receiver.js';
 import { HttpClient } from '../../src/clients/http.js';
@@ -60,7 +62,7 @@ describe('receiver request shapes (loopback server)', () => {
       status: 'firing',
       receiver: 'hook',
       commonLabels: labels,
-      alerts: [{ status: 'firing', labels, startsAt: '2026-01-01T00:00:00.000Z', endsAt: '0001-01-01T00:00:00Z', fingerprint: fingerprintOf(labels) }],
+      alerts: [{ status: 'firing', labels, startsAt: '2026-01-01T00:00:00.000Z', endsAt: '0001-01-01T00:00:00Z', fingerprint: labelsFingerprint(labels) }],
     });
     expect((request.json as { groupKey: string }).groupKey).toContain('AvalancheNodeUnhealthy');
   });
@@ -81,7 +83,7 @@ describe('receiver request shapes (loopback server)', () => {
     expect(body.embeds[0]).toMatchObject({ color: 0xcf222e, title: 'Node validator-1 is unhealthy', url: 'https://example.org/runbook' });
   });
 
-  it('pagerduty: Events API v2 trigger and resolve with dedup_key = fingerprint', async () => {
+  it('pagerduty: Events API v2 trigger and resolve with one dedup_key per group', async () => {
     const keyFile = join(dir, 'pd');
     writeFileSync(keyFile, 'R0UTINGKEY0123456789\n');
     const config = receiverConfig(`{ name: pd, type: pagerduty, url: ${server.url}/v2/enqueue, routing_key_file: ${keyFile} }`);
@@ -89,11 +91,19 @@ describe('receiver request shapes (loopback server)', () => {
     expect(trigger).toMatchObject({
       routing_key: 'R0UTINGKEY0123456789',
       event_action: 'trigger',
-      dedup_key: fingerprintOf(labels),
+      dedup_key: groupDedupKey({ receiver: 'pd', groupLabels: { alertname: 'AvalancheNodeUnhealthy' } }),
       payload: { summary: 'Node validator-1 is unhealthy', source: 'validator-1', severity: 'critical', class: 'AvalancheNodeUnhealthy' },
     });
     const resolve = (await send(config, 'resolved')).request.json;
-    expect(resolve).toEqual({ routing_key: 'R0UTINGKEY0123456789', dedup_key: fingerprintOf(labels), event_action: 'resolve' });
+    expect(resolve).toEqual({ routing_key: 'R0UTINGKEY0123456789', dedup_key: groupDedupKey({ receiver: 'pd', groupLabels: { alertname: 'AvalancheNodeUnhealthy' } }), event_action: 'resolve' });
+    // One alert of two resolving keeps the group's incident open: a trigger, not a resolve.
+    const notification = (status: 'firing' | 'resolved', target: string) => ({ receiver: 'pd', key: target, reminder: false, alert: { ...alert(status), labels: { ...labels, target } } });
+    const mixed = await createReceiver(config).send(
+      { receiver: 'pd', key: 'k', groupLabels: { alertname: 'AvalancheNodeUnhealthy' }, notifications: [notification('resolved', 'validator-1'), notification('firing', 'validator-2')] },
+      { http, nowMs: Date.now() },
+    );
+    expect(mixed.outcome).toBe('delivered');
+    expect(server.requests.at(-1)!.json).toMatchObject({ event_action: 'trigger', payload: { source: 'validator-2', custom_details: { firing: 1, resolved: 1 } } });
   });
 
   it('telegram: bot sendMessage with chat_id and HTML text', async () => {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { GO_ZERO_TIME_SECONDS } from '../../clients/parse.js';
 import type { ReceiverConfig } from '../../config/alerts-schema.js';
 import type { AlertPayload } from '../alert.js';
+import { labelsFingerprint } from './alertmanager-identity.js';
 import { alertsOf, common, groupStatus, labelSetText, type OutgoingGroup } from './group.js';
 import { postJson, type Receiver } from './receiver.js';
 
@@ -58,6 +59,7 @@ function webhookAlert(alert: AlertPayload): Record<string, unknown> {
     startsAt: alert.startsAt,
     endsAt: alert.endsAt ?? GO_ZERO_TIME,
     generatorURL: alert.generatorURL ?? '',
-    fingerprint: alert.fingerprint,
+    // Alertmanager's fingerprint of the full label set, severity included.
+    fingerprint: labelsFingerprint(alert.labels),
   };
 }
