@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: refuses an unsupported Node.js before anything else loads.
+import './require-node.js';
 import type { Logger } from 'pino';
 import { loadConfigFile } from './config/load.js';
 import { loadReceiverConfig } from './config/load-receiver.js';

@@ -33,11 +33,18 @@ export function registerSecretUrl(url: string): void {
 
 /**
  * Route words of the receivers we build (Slack `/services/`, Discord `/api/webhooks/`, Telegram
- * `/bot<token>/sendMessage`, PagerDuty `/v2/enqueue`, Alertmanager `/api/v2/alerts`) and of generic
- * webhook paths. They are structure, not secrets, and scrubbing them would mangle every log line
- * that mentions them.
+ * `/bot<token>/sendMessage`, PagerDuty `/v2/enqueue`, Alertmanager `/api/v2/alerts`), of generic
+ * webhook paths, and common words of operators' own paths. They are structure, not secrets, and
+ * scrubbing them would mangle every log line that mentions them.
  */
-const ROUTE_WORDS = new Set(['hook', 'hooks', 'webhook', 'webhooks', 'services', 'api', 'v1', 'v2', 'enqueue', 'alerts', 'sendmessage']);
+const ROUTE_WORDS = new Set([
+  ...['hook', 'hooks', 'webhook', 'webhooks', 'services', 'api', 'v1', 'v2', 'v3', 'enqueue', 'alert', 'alerts', 'sendmessage'],
+  // Words operators put in their own receivers' paths; scrubbed, they would blank every log line that
+  // says them ("<redacted> listening", "data/<redacted>.lock"). A token is not one of these words.
+  ...['avaxmon', 'avalanche', 'prometheus', 'alertmanager', 'grafana', 'notify', 'notification', 'notifications', 'receiver', 'receivers'],
+  ...['incoming', 'inbound', 'events', 'event', 'integrations', 'integration', 'slack', 'discord', 'telegram', 'pagerduty', 'opsgenie', 'teams'],
+  ...['monitoring', 'monitor', 'ops', 'oncall', 'pager', 'prod', 'production', 'staging', 'dev', 'test', 'default', 'public', 'internal'],
+]);
 
 /**
  * The path of a credential URL. A receiver may echo the path (`POST /hook/<token>`) or quote only

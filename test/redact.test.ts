@@ -48,4 +48,13 @@ describe('secret URLs', () => {
       `GET /ext/bc/C/rpc?api_key=${REDACTED} authorization: Basic ${REDACTED} pass ${REDACTED}`,
     );
   });
+
+  it('never blanks an ordinary word used as a path segment, such as the product name', () => {
+    registerSecretUrl('http://127.0.0.1:9099/avaxmon');
+    registerSecretUrl('https://hooks.example/monitoring/notify/k3yT0ken99');
+    expect(scrubSecrets('{"service":"avaxmon","msg":"avaxmon listening","lock":"data/avaxmon.lock"} monitoring notify')).toBe(
+      '{"service":"avaxmon","msg":"avaxmon listening","lock":"data/avaxmon.lock"} monitoring notify',
+    );
+    expect(scrubSecrets('POST /monitoring/notify/k3yT0ken99 refused k3yT0ken99')).toBe(`POST /monitoring/notify/${REDACTED} refused ${REDACTED}`);
+  });
 });
