@@ -14,11 +14,16 @@ interface WebhookAlert {
   readonly labels: Record<string, string>;
 }
 
-/** The webhook requests about AvalancheChainStalled on the C-Chain; the simulated X-Chain stalls on its own. */
+/**
+ * The notifications about AvalancheChainStalled on the C-Chain; the simulated X-Chain stalls on its own.
+ * A kill -9 between a delivery and its record may send it again with the same idempotency key, which
+ * receivers treat as one notification, so repeats of a key count once.
+ */
 function chainC(requests: readonly RecordedRequest[]): Array<{ status: string; alert: WebhookAlert; key: string }> {
   return requests
     .map((request) => ({ body: request.json as { status: string; alerts: WebhookAlert[] }, key: String(request.headers['idempotency-key']) }))
     .filter(({ body }) => body.alerts[0].labels.alertname === 'AvalancheChainStalled' && body.alerts[0].labels.chain === 'C')
+    .filter(({ key }, index, all) => all.findIndex((other) => other.key === key) === index)
     .map(({ body, key }) => ({ status: body.status, alert: body.alerts[0], key }));
 }
 

@@ -50,7 +50,7 @@ describe('config.minimal.yaml', () => {
     const uncommented = head + alertsBlock.replace(/^# /gm, '');
     const config = parseConfig(uncommented, { env: {} });
     expect(config.alerts?.receivers.map((receiver) => [receiver.name, receiver.type, receiver.urls])).toEqual([
-      ['local-hook', 'webhook', ['http://127.0.0.1:9099/avaxmon']],
+      ['local-hook', 'webhook', ['http://127.0.0.1:9099/hook']],
     ]);
   });
 });
