@@ -41,6 +41,8 @@ async function microsPerEvaluation(healthy) {
 const quiet = await microsPerEvaluation(1);
 const firing = await microsPerEvaluation(0);
 console.log(`${TARGETS} targets, ${RUNS} evaluations each, one target per evaluation`);
-console.log(`| open alerts | µs per evaluation |\n|---|---|\n| ${quiet.open} | ${quiet.micros.toFixed(1)} |\n| ${firing.open} | ${firing.micros.toFixed(1)} |`);
+console.log(
+  `| open alerts | µs per evaluation |\n|---|---|\n| ${quiet.open} | ${quiet.micros.toFixed(1)} |\n| ${firing.open} | ${firing.micros.toFixed(1)} |`,
+);
 console.log(`ratio: ${(firing.micros / quiet.micros).toFixed(2)}x`);
 process.exit(0);

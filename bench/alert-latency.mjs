@@ -58,7 +58,11 @@ alerts:
     - { name: bench, type: webhook, url: "http://127.0.0.1:${receiver.address().port}/hook", match: { alertname: AvalancheNodeUnhealthy } }
 `,
 );
-const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${await freePort()}`, '--log.level=warn'], { env: daemonEnv, stdio: 'inherit' });
+const daemon = spawn(
+  process.execPath,
+  [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${await freePort()}`, '--log.level=warn'],
+  { env: daemonEnv, stdio: 'inherit' },
+);
 await new Promise((resolve) => setTimeout(resolve, 2 * intervalMs + 1000));
 
 const firing = [];

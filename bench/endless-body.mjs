@@ -19,7 +19,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let hostile = false;
 const chunk = Buffer.alloc(64 * 1024, '7');
-const upstream = createServer((request, response) => {
+const upstream = createServer((_request, response) => {
   if (!hostile) return void response.writeHead(503, { 'content-type': 'text/plain' }).end('not ready\n');
   response.writeHead(200, { 'content-type': 'application/json' });
   const pump = () => {
@@ -36,9 +36,19 @@ async function run(label, memoryBudgetBytes, env = daemonEnv, nodeArgs = daemonA
   const dir = mkdtempSync(join(tmpdir(), 'avaxmon-endless-'));
   const config = join(dir, 'config.yaml');
   const targets = Array.from({ length: TARGETS }, (_, index) => ({ name: `node-${index}`, url: upstreamUrl }));
-  writeFileSync(config, JSON.stringify({ global: { interval: '5s', timeout: '4s', ...(memoryBudgetBytes ? { max_response_memory_bytes: memoryBudgetBytes } : {}) }, targets }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      global: { interval: '5s', timeout: '4s', ...(memoryBudgetBytes ? { max_response_memory_bytes: memoryBudgetBytes } : {}) },
+      targets,
+    }),
+  );
   const port = await freePort();
-  const daemon = spawn(process.execPath, [...nodeArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { env, stdio: 'ignore' });
+  const daemon = spawn(
+    process.execPath,
+    [...nodeArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
+    { env, stdio: 'ignore' },
+  );
   const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))[1]) / 1024;
   await sleep(15_000);
   const baseline = rssMiB();
@@ -51,7 +61,10 @@ async function run(label, memoryBudgetBytes, env = daemonEnv, nodeArgs = daemonA
   hostile = false;
   await sleep(AFTER_S * 1000);
   const after = rssMiB();
-  const metrics = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+  const metrics = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+    (r) => r.text(),
+    () => '',
+  );
   const alive = metrics.includes('avaxmon_build_info');
   const mib = (name) => (Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1] ?? NaN) / 1024 ** 2).toFixed(0);
   await new Promise((resolve) => {
@@ -67,6 +80,12 @@ const rows = [
   await run('no memory settings, budget 128 MiB (default)', undefined, process.env, []),
 ];
 upstream.close();
-console.log(`${TARGETS} targets, every answer an endless chunked body for ${ATTACK_S} s (interval 5s, timeout 4s, max_response_bytes 32 MiB), node ${process.version}\n`);
-console.log('| settings | RSS before MiB | RSS peak MiB | RSS ' + AFTER_S + ' s after MiB | V8 heap after MiB | external after MiB | /metrics served |\n|---|---|---|---|---|---|---|');
+console.log(
+  `${TARGETS} targets, every answer an endless chunked body for ${ATTACK_S} s (interval 5s, timeout 4s, max_response_bytes 32 MiB), node ${process.version}\n`,
+);
+console.log(
+  '| settings | RSS before MiB | RSS peak MiB | RSS ' +
+    AFTER_S +
+    ' s after MiB | V8 heap after MiB | external after MiB | /metrics served |\n|---|---|---|---|---|---|---|',
+);
 console.log(rows.join('\n'));

@@ -15,7 +15,12 @@ for (const line of text.split('\n')) {
   const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
   if (!match) continue;
   const [, name, labelText = '', value] = match;
-  const labels = Object.fromEntries([...labelText.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, raw]) => [key, raw.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c))]));
+  const labels = Object.fromEntries(
+    [...labelText.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, key, raw]) => [
+      key,
+      raw.replace(/\\(.)/g, (_, c) => (c === 'n' ? '\n' : c)),
+    ]),
+  );
   let gauge = gauges.get(name);
   if (!gauge) gauges.set(name, (gauge = new Gauge({ name, help: name, labelNames: Object.keys(labels), registers: [registry] })));
   try {
@@ -29,7 +34,8 @@ const wantsGzip = (request) => /gzip/.test(request.headers['accept-encoding'] ??
 const promclient = createServer(async (request, response) => {
   if (request.url === '/cpu') return response.end(JSON.stringify(process.cpuUsage()));
   const body = await registry.metrics();
-  if (wantsGzip(request)) return response.writeHead(200, { 'content-type': registry.contentType, 'content-encoding': 'gzip' }).end(gzipSync(body));
+  if (wantsGzip(request))
+    return response.writeHead(200, { 'content-type': registry.contentType, 'content-encoding': 'gzip' }).end(gzipSync(body));
   response.writeHead(200, { 'content-type': registry.contentType }).end(body);
 });
 const plain = createServer((request, response) => {

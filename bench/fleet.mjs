@@ -37,14 +37,20 @@ const run = promisify(execFile);
 if (!existsSync(WRK)) throw new Error('bench/fleet.mjs needs wrk (apt-get install wrk)');
 const main = new URL('../dist/main.js', import.meta.url).pathname;
 const children = [];
-process.on('exit', () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
 
 // A fleet of simulated nodes on consecutive ports, below the ephemeral range; another base if one is taken.
 let sim;
 let simPort;
 for (let attempt = 0; !sim; attempt++) {
   simPort = 10_000 + Math.floor(Math.random() * (30_000 - NODES));
-  const child = spawn(process.execPath, [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '20', '--peers', '20'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '20', '--peers', '20'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const listening = await new Promise((resolve) => {
     child.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
     child.once('exit', () => resolve(false));
@@ -63,20 +69,32 @@ const hook = createServer((request, response) => {
 await new Promise((resolve) => hook.listen(0, '127.0.0.1', resolve));
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-fleet-'));
-const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`).join('\n');
+const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`).join(
+  '\n',
+);
 writeFileSync(
   join(dir, 'config.yaml'),
   `global: { interval: ${INTERVAL_S}s }\ntargets:\n${targets}\nalerts:\n  state_dir: ${join(dir, 'state')}\n  receivers:\n    - { name: hook, type: webhook, url: "http://127.0.0.1:${hook.address().port}/hook" }\n`,
 );
 const daemonPort = await freePort();
 const origin = `http://127.0.0.1:${daemonPort}`;
-const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=error'], {
-  env: daemonEnv,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const daemon = spawn(
+  process.execPath,
+  [...daemonArgs, main, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=error'],
+  {
+    env: daemonEnv,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 children.push(daemon);
 const startedAt = performance.now();
-while ((await fetch(`${origin}/-/ready`).then((response) => response.status, () => 0)) !== 200) await sleep(250);
+while (
+  (await fetch(`${origin}/-/ready`).then(
+    (response) => response.status,
+    () => 0,
+  )) !== 200
+)
+  await sleep(250);
 const readyS = (performance.now() - startedAt) / 1000;
 await sleep(SETTLE_S * 1000);
 
@@ -104,13 +122,26 @@ baselines.send(metricsText);
 const urls = await new Promise((resolve) => baselines.once('message', resolve));
 
 async function wrk(url, { connections = CONNECTIONS, seconds = LOAD_S, gzip = false } = {}) {
-  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', ...(gzip ? ['-H', 'Accept-Encoding: gzip'] : []), url];
+  const args = [
+    '-t2',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--timeout',
+    '10s',
+    '--latency',
+    ...(gzip ? ['-H', 'Accept-Encoding: gzip'] : []),
+    url,
+  ];
   const { stdout } = await run(WRK, args, { maxBuffer: 1 << 20 });
   const ms = (pattern) => {
     const [, value, unit] = pattern.exec(stdout);
     return Number(value) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit];
   };
-  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)?.slice(1).reduce((sum, n) => sum + Number(n), 0) ?? 0;
+  const errors =
+    /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+      .exec(stdout)
+      ?.slice(1)
+      .reduce((sum, n) => sum + Number(n), 0) ?? 0;
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
   return {
     requests: Number(/(\d+) requests in/.exec(stdout)[1]),
@@ -123,7 +154,11 @@ async function wrk(url, { connections = CONNECTIONS, seconds = LOAD_S, gzip = fa
 
 const scrape = {};
 for (const gzip of [false, true]) {
-  for (const [name, url] of [['avaxmon', `${origin}/metrics`], ['prom-client', urls.promclient], ['plain', urls.plain]]) {
+  for (const [name, url] of [
+    ['avaxmon', `${origin}/metrics`],
+    ['prom-client', urls.promclient],
+    ['plain', urls.plain],
+  ]) {
     scrape[`${name}${gzip ? ' gzip' : ''}`] = await wrk(url, { gzip });
   }
 }
@@ -144,14 +179,20 @@ sim.kill();
 hook.close();
 
 const body = Buffer.byteLength(metricsText);
-console.log(`fleet benchmark: ${NODES} simulated nodes, interval ${INTERVAL_S}s, alerts on; node ${process.version}; ${new Date().toISOString()}`);
-console.log(`/metrics: ${(body / 1024).toFixed(0)} KiB, ${metricsText.split('\n').filter((line) => line && !line.startsWith('#')).length} series; ready after ${readyS.toFixed(1)} s`);
+console.log(
+  `fleet benchmark: ${NODES} simulated nodes, interval ${INTERVAL_S}s, alerts on; node ${process.version}; ${new Date().toISOString()}`,
+);
+console.log(
+  `/metrics: ${(body / 1024).toFixed(0)} KiB, ${metricsText.split('\n').filter((line) => line && !line.startsWith('#')).length} series; ready after ${readyS.toFixed(1)} s`,
+);
 console.log('\n| path | req/s | p99 ms | max ms | errors |\n|---|---|---|---|---|');
 for (const [name, result] of Object.entries(scrape)) {
   console.log(`| ${name} | ${result.rps.toFixed(0)} | ${result.p99.toFixed(1)} | ${result.max.toFixed(0)} | ${result.errors} |`);
 }
 const ratio = (a, b) => (scrape[a].rps / scrape[b].rps).toFixed(2);
-console.log(`\navaxmon vs prom-client: ${ratio('avaxmon', 'prom-client')}x (gzip ${ratio('avaxmon gzip', 'prom-client gzip')}x); vs plain server: ${ratio('avaxmon', 'plain')}x (gzip ${ratio('avaxmon gzip', 'plain gzip')}x)`);
+console.log(
+  `\navaxmon vs prom-client: ${ratio('avaxmon', 'prom-client')}x (gzip ${ratio('avaxmon gzip', 'prom-client gzip')}x); vs plain server: ${ratio('avaxmon', 'plain')}x (gzip ${ratio('avaxmon gzip', 'plain gzip')}x)`,
+);
 console.log(`\n| daemon, collection only (${IDLE_S} s) | value |\n|---|---|`);
 console.log(`| CPU cores (average) | ${cores.toFixed(2)} |`);
 console.log(`| RSS max MB | ${rssMax.toFixed(0)} |`);
@@ -159,10 +200,14 @@ console.log(`| collectors (failing) | ${health.collectors} (${health.failing}) |
 console.log(`| stale collectors (no success within ${2 * INTERVAL_S} s) | ${health.stale} (after the storm: ${afterStorm.stale}) |`);
 console.log(`| skipped runs | ${health.skipped} (after the storm: ${afterStorm.skipped}) |`);
 console.log(`| abandoned runs | ${afterStorm.abandoned} |`);
-console.log(`| ${SCRAPERS} gzip scrapers for ${STORM_S} s | ${storm.requests} scrapes, ${storm.errors} errors, p99 ${storm.p99.toFixed(0)} ms, slowest ${storm.max.toFixed(0)} ms |`);
+console.log(
+  `| ${SCRAPERS} gzip scrapers for ${STORM_S} s | ${storm.requests} scrapes, ${storm.errors} errors, p99 ${storm.p99.toFixed(0)} ms, slowest ${storm.max.toFixed(0)} ms |`,
+);
 console.log(`| SIGTERM with collection in flight | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
 console.log(`| webhook notifications received | ${notifications} |`);
-console.log(`| outbox after SIGTERM | ${outbox.queued} queued (queue depth before: ${queuedBeforeStop}), ${outbox.unreadable} unreadable, ${outbox.temporary} temp files, lock ${outbox.lockReleased ? 'released' : 'LEFT'} |`);
+console.log(
+  `| outbox after SIGTERM | ${outbox.queued} queued (queue depth before: ${queuedBeforeStop}), ${outbox.unreadable} unreadable, ${outbox.temporary} temp files, lock ${outbox.lockReleased ? 'released' : 'LEFT'} |`,
+);
 process.exit(0);
 
 /** What SIGTERM left in state_dir: every queued notification readable, no half-written file, the lock released. */
@@ -179,7 +224,9 @@ function stateDirAfterStop(stateDir) {
   const queued = names.filter((name) => name.endsWith('.json'));
   return {
     queued: queued.length,
-    unreadable: queued.filter((name) => !readable(name)).length + (existsSync(join(stateDir, 'alerts.json')) && !readable(join('..', 'alerts.json')) ? 1 : 0),
+    unreadable:
+      queued.filter((name) => !readable(name)).length +
+      (existsSync(join(stateDir, 'alerts.json')) && !readable(join('..', 'alerts.json')) ? 1 : 0),
     temporary: names.filter((name) => name.endsWith('.tmp')).length,
     lockReleased: !existsSync(join(stateDir, 'avaxmon.lock')),
   };
@@ -192,7 +239,8 @@ function sumOf(text, name) {
 /** Stale collectors and skipped runs, from the daemon's own series. */
 function collectionHealth(text) {
   const nowS = Date.now() / 1000;
-  const values = (name) => [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map(([, labels, value]) => ({ labels, value: Number(value) }));
+  const values = (name) =>
+    [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map(([, labels, value]) => ({ labels, value: Number(value) }));
   const lastSuccess = new Map(values('avaxmon_collector_last_success_timestamp_seconds').map(({ labels, value }) => [labels, value]));
   const collectors = values('avaxmon_collector_success').map(({ labels }) => labels);
   // A collector the simulated node cannot serve fails every run and never had a success: counted as failing, not stale.

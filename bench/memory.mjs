@@ -20,12 +20,22 @@ writeFileSync(config, `global: { interval: ${INTERVAL} }\ntargets: [{ name: vali
 
 const sim = spawn(process.execPath, [main, 'simulate', `--port=${simPort}`, '--scenario=demo', `--peers=${PEERS}`], { stdio: 'ignore' });
 await new Promise((resolve) => setTimeout(resolve, 1000));
-const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=warn'], { env: daemonEnv, stdio: 'ignore' });
+const daemon = spawn(
+  process.execPath,
+  [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=warn'],
+  { env: daemonEnv, stdio: 'ignore' },
+);
 
 const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))[1]) / 1024;
 const rows = [];
 const started = Date.now();
-const scrapeEvery = setInterval(() => fetch(`http://127.0.0.1:${daemonPort}/metrics`, { headers: { 'accept-encoding': 'gzip' } }).then((r) => r.arrayBuffer()).catch(() => {}), 15_000);
+const scrapeEvery = setInterval(
+  () =>
+    fetch(`http://127.0.0.1:${daemonPort}/metrics`, { headers: { 'accept-encoding': 'gzip' } })
+      .then((r) => r.arrayBuffer())
+      .catch(() => {}),
+  15_000,
+);
 for (const at of [5, 30, 60, 120, 180, 240, 300].filter((s) => s <= DURATION_S)) {
   await new Promise((resolve) => setTimeout(resolve, started + at * 1000 - Date.now()));
   rows.push(`| ${at} s | ${rssMiB().toFixed(1)} MiB |`);

@@ -69,7 +69,11 @@ const config = {
 const configFile = join(dir, 'config.yaml');
 writeFileSync(configFile, JSON.stringify(config)); // JSON is YAML
 const port = await freePort();
-const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { env: daemonEnv, stdio: 'inherit' });
+const daemon = spawn(
+  process.execPath,
+  [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
+  { env: daemonEnv, stdio: 'inherit' },
+);
 const base = `http://127.0.0.1:${port}`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -85,7 +89,11 @@ const cpuSeconds = () => {
 };
 
 // Wait for the first round, then the storm.
-for (let ready = false; !ready; await sleep(500)) ready = await fetch(`${base}/-/ready`).then((r) => r.ok, () => false);
+for (let ready = false; !ready; await sleep(500))
+  ready = await fetch(`${base}/-/ready`).then(
+    (r) => r.ok,
+    () => false,
+  );
 const phases = { baseline: [], outage: [], drain: [], firing: [] };
 let phase = 'baseline';
 let peakDepth = 0;
@@ -130,10 +138,14 @@ const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN;
 };
-const row = (name, values) => `| ${name} | ${values.length} | ${percentile(values, 0.5).toFixed(1)} | ${percentile(values, 0.99).toFixed(1)} | ${Math.max(...values).toFixed(1)} |`;
+const row = (name, values) =>
+  `| ${name} | ${values.length} | ${percentile(values, 0.5).toFixed(1)} | ${percentile(values, 0.99).toFixed(1)} | ${Math.max(...values).toFixed(1)} |`;
 const duplicates = [...deliveries.values()].filter((count) => count > 1).length;
 const lost = expected - alertsDelivered.size;
-const retried = RECEIVERS.reduce((sum, name) => sum + value(finalMetrics, `avaxmon_notifications_total{receiver="${name}",outcome="retried"}`), 0);
+const retried = RECEIVERS.reduce(
+  (sum, name) => sum + value(finalMetrics, `avaxmon_notifications_total{receiver="${name}",outcome="retried"}`),
+  0,
+);
 
 console.log(`${TARGETS} targets x ${RECEIVERS.length} receivers, all down for ${DOWN_S} s, collection every ${INTERVAL}\n`);
 console.log('| /metrics while | scrapes | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|');
@@ -141,8 +153,12 @@ console.log(row('no alerts (baseline)', phases.baseline));
 console.log(row('receivers down (storm queued)', phases.outage));
 console.log(row('receivers back (outbox drains)', phases.drain));
 console.log(row('alerts firing, outbox empty', phases.firing));
-console.log(`\npeak queue depth ${peakDepth}; failed attempts retried ${retried}; daemon CPU during the outage ${((cpuOutage / DOWN_S) * 100).toFixed(0)}% of a core`);
-console.log(`drained in ${(drainMs / 1000).toFixed(1)} s; expected ${expected} (receiver, alert) pairs, delivered ${alertsDelivered.size}, lost ${lost}, same key sent twice ${duplicates}`);
+console.log(
+  `\npeak queue depth ${peakDepth}; failed attempts retried ${retried}; daemon CPU during the outage ${((cpuOutage / DOWN_S) * 100).toFixed(0)}% of a core`,
+);
+console.log(
+  `drained in ${(drainMs / 1000).toFixed(1)} s; expected ${expected} (receiver, alert) pairs, delivered ${alertsDelivered.size}, lost ${lost}, same key sent twice ${duplicates}`,
+);
 const p99 = Math.max(percentile(phases.outage, 0.99), percentile(phases.drain, 0.99));
 const pass = p99 < 100 && lost === 0 && duplicates === 0;
 console.log(`\n/metrics p99 ${p99.toFixed(1)} ms (target < 100), lost ${lost}, duplicates ${duplicates}: ${pass ? 'PASS' : 'FAIL'}`);

@@ -25,7 +25,12 @@ daemon.snapshot.body('text', false);
 
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
-const gauge = new Gauge({ name: 'avaxmon_health_check_contiguous_failures', help: 'baseline', labelNames: ['target', 'check'], registers: [registry] });
+const gauge = new Gauge({
+  name: 'avaxmon_health_check_contiguous_failures',
+  help: 'baseline',
+  labelNames: ['target', 'check'],
+  registers: [registry],
+});
 for (let target = 0; target < TARGETS; target++) {
   for (let check = 0; check < perTarget; check++) gauge.set({ target: `validator-${target}`, check: `check-${check}` }, check);
 }
@@ -43,4 +48,8 @@ baseline.get('/cpu', async () => process.cpuUsage());
 await daemon.app.listen({ host: '127.0.0.1', port: 0 });
 await baseline.listen({ host: '127.0.0.1', port: 0 });
 const baselineOrigin = `http://127.0.0.1:${baseline.server.address().port}`;
-process.send?.({ ours: `http://127.0.0.1:${daemon.app.server.address().port}/metrics`, baseline: `${baselineOrigin}/metrics`, cpu: `${baselineOrigin}/cpu` });
+process.send?.({
+  ours: `http://127.0.0.1:${daemon.app.server.address().port}/metrics`,
+  baseline: `${baselineOrigin}/metrics`,
+  cpu: `${baselineOrigin}/cpu`,
+});

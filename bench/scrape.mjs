@@ -23,11 +23,18 @@ async function serverCpuMs() {
 async function load(url, gzip) {
   const cpuBefore = await serverCpuMs();
   const result = existsSync(WRK) ? loadWithWrk(url, gzip) : await loadWithUndici(url, gzip);
-  return { ...result, cpuPerRequest: (await serverCpuMs() - cpuBefore) / result.requests };
+  return { ...result, cpuPerRequest: ((await serverCpuMs()) - cpuBefore) / result.requests };
 }
 
 function loadWithWrk(url, gzip) {
-  const args = ['-t2', `-c${CONCURRENCY}`, `-d${Math.round(DURATION_MS / 1000)}s`, '--latency', ...(gzip ? ['-H', 'Accept-Encoding: gzip'] : []), url];
+  const args = [
+    '-t2',
+    `-c${CONCURRENCY}`,
+    `-d${Math.round(DURATION_MS / 1000)}s`,
+    '--latency',
+    ...(gzip ? ['-H', 'Accept-Encoding: gzip'] : []),
+    url,
+  ];
   const out = execFileSync(WRK, args).toString();
   const ms = (label) => {
     const [, value, unit] = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
@@ -73,7 +80,9 @@ server.kill();
 
 const row = (name, r) =>
   `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuPerRequest.toFixed(3)} | ${(r.bodyBytes / 1024).toFixed(0)} KiB |`;
-console.log(`scrape benchmark: ${process.env.SERIES ?? 10000} series, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per path, load from ${existsSync(WRK) ? 'wrk' : 'undici'}, node ${process.version}`);
+console.log(
+  `scrape benchmark: ${process.env.SERIES ?? 10000} series, concurrency ${CONCURRENCY}, ${DURATION_MS} ms per path, load from ${existsSync(WRK) ? 'wrk' : 'undici'}, node ${process.version}`,
+);
 for (const { gzip, ours, baseline } of results) {
   console.log(`\n${gzip ? 'Accept-Encoding: gzip (what Prometheus sends)' : 'uncompressed'}`);
   console.log('| path | req/s | p50 ms | p99 ms | server CPU ms/scrape | body |');

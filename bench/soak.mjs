@@ -52,15 +52,30 @@ const config = {
     flap_max_transitions: 1_000_000,
     retry: { initial_backoff: '500ms', max_backoff: '5s' },
     rules: { AvalancheNodeUnhealthy: { for: '0s' } },
-    receivers: [{ name: 'hook', type: 'webhook', url: `http://127.0.0.1:${receiver.address().port}/hook`, match: { alertname: 'AvalancheNodeUnhealthy' } }],
+    receivers: [
+      {
+        name: 'hook',
+        type: 'webhook',
+        url: `http://127.0.0.1:${receiver.address().port}/hook`,
+        match: { alertname: 'AvalancheNodeUnhealthy' },
+      },
+    ],
   },
 };
 const configFile = join(dir, 'config.yaml');
 writeFileSync(configFile, JSON.stringify(config)); // JSON is YAML
 const port = await freePort();
-const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { env: daemonEnv, stdio: 'inherit' });
+const daemon = spawn(
+  process.execPath,
+  [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
+  { env: daemonEnv, stdio: 'inherit' },
+);
 const base = `http://127.0.0.1:${port}`;
-for (let ready = false; !ready; await sleep(500)) ready = await fetch(`${base}/-/ready`).then((r) => r.ok, () => false);
+for (let ready = false; !ready; await sleep(500))
+  ready = await fetch(`${base}/-/ready`).then(
+    (r) => r.ok,
+    () => false,
+  );
 
 const procStatus = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))[1]);
 const cpuSeconds = () => {
@@ -70,9 +85,17 @@ const cpuSeconds = () => {
 const samples = []; // { atMs, rssMiB, fds, cpu }
 const startedMs = Date.now();
 const sampler = setInterval(() => {
-  samples.push({ atMs: Date.now() - startedMs, rssMiB: procStatus('VmRSS') / 1024, fds: readdirSync(`/proc/${daemon.pid}/fd`).length, cpu: cpuSeconds() });
+  samples.push({
+    atMs: Date.now() - startedMs,
+    rssMiB: procStatus('VmRSS') / 1024,
+    fds: readdirSync(`/proc/${daemon.pid}/fd`).length,
+    cpu: cpuSeconds(),
+  });
   // A scrape, as Prometheus would: /metrics must keep being served throughout.
-  fetch(`${base}/metrics`).then((r) => r.arrayBuffer(), () => undefined);
+  fetch(`${base}/metrics`).then(
+    (r) => r.arrayBuffer(),
+    () => undefined,
+  );
 }, SAMPLE_MS);
 
 // Every FLIP all nodes turn unhealthy or healthy again: two notifications per node per cycle.
@@ -125,10 +148,17 @@ const unique = received.size;
 const total = [...received.values()].reduce((sum, count) => sum + count, 0);
 const lost = Math.max(0, transitions - unique);
 
-console.log(`${TARGETS} nodes, interval ${INTERVAL}, health flipping every ${FLIP_MS / 1000} s, faults cycling; ${DURATION_MS / 60_000} min, warm-up ${WARMUP_MS / 60_000} min\n`);
+console.log(
+  `${TARGETS} nodes, interval ${INTERVAL}, health flipping every ${FLIP_MS / 1000} s, faults cycling; ${DURATION_MS / 60_000} min, warm-up ${WARMUP_MS / 60_000} min\n`,
+);
 console.log('| window | samples | RSS median MiB | RSS max MiB | fds min | fds max |\n|---|---|---|---|---|---|');
-for (const [name, rows] of [['first after warm-up', first], ['last', last]]) {
-  console.log(`| ${name} | ${rows.length} | ${median(rows.map((s) => s.rssMiB)).toFixed(0)} | ${Math.max(...rows.map((s) => s.rssMiB)).toFixed(0)} | ${Math.min(...rows.map((s) => s.fds))} | ${Math.max(...rows.map((s) => s.fds))} |`);
+for (const [name, rows] of [
+  ['first after warm-up', first],
+  ['last', last],
+]) {
+  console.log(
+    `| ${name} | ${rows.length} | ${median(rows.map((s) => s.rssMiB)).toFixed(0)} | ${Math.max(...rows.map((s) => s.rssMiB)).toFixed(0)} | ${Math.min(...rows.map((s) => s.fds))} | ${Math.max(...rows.map((s) => s.fds))} |`,
+  );
 }
 console.log(`\nRSS growth ${(growth * 100).toFixed(1)}% (target <= 5%); daemon CPU ${(cpuShare * 100).toFixed(0)}% of a core`);
 console.log(`transitions ${transitions}; notifications received ${total} (${unique} distinct): lost ${lost}, sent twice ${total - unique}`);

@@ -20,13 +20,20 @@ writeFileSync(configFile, `global: { interval: 15s, timeout: 2s }\ntargets: [{ n
 
 async function readyAfter(port) {
   const started = performance.now();
-  const daemon = spawn(process.execPath, [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
-    env: daemonEnv,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const daemon = spawn(
+    process.execPath,
+    [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    {
+      env: daemonEnv,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     for (;;) {
-      const status = await fetch(`http://127.0.0.1:${port}/-/ready`).then((response) => response.status, () => 0);
+      const status = await fetch(`http://127.0.0.1:${port}/-/ready`).then(
+        (response) => response.status,
+        () => 0,
+      );
       if (status === 200) return { wallMs: performance.now() - started, cpuMs: cpuMsOf(daemon.pid) };
       if (performance.now() - started > 30_000) throw new Error('not ready within 30 s');
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -40,10 +40,20 @@ const fedAnswers = new Map([
 const config = parseConfig(`targets:\n  - name: bench\n    url: ${simUrl}\n    validators: { node_ids: [self], network_wide: true }\n`);
 const target = config.targets[0];
 const http = new HttpClient({ maxResponseBytes: 64 * 1024 * 1024 });
-const node = new NodeClient(http, new SelfMetrics({ version: 'bench', revision: 'bench' }), { target: 'bench', baseUrl: simUrl, headers: {}, timeoutMs: 10_000 });
+const node = new NodeClient(http, new SelfMetrics({ version: 'bench', revision: 'bench' }), {
+  target: 'bench',
+  baseUrl: simUrl,
+  headers: {},
+  timeoutMs: 10_000,
+});
 // The same body fed without the socket: NodeClient, gorilla parsing and the collector, no transport.
 const fedHttp = { request: async (request) => ({ status: 200, headers: {}, text: fedAnswers.get(JSON.parse(request.body).method) }) };
-const fedNode = new NodeClient(fedHttp, new SelfMetrics({ version: 'bench', revision: 'bench' }), { target: 'bench', baseUrl: simUrl, headers: {}, timeoutMs: 10_000 });
+const fedNode = new NodeClient(fedHttp, new SelfMetrics({ version: 'bench', revision: 'bench' }), {
+  target: 'bench',
+  baseUrl: simUrl,
+  headers: {},
+  timeoutMs: 10_000,
+});
 const collector = createValidatorsCollector();
 const context = {
   target,
@@ -55,7 +65,6 @@ const context = {
   // `self` already resolved, so every run is the one getCurrentValidators request.
   facts: { nodeId: SIM_NODE_ID, unavailableMethods: new Set() },
 };
-
 
 function cpuMs(usage) {
   return (usage.user + usage.system) / 1000;
@@ -85,7 +94,9 @@ const fed = await measureCollector(fedNode);
 const loopback = await measureCollector(node);
 const ratio = fed.perRunMs / parse.perRunMs;
 const line = (label, ms, extra = '') => console.log(`${label.padEnd(44)} ${ms.toFixed(2).padStart(7)} ms CPU per run ${extra}`);
-console.log(`validators: ${VALIDATORS}, response body: ${(body.length / 1024 / 1024).toFixed(2)} MiB, runs: ${RUNS}, node ${process.version}`);
+console.log(
+  `validators: ${VALIDATORS}, response body: ${(body.length / 1024 / 1024).toFixed(2)} MiB, runs: ${RUNS}, node ${process.version}`,
+);
 line('bare JSON.parse of the body', parse.perRunMs);
 line('collector, body fed (parse + processing)', fed.perRunMs, `(${fed.samples} samples) ratio ${ratio.toFixed(2)}x`);
 line('collector over loopback HTTP (+ transport)', loopback.perRunMs, `ratio ${(loopback.perRunMs / parse.perRunMs).toFixed(2)}x`);

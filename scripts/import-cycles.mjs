@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 /** Module → the src/ modules it imports or re-exports from. */
 export function importGraph(root) {
-  const files = readdirSync(root, { recursive: true }).filter((file) => file.endsWith('.ts')).map((file) => join(root, file));
+  const files = readdirSync(root, { recursive: true })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(root, file));
   const graph = new Map();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');

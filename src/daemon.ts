@@ -110,7 +110,11 @@ export class Daemon implements DaemonView {
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
     const collectorState = (target: string, collector: string) => this.collectorStates.get(sliceKey(target, collector));
-    this.alerts = new DaemonAlerts(options.logger, this.snapshot, { collectors: collectorState, responseMemory: this.responseMemory, clock: this.clock });
+    this.alerts = new DaemonAlerts(options.logger, this.snapshot, {
+      collectors: collectorState,
+      responseMemory: this.responseMemory,
+      clock: this.clock,
+    });
     this.statusSections.push((view) => this.alerts.statusSection(view));
     this.snapshot.beforeServe(() => this.publishRequestCounts());
   }
@@ -261,7 +265,8 @@ export class Daemon implements DaemonView {
         // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
         this.lastRunEndedMs = this.clock.now();
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
-        const changed = upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
+        const changed =
+          upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
         this.publishRun(run, changed);
       },
       skipped: () => {

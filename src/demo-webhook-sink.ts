@@ -8,8 +8,11 @@ export async function startWebhookSink(print: (line: string) => void): Promise<{
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string> }> };
-        for (const alert of body.alerts) print(`webhook:    ${alert.status} ${alert.labels.alertname} (${alert.labels.severity}) ${alert.annotations.summary}`);
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string> }>;
+        };
+        for (const alert of body.alerts)
+          print(`webhook:    ${alert.status} ${alert.labels.alertname} (${alert.labels.severity}) ${alert.annotations.summary}`);
       } catch {
         print('webhook:    unreadable notification');
       }

@@ -4,7 +4,8 @@ const UNIT_MS: Record<string, number> = { w: 604_800_000, d: 86_400_000, h: 3_60
  * Prometheus-style: each unit at most once, largest first ("1h30m", never "30m1h" or "1s1s"), so a
  * typo cannot silently add up to a different duration. Fractions ("1.5s") are accepted as before.
  */
-const DURATION = /^(?:(\d+(?:\.\d+)?)w)?(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
+const DURATION =
+  /^(?:(\d+(?:\.\d+)?)w)?(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/;
 const UNITS_IN_ORDER = ['w', 'd', 'h', 'm', 's', 'ms'];
 
 /** The longest delay a Node.js timer can hold (2^31-1 ms, about 24.8 days); longer ones fire at once. */

@@ -8,7 +8,16 @@ import { configSummary } from './config/summary.js';
 import { Daemon } from './daemon.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
 import { createLogger } from './log.js';
-import { USAGE, UsageError, controlPlaneOptions, defaultExternalUrl, parseCli, parseListenAddress, parseShard, type CliOptions } from './cli/args.js';
+import {
+  USAGE,
+  UsageError,
+  controlPlaneOptions,
+  defaultExternalUrl,
+  parseCli,
+  parseListenAddress,
+  parseShard,
+  type CliOptions,
+} from './cli/args.js';
 import { runSimulatorCommand } from './simulator/command.js';
 import { runCollectCommand } from './cli/collect.js';
 import { runHealthcheck } from './cli/healthcheck.js';
@@ -77,7 +86,7 @@ async function testAlert(options: CliOptions): Promise<number> {
     process.stderr.write('avaxmon: test-alert needs --receiver NAME (a receiver of alerts.receivers in --config.file)\n');
     return EXIT_USAGE;
   }
-  let config;
+  let config: ReturnType<typeof loadReceiverConfig>;
   try {
     config = loadReceiverConfig(options.configFile, options.values.receiver as string, { requireSomethingToWatch: false });
   } catch (error) {
@@ -108,7 +117,14 @@ async function runDaemon(options: CliOptions): Promise<number> {
     const config = loadConfigFile(options.configFile);
     logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
     const web = { ...(options.webConfigFile ? loadWebConfig(options.webConfigFile) : {}), control: controlPlaneOptions(options.values) };
-    daemon = new Daemon({ config, logger, configFile: options.configFile, web, shard, externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)) });
+    daemon = new Daemon({
+      config,
+      logger,
+      configFile: options.configFile,
+      web,
+      shard,
+      externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)),
+    });
     await daemon.open();
     await listenOn(daemon.app, host, port);
     if (options.webConfigFile) watchWebConfig(options.webConfigFile, daemon.app, logger);

@@ -42,7 +42,20 @@ const ROUTE_WORDS = new Set([
   // Words operators put in their own receivers' paths; scrubbed, they would blank every log line that
   // says them ("<redacted> listening", "data/<redacted>.lock"). A token is not one of these words.
   ...['avaxmon', 'avalanche', 'prometheus', 'alertmanager', 'grafana', 'notify', 'notification', 'notifications', 'receiver', 'receivers'],
-  ...['incoming', 'inbound', 'events', 'event', 'integrations', 'integration', 'slack', 'discord', 'telegram', 'pagerduty', 'opsgenie', 'teams'],
+  ...[
+    'incoming',
+    'inbound',
+    'events',
+    'event',
+    'integrations',
+    'integration',
+    'slack',
+    'discord',
+    'telegram',
+    'pagerduty',
+    'opsgenie',
+    'teams',
+  ],
   ...['monitoring', 'monitor', 'ops', 'oncall', 'pager', 'prod', 'production', 'staging', 'dev', 'test', 'default', 'public', 'internal'],
 ]);
 

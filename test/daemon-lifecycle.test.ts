@@ -27,10 +27,19 @@ describe('daemon reloads', () => {
 
   async function startDaemon(file: string): Promise<void> {
     sim = await startSimulator();
-    writeFileSync(file, `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "${sim.url}", collectors: { node_info: { enabled: false }, upgrades: { enabled: false } } }]\n`);
+    writeFileSync(
+      file,
+      `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "${sim.url}", collectors: { node_info: { enabled: false }, upgrades: { enabled: false } } }]\n`,
+    );
     clock = new ManualClock();
     runs = countingCollectors();
-    daemon = new Daemon({ config: loadConfigFile(file), logger: createLogger('error', 'json', captureStream([])), configFile: file, clock, collectorRegistry: runs.registry });
+    daemon = new Daemon({
+      config: loadConfigFile(file),
+      logger: createLogger('error', 'json', captureStream([])),
+      configFile: file,
+      clock,
+      collectorRegistry: runs.registry,
+    });
     const started = daemon.start();
     await runFor(1000);
     await started;
@@ -48,7 +57,10 @@ describe('daemon reloads', () => {
   }
 
   const peersRequests = () =>
-    valueOf(parseExposition(daemon.snapshot.body('text', false).toString()), 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'success' }) ?? 0;
+    valueOf(parseExposition(daemon.snapshot.body('text', false).toString()), 'avaxmon_rpc_requests_total', {
+      method: 'info.peers',
+      outcome: 'success',
+    }) ?? 0;
 
   it('runs overlapping reloads one at a time, leaving one schedule', async () => {
     await startDaemon(join(dir, 'overlap.yaml'));
@@ -84,7 +96,10 @@ describe('daemon reload and connections', () => {
     await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
     const sim = await startSimulator();
     const file = join(dir, 'origins.yaml');
-    writeFileSync(file, `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "http://127.0.0.1:${(old.address() as { port: number }).port}" }]\n`);
+    writeFileSync(
+      file,
+      `global: { interval: 1s, timeout: 800ms }\ntargets: [{ name: a, url: "http://127.0.0.1:${(old.address() as { port: number }).port}" }]\n`,
+    );
     const daemon = new Daemon({ config: loadConfigFile(file), logger: createLogger('error', 'json', captureStream([])), configFile: file });
     const connections = () => new Promise<number>((resolve) => old.getConnections((_, count) => resolve(count)));
     try {

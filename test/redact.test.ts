@@ -5,14 +5,17 @@ describe('secret URLs', () => {
   it('scrub the tokens and ids of a webhook path, not the words around them', () => {
     registerSecretUrl('https://hooks.slack.com/services/T0AAA1111/B0BBB2222/xoxbSlackToken3333');
     registerSecretUrl('https://discord.com/api/webhooks/112233445566778899/Discord-Token_abcdef');
-    const echoed = 'HTTP 400: POST /services/T0AAA1111/B0BBB2222/xoxbSlackToken3333 and /api/webhooks/112233445566778899/Discord-Token_abcdef';
+    const echoed =
+      'HTTP 400: POST /services/T0AAA1111/B0BBB2222/xoxbSlackToken3333 and /api/webhooks/112233445566778899/Discord-Token_abcdef';
     expect(scrubSecrets(echoed)).toBe(`HTTP 400: POST /services/${REDACTED} and /api/webhooks/${REDACTED}`);
   });
 
   it('scrub a short lowercase or mixed token in an echoed path and when an error quotes only the token', () => {
     registerSecretUrl('https://hooks.example/hook/mysecrettoken');
     registerSecretUrl('https://hooks.example/hook/ab12cd');
-    expect(scrubSecrets('HTTP 400: POST /hook/mysecrettoken?x=1 and POST /hook/ab12cd/')).toBe(`HTTP 400: POST /hook/${REDACTED}?x=1 and POST /hook/${REDACTED}/`);
+    expect(scrubSecrets('HTTP 400: POST /hook/mysecrettoken?x=1 and POST /hook/ab12cd/')).toBe(
+      `HTTP 400: POST /hook/${REDACTED}?x=1 and POST /hook/${REDACTED}/`,
+    );
     expect(scrubSecrets('{"error":"HTTP 401: invalid token mysecrettoken"}')).toBe(`{"error":"HTTP 401: invalid token ${REDACTED}"}`);
     expect(scrubSecrets('HTTP 401: unknown hook ab12cd')).toBe(`HTTP 401: unknown hook ${REDACTED}`);
   });
@@ -55,6 +58,8 @@ describe('secret URLs', () => {
     expect(scrubSecrets('{"service":"avaxmon","msg":"avaxmon listening","lock":"data/avaxmon.lock"} monitoring notify')).toBe(
       '{"service":"avaxmon","msg":"avaxmon listening","lock":"data/avaxmon.lock"} monitoring notify',
     );
-    expect(scrubSecrets('POST /monitoring/notify/k3yT0ken99 refused k3yT0ken99')).toBe(`POST /monitoring/notify/${REDACTED} refused ${REDACTED}`);
+    expect(scrubSecrets('POST /monitoring/notify/k3yT0ken99 refused k3yT0ken99')).toBe(
+      `POST /monitoring/notify/${REDACTED} refused ${REDACTED}`,
+    );
   });
 });

@@ -94,10 +94,15 @@ describe('Scheduler at fleet scale', () => {
     // The first round ends by 1.6 s, the periodic ticks start half an interval later: two ticks or more each.
     await clock.advance(4 * intervalMs + 200);
     await scheduler.stop();
-    const phases = jobs.map((job) => ticks.get(job.id)!.slice(1).map((at) => at % intervalMs));
+    const phases = jobs.map((job) =>
+      ticks
+        .get(job.id)!
+        .slice(1)
+        .map((at) => at % intervalMs),
+    );
     for (const jobPhases of phases) expect(jobPhases.length).toBeGreaterThanOrEqual(2);
     // Each job keeps its phase, to the millisecond, from tick to tick: the one its id hashes to ...
-    jobs.forEach((job, index) => expect(new Set(phases[index])).toEqual(new Set([jitterMs(job.id, intervalMs)])));
+    for (const [index, job] of jobs.entries()) expect(new Set(phases[index])).toEqual(new Set([jitterMs(job.id, intervalMs)]));
     // ... and the phases cover the interval: at least 6 of its 8 quarter-second buckets hold a job.
     expect(new Set(phases.map((jobPhases) => Math.floor(jobPhases[0] / 250))).size).toBeGreaterThanOrEqual(6);
   });
@@ -106,7 +111,12 @@ describe('Scheduler at fleet scale', () => {
     const { scheduler } = schedulerOn({ jitterRatio: 0 });
     let skipped = 0;
     let release!: () => void;
-    const job = { id: 'slow', intervalMs: 60_000, run: () => new Promise<void>((resolve) => (release = resolve)), skipped: () => void skipped++ };
+    const job = {
+      id: 'slow',
+      intervalMs: 60_000,
+      run: () => new Promise<void>((resolve) => (release = resolve)),
+      skipped: () => void skipped++,
+    };
     const first = scheduler.trigger(job);
     void scheduler.trigger(job);
     void scheduler.trigger(job);

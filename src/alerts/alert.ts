@@ -61,7 +61,12 @@ export interface AlertPayload {
 
 /** A stable hash of the alert's identifying labels (all but severity), independent of key order. */
 export function fingerprintOf(labels: Readonly<Record<string, string>>): string {
-  const canonical = JSON.stringify(Object.keys(labels).filter((key) => key !== 'severity').sort().map((key) => [key, labels[key]]));
+  const canonical = JSON.stringify(
+    Object.keys(labels)
+      .filter((key) => key !== 'severity')
+      .sort()
+      .map((key) => [key, labels[key]]),
+  );
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 

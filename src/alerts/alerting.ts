@@ -133,17 +133,31 @@ export class Alerting {
 
   /** Notification outcomes, the queue and state_dir writes: these move with delivery, between evaluations. */
   deliverySamples(nowMs = Date.now()): Sample[] {
-    const samples = [...this.delivery.notifications.samples(), ...this.writeFailures.errors.samples(), ...this.outbox.dropped.samples(), ...this.engine.flap.held.samples()];
+    const samples = [
+      ...this.delivery.notifications.samples(),
+      ...this.writeFailures.errors.samples(),
+      ...this.outbox.dropped.samples(),
+      ...this.engine.flap.held.samples(),
+    ];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
     samples.push(...this.silenceSamples(nowMs));
-    samples.push({ name: 'avaxmon_notification_oldest_queued_age_seconds', labels: {}, value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000) });
+    samples.push({
+      name: 'avaxmon_notification_oldest_queued_age_seconds',
+      labels: {},
+      value: oldest === undefined ? 0 : Math.max(0, (nowMs - oldest) / 1000),
+    });
     const oldestByReceiver = new Map(this.configValue.receivers.map((receiver) => [receiver.name, nowMs]));
     for (const entry of this.outbox.entries()) {
-      if (oldestByReceiver.has(entry.receiver)) oldestByReceiver.set(entry.receiver, Math.min(oldestByReceiver.get(entry.receiver)!, entry.createdMs));
+      if (oldestByReceiver.has(entry.receiver))
+        oldestByReceiver.set(entry.receiver, Math.min(oldestByReceiver.get(entry.receiver)!, entry.createdMs));
     }
     for (const [receiver, createdMs] of oldestByReceiver) {
-      samples.push({ name: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: { receiver }, value: Math.max(0, (nowMs - createdMs) / 1000) });
+      samples.push({
+        name: 'avaxmon_notification_receiver_oldest_queued_age_seconds',
+        labels: { receiver },
+        value: Math.max(0, (nowMs - createdMs) / 1000),
+      });
     }
     return samples;
   }
@@ -162,7 +176,11 @@ export class Alerting {
 
   /** Silences by state, as Alertmanager's alertmanager_silences, and the unexpired ones that match every alert. */
   private silenceSamples(nowMs: number): Sample[] {
-    const byState = new Map<string, number>([['active', 0], ['pending', 0], ['expired', 0]]);
+    const byState = new Map<string, number>([
+      ['active', 0],
+      ['pending', 0],
+      ['expired', 0],
+    ]);
     let matchingAll = 0;
     for (const silence of this.silences.list(nowMs)) {
       byState.set(silence.state, byState.get(silence.state)! + 1);
@@ -175,7 +193,11 @@ export class Alerting {
   }
 
   activeAlerts(): readonly AlertRecord[] {
-    return [...this.engine.active()].sort((a, b) => SEVERITIES.indexOf(a.labels.severity as never) - SEVERITIES.indexOf(b.labels.severity as never) || a.activeSinceMs - b.activeSinceMs);
+    return [...this.engine.active()].sort(
+      (a, b) =>
+        SEVERITIES.indexOf(a.labels.severity as never) - SEVERITIES.indexOf(b.labels.severity as never) ||
+        a.activeSinceMs - b.activeSinceMs,
+    );
   }
 }
 

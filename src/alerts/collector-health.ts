@@ -5,5 +5,7 @@ import type { SampleIndex } from './sample-index.js';
  * know nothing: they keep their last state rather than resolve on missing data.
  */
 export function collectorFailing(index: SampleIndex, target: string | undefined): boolean {
-  return target !== undefined && index.all('avaxmon_collector_success').some((sample) => sample.labels.target === target && sample.value === 0);
+  return (
+    target !== undefined && index.all('avaxmon_collector_success').some((sample) => sample.labels.target === target && sample.value === 0)
+  );
 }

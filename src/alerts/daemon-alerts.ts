@@ -68,7 +68,9 @@ export class DaemonAlerts {
     if (this.stopTimers) return;
     const clock = this.shared.clock ?? systemClock;
     const timers = [every(clock, SWEEP_MS, () => this.sweep()), every(clock, FLEET_TICK_MS, () => this.evaluateFleet())];
-    this.stopTimers = () => timers.forEach((stop) => stop());
+    this.stopTimers = () => {
+      for (const stop of timers) stop();
+    };
   }
 
   /**

@@ -113,10 +113,13 @@ export class Delivery {
         nextDueMs = Math.min(nextDueMs, batch.dueMs);
         continue;
       }
-      this.inFlight.set(batch.lane, this.attempt(batch).finally(() => {
-        this.inFlight.delete(batch.lane);
-        this.kick();
-      }));
+      this.inFlight.set(
+        batch.lane,
+        this.attempt(batch).finally(() => {
+          this.inFlight.delete(batch.lane);
+          this.kick();
+        }),
+      );
     }
     this.armTimer(nextDueMs, nowMs);
   }
@@ -128,11 +131,14 @@ export class Delivery {
     this.timer = undefined;
     this.timerDueMs = nextDueMs;
     if (nextDueMs === Infinity) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerDueMs = Infinity;
-      this.kick();
-    }, Math.max(0, nextDueMs - nowMs)).unref();
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerDueMs = Infinity;
+        this.kick();
+      },
+      Math.max(0, nextDueMs - nowMs),
+    ).unref();
   }
 
   /** Waits until the outbox is empty or `timeoutMs` passed; what is left stays on disk for the next start. */
@@ -179,34 +185,59 @@ export class Delivery {
   private async attempt(batch: Batch): Promise<void> {
     const nowMs = Date.now();
     const receiver = this.receivers.get(batch.receiver);
-    if (!receiver) return batch.entries.forEach((entry) => this.finish(entry, 'dropped', 'receiver no longer configured'));
+    if (!receiver) {
+      for (const entry of batch.entries) this.finish(entry, 'dropped', 'receiver no longer configured');
+      return;
+    }
     const firing = this.firingAlerts();
-    const live = this.current(firing, batch.entries.filter((entry) => {
-      const expired = nowMs - entry.createdMs > this.config.retry.maxAgeMs;
-      if (expired) this.finish(entry, 'expired', 'undelivered for longer than retry.max_age');
-      return !expired;
-    }));
+    const live = this.current(
+      firing,
+      batch.entries.filter((entry) => {
+        const expired = nowMs - entry.createdMs > this.config.retry.maxAgeMs;
+        if (expired) this.finish(entry, 'expired', 'undelivered for longer than retry.max_age');
+        return !expired;
+      }),
+    );
     if (live.length === 0) return;
     const notifications = receiver.config.type === 'alertmanager' ? live : this.withRestOfGroup(firing, batch, live);
     let result: SendResult;
     try {
-      result = await receiver.send({ receiver: batch.receiver, key: groupKeyOf(live), groupLabels: batch.groupLabels, notifications }, { http: this.http, nowMs, externalUrl: this.config.externalUrl });
+      result = await receiver.send(
+        { receiver: batch.receiver, key: groupKeyOf(live), groupLabels: batch.groupLabels, notifications },
+        { http: this.http, nowMs, externalUrl: this.config.externalUrl },
+      );
     } catch (error) {
       result = { outcome: 'retry', error: String((error as Error)?.message ?? error) };
     }
     if (result.outcome === 'delivered') {
       this.lastSentMs.set(batch.lane, Date.now());
-      return live.forEach((entry) => this.finish(entry, 'delivered'));
+      for (const entry of live) this.finish(entry, 'delivered');
+      return;
     }
-    if (result.outcome === 'rejected') return live.forEach((entry) => this.finish(entry, 'rejected', result.error));
+    if (result.outcome === 'rejected') {
+      for (const entry of live) this.finish(entry, 'rejected', result.error);
+      return;
+    }
     const count = Math.max(...live.map((entry) => this.attempts.get(entry)?.count ?? 0)) + 1;
     const { initialBackoffMs, maxBackoffMs } = this.config.retry;
-    const delayMs = result.retryAfterMs !== undefined ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : backoffMs(count, initialBackoffMs, maxBackoffMs);
+    const delayMs =
+      result.retryAfterMs !== undefined
+        ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
+        : backoffMs(count, initialBackoffMs, maxBackoffMs);
     for (const entry of live) {
       this.attempts.set(entry, { count, nextAtMs: Math.ceil((Date.now() + delayMs) / RETRY_TICK_MS) * RETRY_TICK_MS });
       this.record(entry, 'retried', result.error);
     }
-    this.log.warn({ receiver: batch.receiver, alerts: live.map((entry) => entry.alert.labels.alertname), attempt: count, retryInMs: Math.round(delayMs), error: scrubSecrets(result.error) }, 'Notification failed; will retry');
+    this.log.warn(
+      {
+        receiver: batch.receiver,
+        alerts: live.map((entry) => entry.alert.labels.alertname),
+        attempt: count,
+        retryInMs: Math.round(delayMs),
+        error: scrubSecrets(result.error),
+      },
+      'Notification failed; will retry',
+    );
   }
 
   /**
@@ -223,9 +254,13 @@ export class Delivery {
       this.attempts.delete(entry);
       this.outbox.remove(entry, true);
       if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
-        for (const resolve of [...this.outbox.lane(entry)]) if (resolve.alert.status === 'resolved' && resolve.alert.startsAt === entry.alert.startsAt) this.outbox.remove(resolve, true);
+        for (const resolve of [...this.outbox.lane(entry)])
+          if (resolve.alert.status === 'resolved' && resolve.alert.startsAt === entry.alert.startsAt) this.outbox.remove(resolve, true);
       }
-      this.log.debug({ receiver: entry.receiver, alert: entry.alert.labels }, 'Firing notification dropped: the alert stopped firing before it went out');
+      this.log.debug(
+        { receiver: entry.receiver, alert: entry.alert.labels },
+        'Firing notification dropped: the alert stopped firing before it went out',
+      );
       return false;
     });
   }
@@ -240,12 +275,19 @@ export class Delivery {
   }
 
   /** The batch's changes, and every other alert of the group firing now, in Alertmanager's order. */
-  private withRestOfGroup(firing: ReadonlyMap<string, FiringAlert>, batch: Batch, live: readonly QueuedNotification[]): OutgoingNotification[] {
+  private withRestOfGroup(
+    firing: ReadonlyMap<string, FiringAlert>,
+    batch: Batch,
+    live: readonly QueuedNotification[],
+  ): OutgoingNotification[] {
     const by = this.receivers.get(batch.receiver)?.config.grouping.by ?? ['...'];
     const included = new Set(live.map((entry) => entry.fingerprint));
     const wanted = JSON.stringify(batch.groupLabels);
     const rest = [...firing]
-      .filter(([fingerprint, { alert, shownTo }]) => shownTo.has(batch.receiver) && !included.has(fingerprint) && JSON.stringify(groupLabelsOf(by, alert.labels)) === wanted)
+      .filter(
+        ([fingerprint, { alert, shownTo }]) =>
+          shownTo.has(batch.receiver) && !included.has(fingerprint) && JSON.stringify(groupLabelsOf(by, alert.labels)) === wanted,
+      )
       .map(([fingerprint, { alert }]) => ({ receiver: batch.receiver, key: `${fingerprint}-state`, reminder: true, alert }));
     return [...live, ...rest].sort((a, b) => compareAlertLabels(a.alert.labels, b.alert.labels));
   }
@@ -261,7 +303,12 @@ export class Delivery {
 
   private record(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
     this.notifications.add({ receiver: entry.receiver, outcome });
-    this.last.set(entry.receiver, { atMs: Date.now(), outcome, alertname: entry.alert.labels.alertname, error: error && scrubSecrets(error) });
+    this.last.set(entry.receiver, {
+      atMs: Date.now(),
+      outcome,
+      alertname: entry.alert.labels.alertname,
+      error: error && scrubSecrets(error),
+    });
   }
 }
 
@@ -273,6 +320,9 @@ function groupLabelsOf(by: readonly string[], labels: Readonly<Record<string, st
 /** A notification alone keeps its own key; a batch gets one derived from its members', stable across retries. */
 function groupKeyOf(entries: readonly QueuedNotification[]): string {
   if (entries.length === 1) return entries[0].key;
-  const members = entries.map((entry) => entry.key).sort().join('\n');
+  const members = entries
+    .map((entry) => entry.key)
+    .sort()
+    .join('\n');
   return `group-${createHash('sha256').update(members).digest('hex').slice(0, 32)}`;
 }

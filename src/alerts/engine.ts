@@ -130,7 +130,12 @@ export class AlertEngine {
   }
 
   private transition(scope: EvaluationScope, index: SampleIndex, nowMs: number): NewNotification[] {
-    const unreachable = new Set(index.all('avaxmon_target_up').filter((sample) => sample.value === 0).map((sample) => sample.labels.target));
+    const unreachable = new Set(
+      index
+        .all('avaxmon_target_up')
+        .filter((sample) => sample.value === 0)
+        .map((sample) => sample.labels.target),
+    );
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
     const outgoing: NewNotification[] = [];
@@ -253,7 +258,16 @@ export class AlertEngine {
   }
 
   private open(fingerprint: string, rule: string, labels: Record<string, string>, nowMs: number): AlertRecord {
-    const alert: AlertRecord = { fingerprint, rule, labels, annotations: {}, state: 'pending', activeSinceMs: nowMs, notified: {}, reminders: 0 };
+    const alert: AlertRecord = {
+      fingerprint,
+      rule,
+      labels,
+      annotations: {},
+      state: 'pending',
+      activeSinceMs: nowMs,
+      notified: {},
+      reminders: 0,
+    };
     this.remember(fingerprint, alert);
     return alert;
   }
@@ -266,7 +280,9 @@ export class AlertEngine {
   private holdUnknown(alert: AlertRecord, index: SampleIndex, nowMs: number): boolean {
     const sources = ruleRegistry.get(alert.rule)?.sources ?? [];
     const { alertname: _alertname, severity: _severity, ...identity } = alert.labels;
-    const known = sources.some(({ metric, labels }) => index.all(metric).some((sample) => sameLabels(pick(sample.labels, labels), identity)));
+    const known = sources.some(({ metric, labels }) =>
+      index.all(metric).some((sample) => sameLabels(pick(sample.labels, labels), identity)),
+    );
     if (known || Object.keys(alert.notified).length === 0 || !this.config.rules[alert.rule]?.enabled) return false;
     alert.unknownSinceMs ??= nowMs;
     if (collectorFailing(index, alert.labels.target)) {
@@ -321,7 +337,9 @@ export class AlertEngine {
   private reminders(alert: AlertRecord, nowMs: number, eligible: (receiver: ReceiverConfig) => boolean): NewNotification[] {
     const due = this.config.receivers.filter(
       (receiver) =>
-        eligible(receiver) && alert.notified[receiver.name] !== undefined && nowMs - alert.notified[receiver.name] >= this.repeatInterval(receiver),
+        eligible(receiver) &&
+        alert.notified[receiver.name] !== undefined &&
+        nowMs - alert.notified[receiver.name] >= this.repeatInterval(receiver),
     );
     if (due.length === 0) return [];
     alert.reminders += 1;

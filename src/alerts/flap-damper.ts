@@ -59,7 +59,10 @@ export class FlapDamper {
       if (firstAsk) {
         flap.lastChangeMs = nowMs;
         this.held.add({ rule: alert.rule });
-        this.log.warn({ alert: alert.labels, status, flappingSince: new Date(flap.sinceMs).toISOString() }, 'Notification held back: the alert is flapping; its state is sent once it settles');
+        this.log.warn(
+          { alert: alert.labels, status, flappingSince: new Date(flap.sinceMs).toISOString() },
+          'Notification held back: the alert is flapping; its state is sent once it settles',
+        );
       }
       return 'hold';
     }
@@ -67,7 +70,10 @@ export class FlapDamper {
     recent.push(nowMs);
     if (recent.length <= this.settings.flapMaxTransitions) return 'send';
     this.flapping.set(alert.fingerprint, { sinceMs: nowMs, lastChangeMs: nowMs });
-    this.log.warn({ alert: alert.labels, status, transitions: recent.length }, 'Alert is flapping: later changes are merged until it settles');
+    this.log.warn(
+      { alert: alert.labels, status, transitions: recent.length },
+      'Alert is flapping: later changes are merged until it settles',
+    );
     return 'notice';
   }
 
@@ -88,8 +94,10 @@ export class FlapDamper {
   }
 
   notice(fingerprint: string): string {
-    return `changed state more than ${this.settings.flapMaxTransitions} times within ${formatMs(this.settings.flapWindowMs)}; ` +
-      `further changes are merged and its state is sent once it has been stable for ${formatMs(this.settings.flapSettleMs)} (fingerprint ${fingerprint})`;
+    return (
+      `changed state more than ${this.settings.flapMaxTransitions} times within ${formatMs(this.settings.flapWindowMs)}; ` +
+      `further changes are merged and its state is sent once it has been stable for ${formatMs(this.settings.flapSettleMs)} (fingerprint ${fingerprint})`
+    );
   }
 
   state(nowMs: number): { transitions: Record<string, number[]>; flapping: Record<string, FlapState> } {

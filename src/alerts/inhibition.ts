@@ -31,7 +31,8 @@ export class Inhibitor {
     for (const rule of this.rules) {
       if (!matchesAll(rule.targetMatchers, labels)) continue;
       // A source must agree on every `equal` label: with `target` among them, only that target's alerts can.
-      const candidates = rule.equal.includes('target') && labels.target !== undefined ? this.firing.ofTarget(labels.target) : this.firing.all();
+      const candidates =
+        rule.equal.includes('target') && labels.target !== undefined ? this.firing.ofTarget(labels.target) : this.firing.all();
       const source = candidates.find(
         (alert) =>
           alert.fingerprint !== fingerprint &&

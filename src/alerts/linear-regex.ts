@@ -40,7 +40,8 @@ export function linearRegex(pattern: string): LinearRegex {
 }
 
 function compile(pattern: string): LinearRegex {
-  if (pattern.length > MAX_PATTERN_LENGTH) throw new RegexError(`is ${pattern.length} characters long; at most ${MAX_PATTERN_LENGTH} are allowed`);
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    throw new RegexError(`is ${pattern.length} characters long; at most ${MAX_PATTERN_LENGTH} are allowed`);
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(pattern);
@@ -49,7 +50,9 @@ function compile(pattern: string): LinearRegex {
   }
   const size = programSize(compiled);
   if (size === undefined || size > MAX_PROGRAM_SIZE) {
-    throw new RegexError(`is too complex (compiles to ${size ?? 'an unknown number of'} instructions, at most ${MAX_PROGRAM_SIZE}): use fewer or smaller counted repetitions`);
+    throw new RegexError(
+      `is too complex (compiles to ${size ?? 'an unknown number of'} instructions, at most ${MAX_PROGRAM_SIZE}): use fewer or smaller counted repetitions`,
+    );
   }
   return { test: (value) => compiled.matches(value) };
 }

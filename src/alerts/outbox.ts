@@ -171,7 +171,8 @@ export class Outbox {
       this.droppingSinceLog = 0;
       return;
     }
-    if (this.droppingSinceLog === 0) this.log.error({ maxQueued: this.maxQueued, dropped }, 'Outbox full; dropping the oldest notifications');
+    if (this.droppingSinceLog === 0)
+      this.log.error({ maxQueued: this.maxQueued, dropped }, 'Outbox full; dropping the oldest notifications');
     this.droppingSinceLog += dropped;
   }
 
@@ -183,9 +184,15 @@ export class Outbox {
     if (entries.length === 0) return;
     try {
       if (entries.length === 1) {
-        writeFileDurably(join(this.directory, fileName(entries[0].seq, idOf(entries[0].receiver, entries[0].key))), JSON.stringify(entries[0]));
+        writeFileDurably(
+          join(this.directory, fileName(entries[0].seq, idOf(entries[0].receiver, entries[0].key))),
+          JSON.stringify(entries[0]),
+        );
       } else {
-        writeBatchDurably(this.directory, entries.map((entry) => [fileName(entry.seq, idOf(entry.receiver, entry.key)), JSON.stringify(entry)]));
+        writeBatchDurably(
+          this.directory,
+          entries.map((entry) => [fileName(entry.seq, idOf(entry.receiver, entry.key)), JSON.stringify(entry)]),
+        );
       }
       this.failures.succeeded('outbox');
     } catch (error) {
@@ -290,7 +297,6 @@ function fsyncFile(file: string): void {
     closeSync(fd);
   }
 }
-
 
 function laneOf(notification: NewNotification): string {
   return `${notification.receiver}\n${notification.fingerprint}`;

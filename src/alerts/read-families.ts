@@ -17,7 +17,10 @@ export const rulesByFamily: ReadonlyMap<string, ReadonlySet<string>> = (() => {
 })();
 
 /** What the fleet tick evaluates: the families the fleet-wide rules read, and the engine's own. */
-export const FLEET_FAMILIES: ReadonlySet<string> = new Set([...[...ruleRegistry.values()].flatMap((rule) => rule.fleetReads ?? []), ...ENGINE_READS]);
+export const FLEET_FAMILIES: ReadonlySet<string> = new Set([
+  ...[...ruleRegistry.values()].flatMap((rule) => rule.fleetReads ?? []),
+  ...ENGINE_READS,
+]);
 
 /**
  * Every family the alert plane reads. The daemon keeps the samples of these only: the rest of a

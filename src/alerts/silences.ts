@@ -104,12 +104,15 @@ export class Silences {
     const matchers = validate(posted);
     if (posted.id !== undefined && !this.silences.has(posted.id)) throw new SilenceError(`silence ${posted.id} not found`);
     const previous = posted.id === undefined ? undefined : this.silences.get(posted.id);
-    if (previous && stateOf(previous, nowMs) === 'expired') throw new SilenceError(`silence ${posted.id} has expired and cannot be updated`);
+    if (previous && stateOf(previous, nowMs) === 'expired')
+      throw new SilenceError(`silence ${posted.id} has expired and cannot be updated`);
     if (!previous && this.unexpiredCount(nowMs) >= SILENCE_LIMITS.maxSilences) {
       throw new SilenceError(`at most ${SILENCE_LIMITS.maxSilences} active or pending silences are kept; expire some first`);
     }
     if (!allowMatchAll && this.matchesEveryAlert({ matchers })) {
-      throw new SilenceError('matchers: this silence would match every alert (AvaxmonNotificationsFailing included); add ?allow_match_all=true to the request if that is really meant');
+      throw new SilenceError(
+        'matchers: this silence would match every alert (AvaxmonNotificationsFailing included); add ?allow_match_all=true to the request if that is really meant',
+      );
     }
     const silence: Silence = {
       id: posted.id ?? randomUUID(),
@@ -122,7 +125,10 @@ export class Silences {
     };
     this.silences.set(silence.id, silence);
     this.save();
-    this.log.info({ silence: silence.id, matchers: describe(silence), endsAt: silence.endsAt, createdBy: silence.createdBy }, 'Silence saved');
+    this.log.info(
+      { silence: silence.id, matchers: describe(silence), endsAt: silence.endsAt, createdBy: silence.createdBy },
+      'Silence saved',
+    );
     return silence.id;
   }
 
@@ -132,7 +138,12 @@ export class Silences {
     if (!silence) return false;
     if (stateOf(silence, nowMs) !== 'expired') {
       const now = new Date(nowMs).toISOString();
-      this.silences.set(id, { ...silence, endsAt: now, startsAt: Date.parse(silence.startsAt) > nowMs ? now : silence.startsAt, updatedAt: now });
+      this.silences.set(id, {
+        ...silence,
+        endsAt: now,
+        startsAt: Date.parse(silence.startsAt) > nowMs ? now : silence.startsAt,
+        updatedAt: now,
+      });
       this.save();
       this.log.info({ silence: id }, 'Silence expired');
     }
@@ -142,7 +153,12 @@ export class Silences {
   /** Whether a silence matches an alert of every rule, on any target and at any severity. */
   matchesEveryAlert(silence: Pick<Silence, 'matchers'>): boolean {
     const matchers = silence.matchers.map(toMatcher);
-    return this.alertnames.length > 0 && this.alertnames.every((alertname) => SEVERITIES.every((severity) => matchesAll(matchers, { alertname, severity, target: ANY_TARGET })));
+    return (
+      this.alertnames.length > 0 &&
+      this.alertnames.every((alertname) =>
+        SEVERITIES.every((severity) => matchesAll(matchers, { alertname, severity, target: ANY_TARGET })),
+      )
+    );
   }
 
   /** The ids of the active silences that match these labels. */
@@ -195,7 +211,10 @@ export class Silences {
         if (typeof silence.id !== 'string') throw new SilenceError('id: must be a string');
         this.silences.set(silence.id, silence);
       } catch (error) {
-        this.log.error({ file: this.file, silence: String(silence?.id).slice(0, 64), reason: (error as Error).message }, 'Stored silence refused; it is dropped');
+        this.log.error(
+          { file: this.file, silence: String(silence?.id).slice(0, 64), reason: (error as Error).message },
+          'Stored silence refused; it is dropped',
+        );
       }
     }
   }
@@ -219,18 +238,21 @@ function stateOf(silence: Silence, nowMs: number): SilenceState {
 function validate(posted: PostableSilence): ApiMatcher[] {
   const { matchers, starts, ends } = validateShape(posted);
   if (ends <= starts) throw new SilenceError('endsAt: must be after startsAt');
-  if (ends - starts > SILENCE_LIMITS.maxDurationMs) throw new SilenceError(`endsAt: a silence lasts at most ${SILENCE_LIMITS.maxDurationMs / 86_400_000} days; renew it when it ends`);
+  if (ends - starts > SILENCE_LIMITS.maxDurationMs)
+    throw new SilenceError(`endsAt: a silence lasts at most ${SILENCE_LIMITS.maxDurationMs / 86_400_000} days; renew it when it ends`);
   return matchers;
 }
 
 /** What a stored silence must also satisfy: an expired one may end where it starts. */
 function validateShape(posted: PostableSilence): { matchers: ApiMatcher[]; starts: number; ends: number } {
-  if (Buffer.byteLength(JSON.stringify(posted)) > SILENCE_LIMITS.maxSizeBytes) throw new SilenceError(`body: a silence is at most ${SILENCE_LIMITS.maxSizeBytes} bytes`);
+  if (Buffer.byteLength(JSON.stringify(posted)) > SILENCE_LIMITS.maxSizeBytes)
+    throw new SilenceError(`body: a silence is at most ${SILENCE_LIMITS.maxSizeBytes} bytes`);
   if (!Array.isArray(posted.matchers) || posted.matchers.length === 0) throw new SilenceError('matchers: at least one matcher is required');
   if (posted.matchers.length > SILENCE_LIMITS.maxMatchers) throw new SilenceError(`matchers: at most ${SILENCE_LIMITS.maxMatchers}`);
   const matchers = posted.matchers.map(validMatcher);
   // A silence whose every matcher also matches the empty string would silence everything.
-  if (matchers.every((matcher) => matchesAll([toMatcher(matcher)], {}))) throw new SilenceError('matchers: at least one matcher must not match the empty string');
+  if (matchers.every((matcher) => matchesAll([toMatcher(matcher)], {})))
+    throw new SilenceError('matchers: at least one matcher must not match the empty string');
   const starts = rfc3339(posted.startsAt, 'startsAt');
   const ends = rfc3339(posted.endsAt, 'endsAt');
   text(posted.createdBy, 'createdBy');
@@ -242,11 +264,18 @@ function validMatcher(matcher: ApiMatcher, index: number): ApiMatcher {
   const field = `matchers[${index}]`;
   if (typeof matcher?.name !== 'string' || !LABEL_NAME.test(matcher.name)) throw new SilenceError(`${field}.name: must be a label name`);
   if (typeof matcher.value !== 'string') throw new SilenceError(`${field}.value: must be a string`);
-  if (matcher.value.length > SILENCE_LIMITS.maxValueLength) throw new SilenceError(`${field}.value: at most ${SILENCE_LIMITS.maxValueLength} characters`);
+  if (matcher.value.length > SILENCE_LIMITS.maxValueLength)
+    throw new SilenceError(`${field}.value: at most ${SILENCE_LIMITS.maxValueLength} characters`);
   for (const flag of ['isRegex', 'isEqual'] as const) {
-    if (matcher[flag] !== undefined && typeof matcher[flag] !== 'boolean') throw new SilenceError(`${field}.${flag}: must be true or false`);
+    if (matcher[flag] !== undefined && typeof matcher[flag] !== 'boolean')
+      throw new SilenceError(`${field}.${flag}: must be true or false`);
   }
-  const normalized: ApiMatcher = { name: matcher.name, value: matcher.value, isRegex: matcher.isRegex === true, isEqual: matcher.isEqual ?? true };
+  const normalized: ApiMatcher = {
+    name: matcher.name,
+    value: matcher.value,
+    isRegex: matcher.isRegex === true,
+    isEqual: matcher.isEqual ?? true,
+  };
   if (normalized.isRegex) {
     try {
       checkedRegex(normalized.value);

@@ -70,23 +70,34 @@ export class StateDirLock {
       const reason = goneBecause(found, this.me);
       if (reason === undefined) throw inUse(this.file, found);
       if (removeIfUnchanged(this.file, found.text, `${this.file}.${this.me.instance}`)) {
-        this.log.warn({ lock: this.file, previousHolder: describe(found), heartbeatAgeMs: Math.round(found.ageMs), reason }, 'Taking over the state_dir lock of an avaxmon that is gone');
+        this.log.warn(
+          { lock: this.file, previousHolder: describe(found), heartbeatAgeMs: Math.round(found.ageMs), reason },
+          'Taking over the state_dir lock of an avaxmon that is gone',
+        );
       }
     }
-    throw new ConfigError([{ path: 'alerts.state_dir', message: `cannot take the lock file ${this.file}: another process keeps creating it` }]);
+    throw new ConfigError([
+      { path: 'alerts.state_dir', message: `cannot take the lock file ${this.file}: another process keeps creating it` },
+    ]);
   }
 
   /** Refreshes the mtime while the lock is still ours. */
   private heartbeat(): void {
     try {
       const found = readLock(this.file);
-      if (found === undefined) return this.recreate();
-      if (!this.holds(found)) return this.lost(found);
-      const now = new Date();
-      utimesSync(this.file, now, now);
+      if (found === undefined) this.recreate();
+      else if (!this.holds(found)) this.lost(found);
+      else {
+        const now = new Date();
+        utimesSync(this.file, now, now);
+      }
     } catch (error) {
       // Once per burst: every heartbeat of a read-only or unreachable disk fails.
-      if (!this.refreshFailing) this.log.warn({ err: error, lock: this.file, staleAfterMs: STALE_MS }, 'Cannot refresh the state_dir lock; another avaxmon may take it over');
+      if (!this.refreshFailing)
+        this.log.warn(
+          { err: error, lock: this.file, staleAfterMs: STALE_MS },
+          'Cannot refresh the state_dir lock; another avaxmon may take it over',
+        );
       this.refreshFailing = true;
       return;
     }
@@ -95,7 +106,8 @@ export class StateDirLock {
 
   /** Someone removed the lock file (by hand, or a take-over moving it aside for an instant): ours again unless another process created one. */
   private recreate(): void {
-    if (createExclusive(this.file, `${JSON.stringify(this.me)}\n`)) this.log.warn({ lock: this.file }, 'The state_dir lock file was removed; wrote it again');
+    if (createExclusive(this.file, `${JSON.stringify(this.me)}\n`))
+      this.log.warn({ lock: this.file }, 'The state_dir lock file was removed; wrote it again');
   }
 
   /**

@@ -13,15 +13,22 @@ const MAX_TEXT_SHOWN = 160;
 
 /** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
 export function renderAlertsSection(alerting: Alerting, view: StatusView): string {
-  const alerts = alerting.activeAlerts().map((alert) => [
-    escapeHtml(alert.rule),
-    `<span class="badge ${alert.labels.severity === 'critical' ? 'bad' : escapeHtml(alert.labels.severity)}">${escapeHtml(alert.labels.severity)}</span>`,
-    escapeHtml(stateText(alerting, alert)),
-    escapeHtml(labelText(alert.labels)),
-    escapeHtml(scrubSecrets(alert.annotations.summary ?? '')),
-    escapeHtml(new Date(alert.activeSinceMs).toISOString()),
-  ]);
-  const failing = new Set(alerting.activeAlerts().filter((alert) => alert.rule === NOTIFICATIONS_FAILING_RULE && alert.state === 'firing').map((alert) => alert.labels.receiver));
+  const alerts = alerting
+    .activeAlerts()
+    .map((alert) => [
+      escapeHtml(alert.rule),
+      `<span class="badge ${alert.labels.severity === 'critical' ? 'bad' : escapeHtml(alert.labels.severity)}">${escapeHtml(alert.labels.severity)}</span>`,
+      escapeHtml(stateText(alerting, alert)),
+      escapeHtml(labelText(alert.labels)),
+      escapeHtml(scrubSecrets(alert.annotations.summary ?? '')),
+      escapeHtml(new Date(alert.activeSinceMs).toISOString()),
+    ]);
+  const failing = new Set(
+    alerting
+      .activeAlerts()
+      .filter((alert) => alert.rule === NOTIFICATIONS_FAILING_RULE && alert.state === 'firing')
+      .map((alert) => alert.labels.receiver),
+  );
   const receivers = alerting.config.receivers.map((receiver) => {
     const last = alerting.lastDelivery(receiver.name);
     return [
@@ -40,7 +47,9 @@ export function renderAlertsSection(alerting: Alerting, view: StatusView): strin
     .sort((a, b) => Date.parse(a.endsAt) - Date.parse(b.endsAt));
   const silences = unexpired.slice(0, MAX_SILENCES_SHOWN).map((silence) => [
     escapeHtml(silence.id),
-    alerting.silences.matchesEveryAlert(silence) ? `${escapeHtml(silence.state)} <span class="badge bad">matches every alert</span>` : escapeHtml(silence.state),
+    alerting.silences.matchesEveryAlert(silence)
+      ? `${escapeHtml(silence.state)} <span class="badge bad">matches every alert</span>`
+      : escapeHtml(silence.state),
     escapeHtml(cut(describeSilence(silence))),
     escapeHtml(silence.startsAt),
     escapeHtml(silence.endsAt),
@@ -48,7 +57,10 @@ export function renderAlertsSection(alerting: Alerting, view: StatusView): strin
     escapeHtml(cut(silence.createdBy)),
     escapeHtml(cut(silence.comment)),
   ]);
-  const more = unexpired.length > MAX_SILENCES_SHOWN ? `<p>${unexpired.length - MAX_SILENCES_SHOWN} more silences: <code>GET /api/v2/silences</code> lists them all.</p>` : '';
+  const more =
+    unexpired.length > MAX_SILENCES_SHOWN
+      ? `<p>${unexpired.length - MAX_SILENCES_SHOWN} more silences: <code>GET /api/v2/silences</code> lists them all.</p>`
+      : '';
   return `<h2 id="alerts">Alerts</h2>
 ${table(['rule', 'severity', 'state', 'labels', 'summary', 'active since'], alerts, 'No active alerts.')}
 <h2 id="silences">Silences</h2>
@@ -65,7 +77,9 @@ function cut(text: string): string {
 
 function stateText(alerting: Alerting, alert: AlertRecord): string {
   const notes = [
-    alerting.engine.flap.flappingSince(alert.fingerprint) !== undefined ? `flapping${alert.held ? `, ${alert.held} held until it settles` : ''}` : '',
+    alerting.engine.flap.flappingSince(alert.fingerprint) !== undefined
+      ? `flapping${alert.held ? `, ${alert.held} held until it settles` : ''}`
+      : '',
     alert.stale ? 'stale: a collector of the target is failing' : '',
     alert.muted ?? '',
   ].filter(Boolean);

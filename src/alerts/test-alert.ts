@@ -35,7 +35,12 @@ export async function sendTestAlert(config: Config, receiverName: string | undef
       generatorURL: generatorUrl(config.alerts?.externalUrl, labels),
     };
     const result = await createReceiver(receiverConfig).send(
-      { receiver: receiverConfig.name, key, groupLabels: { alertname: labels.alertname }, notifications: [{ receiver: receiverConfig.name, key, reminder: false, alert }] },
+      {
+        receiver: receiverConfig.name,
+        key,
+        groupLabels: { alertname: labels.alertname },
+        notifications: [{ receiver: receiverConfig.name, key, reminder: false, alert }],
+      },
       { http, nowMs, externalUrl: config.alerts?.externalUrl },
     );
     if (result.outcome === 'delivered') return { ok: true, message: `receiver ${receiverConfig.name}: test notification delivered` };

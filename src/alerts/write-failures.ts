@@ -17,7 +17,8 @@ export class WriteFailures {
   failed(file: StateFile, error: unknown): void {
     this.errors.add({ file });
     const count = this.failing.get(file);
-    if (count === undefined) this.log.error({ file, err: error }, 'Cannot write to state_dir; keeping state in memory until writes succeed again');
+    if (count === undefined)
+      this.log.error({ file, err: error }, 'Cannot write to state_dir; keeping state in memory until writes succeed again');
     this.failing.set(file, (count ?? 0) + 1);
   }
 

@@ -46,10 +46,10 @@ Flags:
 
 export class UsageError extends Error {}
 
-export function parseCli(argv: string[]): CliOptions {
-  let parsed;
+/** node:util's parseArgs over avaxmon's flags; its errors become usage errors. */
+function parseArgv(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -79,7 +79,10 @@ export function parseCli(argv: string[]): CliOptions {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
+}
+
+export function parseCli(argv: string[]): CliOptions {
+  const { values, positionals } = parseArgv(argv);
   const logLevel = values['log.level'] as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new UsageError(`--log.level must be one of ${LOG_LEVELS.join(', ')}`);
   const logFormat = values['log.format'] as LogFormat;
@@ -106,7 +109,13 @@ function commandOf(word: string | undefined): CliOptions['command'] {
 
 /** The control-plane flags (see server/write-guard.ts). */
 export function controlPlaneOptions(values: CliOptions['values']): ControlPlaneOptions {
-  const list = (value: unknown) => (typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : undefined);
+  const list = (value: unknown) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)
+      : undefined;
   return {
     enableLifecycle: values['web.enable-lifecycle'] === true,
     enableSilences: values['web.enable-silences'] === true,

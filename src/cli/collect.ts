@@ -30,7 +30,9 @@ export async function runCollectCommand(config: Config, options: CliOptions): Pr
     const built = runs(http, self);
     const results = await Promise.all(built.map((run) => runSlice(run, { snapshot, self, log: logger }, new AbortController().signal)));
     process.stdout.write(assemble(allMetrics, [renderSamples([...snapshot.samples(), ...self.samples()])], 'text'));
-    const failures = built.flatMap((run, index) => (results[index].success ? [] : [`${run.target}/${run.collector}: ${messageOf(results[index].error)}`]));
+    const failures = built.flatMap((run, index) =>
+      results[index].success ? [] : [`${run.target}/${run.collector}: ${messageOf(results[index].error)}`],
+    );
     for (const failure of failures) process.stderr.write(scrubSecrets(`avaxmon collect: ${failure}\n`));
     return failures.length > 0 ? 1 : 0;
   } finally {
@@ -43,7 +45,10 @@ type RunBuilder = (http: HttpClient, self: SelfMetrics) => SliceRun[];
 /** Every target's collectors and the public-API jobs; with --target, only that target's collectors. */
 function selectRuns(config: Config, targetName: string | undefined): RunBuilder {
   if (targetName === undefined) {
-    return (http, self) => [...new TargetRuntimes(http, self).build(config).map(nodeSliceRun), ...new PublicApiJobs(http, self).build(config)];
+    return (http, self) => [
+      ...new TargetRuntimes(http, self).build(config).map(nodeSliceRun),
+      ...new PublicApiJobs(http, self).build(config),
+    ];
   }
   const target = config.targets.find((candidate) => candidate.name === targetName);
   if (!target) {

@@ -22,7 +22,9 @@ export async function runHealthcheck(options: CliOptions): Promise<number> {
   try {
     const status = await get(url, web);
     const healthy = status === 200 || (status === 401 && web.basicAuthUsers !== undefined);
-    (healthy ? process.stdout : process.stderr).write(`${url}: HTTP ${status}${status === 401 && healthy ? ' (basic auth on: the daemon answers)' : ''}\n`);
+    (healthy ? process.stdout : process.stderr).write(
+      `${url}: HTTP ${status}${status === 401 && healthy ? ' (basic auth on: the daemon answers)' : ''}\n`,
+    );
     return healthy ? 0 : 1;
   } catch (error) {
     process.stderr.write(`${url}: ${(error as Error).message}\n`);

@@ -52,12 +52,20 @@ export class NodeClient {
         signal,
       });
       if (response.status === 404) {
-        throw new UpstreamError(this.target, operation, 'http_4xx', `not an AvalancheGo API (HTTP 404 at ${path.split('?')[0]})`, { status: 404 });
+        throw new UpstreamError(this.target, operation, 'http_4xx', `not an AvalancheGo API (HTTP 404 at ${path.split('?')[0]})`, {
+          status: 404,
+        });
       }
       if (response.status !== 200 && response.status !== 503) {
-        throw new UpstreamError(this.target, operation, response.status >= 500 ? 'http_5xx' : 'http_4xx', `HTTP ${response.status}${bodySuffix(response.text)}`, {
-          status: response.status,
-        });
+        throw new UpstreamError(
+          this.target,
+          operation,
+          response.status >= 500 ? 'http_5xx' : 'http_4xx',
+          `HTTP ${response.status}${bodySuffix(response.text)}`,
+          {
+            status: response.status,
+          },
+        );
       }
       return { status: response.status, body: parseJsonBody(response, this.target, operation) };
     });

@@ -8,7 +8,22 @@ export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
 export const DATA_API_NETWORKS = ['mainnet', 'fuji', 'testnet'] as const;
 
 /** The currencies `balances:getNative` prices a balance in. */
-export const BALANCE_CURRENCIES = ['usd', 'eur', 'aud', 'cad', 'chf', 'clp', 'cny', 'czk', 'dkk', 'gbp', 'hkd', 'huf', 'jpy', 'nzd'] as const;
+export const BALANCE_CURRENCIES = [
+  'usd',
+  'eur',
+  'aud',
+  'cad',
+  'chf',
+  'clp',
+  'cny',
+  'czk',
+  'dkk',
+  'gbp',
+  'hkd',
+  'huf',
+  'jpy',
+  'nzd',
+] as const;
 
 export interface Delegator {
   readonly nodeId: string;
@@ -79,7 +94,10 @@ export class DataApiClient {
     if (!/^\d+$/.test(raw) || !Number.isInteger(decimals) || decimals < 0 || decimals > 36) {
       read.fail('nativeTokenBalance', 'a balance in the smallest unit and integer decimals', { balance: raw, decimals });
     }
-    const priced = token.balanceValue === undefined || token.balanceValue === null ? undefined : read.object(token.balanceValue, 'nativeTokenBalance.balanceValue');
+    const priced =
+      token.balanceValue === undefined || token.balanceValue === null
+        ? undefined
+        : read.object(token.balanceValue, 'nativeTokenBalance.balanceValue');
     return {
       symbol: typeof token.symbol === 'string' ? token.symbol : '',
       balance: scaleByDecimals(raw, decimals),

@@ -19,9 +19,11 @@ const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy
 export function createDispatcher(origin: string, transport: HttpTransport | undefined, options: DispatcherOptions): Dispatcher {
   const tls = { ...transport?.tls, timeout: options.connectTimeoutMs };
   const pooling = { connections: options.connections, keepAliveTimeout: options.keepAliveTimeoutMs };
-  if (transport?.proxyUrl) return new ProxyAgent({ uri: transport.proxyUrl, requestTls: tls, proxyTls: { timeout: options.connectTimeoutMs }, ...pooling });
+  if (transport?.proxyUrl)
+    return new ProxyAgent({ uri: transport.proxyUrl, requestTls: tls, proxyTls: { timeout: options.connectTimeoutMs }, ...pooling });
   const env = options.env ?? process.env;
-  if (PROXY_VARIABLES.some((name) => env[name])) return new EnvHttpProxyAgent({ connect: tls, requestTls: tls, ...pooling, ...envProxies(env) });
+  if (PROXY_VARIABLES.some((name) => env[name]))
+    return new EnvHttpProxyAgent({ connect: tls, requestTls: tls, ...pooling, ...envProxies(env) });
   return new OriginClients(origin, { connect: tls, ...pooling });
 }
 

@@ -24,7 +24,10 @@ export class EvmRpcClient {
 
   call<T = unknown>(url: string, method: string, params: readonly unknown[] = [], signal?: AbortSignal): Promise<T> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params });
-    return this.node.recorded(method, async () => parseEvmResponse(await this.node.postJson(url, method, body, signal), this.node.target, method) as T);
+    return this.node.recorded(
+      method,
+      async () => parseEvmResponse(await this.node.postJson(url, method, body, signal), this.node.target, method) as T,
+    );
   }
 }
 
@@ -40,15 +43,27 @@ export function parseEvmResponse(response: HttpResponse, upstream: string, metho
   if (body.error !== undefined && body.error !== null) {
     const code = typeof body.error.code === 'number' ? body.error.code : undefined;
     const outcome = code === METHOD_NOT_FOUND ? 'unavailable' : 'rpc_error';
-    throw new UpstreamError(upstream, method, outcome, `EVM JSON-RPC error ${code ?? '?'}: ${String(body.error.message ?? 'unknown error')}`, {
-      status: response.status,
-      rpcCode: code,
-    });
+    throw new UpstreamError(
+      upstream,
+      method,
+      outcome,
+      `EVM JSON-RPC error ${code ?? '?'}: ${String(body.error.message ?? 'unknown error')}`,
+      {
+        status: response.status,
+        rpcCode: code,
+      },
+    );
   }
   if (response.status !== 200) {
-    throw new UpstreamError(upstream, method, statusOutcome(response.status, 'bad_body'), `HTTP ${response.status}: ${snippet(response.text)}`, {
-      status: response.status,
-    });
+    throw new UpstreamError(
+      upstream,
+      method,
+      statusOutcome(response.status, 'bad_body'),
+      `HTTP ${response.status}: ${snippet(response.text)}`,
+      {
+        status: response.status,
+      },
+    );
   }
   if (!('result' in body)) throw new UpstreamError(upstream, method, 'bad_body', 'JSON-RPC response has neither result nor error');
   return body.result;
@@ -57,7 +72,12 @@ export function parseEvmResponse(response: HttpResponse, upstream: string, metho
 /** eth_blockNumber and friends answer hex quantities ("0x3b1d5a0"). */
 export function hexQuantity(value: unknown, upstream: string, method: string): number {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]+$/.test(value)) {
-    throw new UpstreamError(upstream, method, 'bad_body', `expected a hex quantity, got ${snippet(JSON.stringify(value) ?? String(value))}`);
+    throw new UpstreamError(
+      upstream,
+      method,
+      'bad_body',
+      `expected a hex quantity, got ${snippet(JSON.stringify(value) ?? String(value))}`,
+    );
   }
   return Number.parseInt(value.slice(2), 16);
 }

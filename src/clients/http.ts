@@ -54,7 +54,9 @@ export class HttpClient {
 
   /** A reload may change an origin's tls_config or proxy_url: its pool starts over with them. */
   async setTransports(transports: ReadonlyMap<string, HttpTransport>): Promise<void> {
-    const changed = [...this.pools.keys()].filter((origin) => JSON.stringify(transports.get(origin)) !== JSON.stringify(this.transports.get(origin)));
+    const changed = [...this.pools.keys()].filter(
+      (origin) => JSON.stringify(transports.get(origin)) !== JSON.stringify(this.transports.get(origin)),
+    );
     this.transports = transports;
     const closing = changed.map((origin) => this.pools.get(origin)!.close());
     for (const origin of changed) this.pools.delete(origin);
@@ -80,7 +82,12 @@ export class HttpClient {
         bodyTimeout: request.timeoutMs,
         signal,
       });
-      const text = await readCapped(response.body, { cap: this.maxResponseBytes, memory: this.responseMemory }, request, Number(response.headers['content-length'] ?? 0));
+      const text = await readCapped(
+        response.body,
+        { cap: this.maxResponseBytes, memory: this.responseMemory },
+        request,
+        Number(response.headers['content-length'] ?? 0),
+      );
       return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
@@ -127,7 +134,12 @@ export class HttpClient {
  */
 type Body = AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown };
 
-async function readCapped(body: Body, limits: { cap: number; memory: ResponseMemory }, request: HttpRequest, declaredBytes: number): Promise<string> {
+async function readCapped(
+  body: Body,
+  limits: { cap: number; memory: ResponseMemory },
+  request: HttpRequest,
+  declaredBytes: number,
+): Promise<string> {
   const { cap, memory } = limits;
   // Decoded as each chunk arrives, so the chunk's malloc'd buffer dies young: kept until the body
   // ends, such buffers fragment glibc's heap, which keeps an endless-body attack's peak for good.

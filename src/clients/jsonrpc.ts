@@ -38,9 +38,15 @@ export function parseGorillaResponse(response: HttpResponse, upstream: string, m
     });
   }
   if (response.status !== 200) {
-    throw new UpstreamError(upstream, method, statusOutcome(response.status, 'bad_body'), `HTTP ${response.status}: ${snippet(response.text)}`, {
-      status: response.status,
-    });
+    throw new UpstreamError(
+      upstream,
+      method,
+      statusOutcome(response.status, 'bad_body'),
+      `HTTP ${response.status}: ${snippet(response.text)}`,
+      {
+        status: response.status,
+      },
+    );
   }
   if (!('result' in body)) throw new UpstreamError(upstream, method, 'bad_body', 'JSON-RPC response has neither result nor error');
   return body.result;

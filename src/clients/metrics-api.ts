@@ -91,7 +91,10 @@ function readPage(body: unknown, route: string, api: string): Page<MetricPoint> 
   const object = read.object(body, 'body');
   const items = read.array(object.results, 'results').map((entry, index) => {
     const point = read.object(entry, `results[${index}]`);
-    return { value: read.number(point.value, `results[${index}].value`), timestamp: read.number(point.timestamp, `results[${index}].timestamp`) };
+    return {
+      value: read.number(point.value, `results[${index}].value`),
+      timestamp: read.number(point.timestamp, `results[${index}].timestamp`),
+    };
   });
   const token = object.nextPageToken ?? object.nextPageStartKey;
   return { items, nextPageToken: typeof token === 'string' && token !== '' ? token : undefined };

@@ -106,7 +106,8 @@ export class FieldReader {
 
   /** RFC3339 (with or without nanoseconds) or Unix seconds to Unix seconds. */
   timestampSeconds(value: unknown, path: string): number {
-    if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^\d{1,15}$/.test(value))) return Number(value);
+    if ((typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^\d{1,15}$/.test(value)))
+      return Number(value);
     const text = this.string(value, path);
     const millis = Date.parse(text.replace(/(\.\d{3})\d+/, '$1'));
     if (Number.isNaN(millis)) this.fail(path, 'an RFC3339 time', value);

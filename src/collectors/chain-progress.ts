@@ -32,7 +32,11 @@ export function createChainProgressCollector(): Collector {
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const client = new EvmRpcClient(ctx.node);
-      const parts: ChainPart[] = [pChain(ctx), xChain(ctx), ...evmChains(ctx.target, client).map(({ label, url }) => evmChain(ctx, client, label, url))];
+      const parts: ChainPart[] = [
+        pChain(ctx),
+        xChain(ctx),
+        ...evmChains(ctx.target, client).map(({ label, url }) => evmChain(ctx, client, label, url)),
+      ];
       forgetRemovedChains(ctx, new Set(parts.map((part) => part.chain)));
       await collectPerChain(ctx, out, 'avaxmon_chain_up', parts);
       return out.observation();
@@ -44,7 +48,11 @@ function pChain(ctx: CollectContext): ChainPart {
   return {
     chain: 'P',
     async collect(out) {
-      const [height, statuses, supply] = await Promise.all([gorillaHeight(ctx, '/ext/bc/P', 'platform.getHeight'), blockchainStatuses(ctx), currentSupply(ctx)]);
+      const [height, statuses, supply] = await Promise.all([
+        gorillaHeight(ctx, '/ext/bc/P', 'platform.getHeight'),
+        blockchainStatuses(ctx),
+        currentSupply(ctx),
+      ]);
       exportHeight(ctx, out, 'P', height);
       for (const [chain, status] of statuses) {
         for (const state of STATUSES) out.add('avaxmon_blockchain_status', { chain, status: state }, state === status);
@@ -116,7 +124,10 @@ async function blockchainStatuses(ctx: CollectContext): Promise<Map<string, stri
   const read = new FieldReader(ctx.target.name, 'platform.getBlockchainStatus');
   const replies = await Promise.all(
     chains.map(async ({ label, id }): Promise<[string, string]> => {
-      const reply = read.object(await ctx.node.call('/ext/bc/P', 'platform.getBlockchainStatus', { blockchainID: id }, ctx.signal), 'result');
+      const reply = read.object(
+        await ctx.node.call('/ext/bc/P', 'platform.getBlockchainStatus', { blockchainID: id }, ctx.signal),
+        'result',
+      );
       const status = read.string(reply.status, 'status');
       return [label, (STATUSES as readonly string[]).includes(status) ? status : 'Unknown'];
     }),
@@ -126,7 +137,10 @@ async function blockchainStatuses(ctx: CollectContext): Promise<Map<string, stri
 
 async function currentSupply(ctx: CollectContext): Promise<number> {
   const read = new FieldReader(ctx.target.name, 'platform.getCurrentSupply');
-  return read.navaxToAvax(read.object(await ctx.node.call('/ext/bc/P', 'platform.getCurrentSupply', {}, ctx.signal), 'result').supply, 'supply');
+  return read.navaxToAvax(
+    read.object(await ctx.node.call('/ext/bc/P', 'platform.getCurrentSupply', {}, ctx.signal), 'result').supply,
+    'supply',
+  );
 }
 
 async function xChainTxFee(ctx: CollectContext): Promise<{ tx: number; createAsset: number }> {

@@ -48,7 +48,10 @@ export function createFeeConfigCollector(): Collector {
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const client = new EvmRpcClient(ctx.node);
-      const parts = evmChains(ctx.target, client).map((chain) => ({ chain: chain.label, collect: (own: SampleSet) => collectChain(ctx, own, client, chain) }));
+      const parts = evmChains(ctx.target, client).map((chain) => ({
+        chain: chain.label,
+        collect: (own: SampleSet) => collectChain(ctx, own, client, chain),
+      }));
       await collectPerChain(ctx, out, 'avaxmon_evm_config_up', parts);
       return out.observation();
     },
@@ -58,7 +61,11 @@ export function createFeeConfigCollector(): Collector {
 async function collectChain(ctx: CollectContext, out: SampleSet, client: EvmRpcClient, chain: EvmChain): Promise<void> {
   const call = (method: string) =>
     callOptional(ctx, out, evmMethod(chain.label, method), () => client.call(chain.url, method, [], ctx.signal));
-  const [feeConfig, chainConfig, activeRules] = await Promise.all([call('eth_feeConfig'), call('eth_getChainConfig'), call('eth_getActiveRulesAt')]);
+  const [feeConfig, chainConfig, activeRules] = await Promise.all([
+    call('eth_feeConfig'),
+    call('eth_getChainConfig'),
+    call('eth_getActiveRulesAt'),
+  ]);
   const labels = { chain: chain.label };
   if (feeConfig !== undefined) exportFeeConfig(ctx, out, labels, feeConfig);
   if (chainConfig !== undefined) exportChainConfig(ctx, out, labels, chainConfig);
@@ -78,7 +85,8 @@ function exportChainConfig(ctx: CollectContext, out: SampleSet, labels: Record<s
   const read = new FieldReader(ctx.target.name, 'eth_getChainConfig');
   const config = read.object(reply, 'result');
   out.add('avaxmon_evm_chain_id', labels, read.number(config.chainId, 'chainId'));
-  if (config.initialMinDelayMS !== undefined) out.add('avaxmon_evm_initial_min_delay_seconds', labels, read.number(config.initialMinDelayMS, 'initialMinDelayMS') / 1000);
+  if (config.initialMinDelayMS !== undefined)
+    out.add('avaxmon_evm_initial_min_delay_seconds', labels, read.number(config.initialMinDelayMS, 'initialMinDelayMS') / 1000);
   const enabled = precompileStates(read, config);
   for (const precompile of new Set([...KNOWN_PRECOMPILES, ...enabled.keys()])) {
     out.add('avaxmon_evm_precompile_configured', { ...labels, precompile }, enabled.get(precompile) === true);
@@ -127,6 +135,11 @@ function exportActiveRules(ctx: CollectContext, out: SampleSet, labels: Record<s
     out.add('avaxmon_evm_precompile_active', { ...labels, precompile }, entry !== undefined);
     if (entry === undefined) continue;
     const timestamp = read.object(entry, `precompiles.${precompile}`).timestamp;
-    if (timestamp !== undefined) out.add('avaxmon_evm_precompile_activation_timestamp_seconds', { ...labels, precompile }, read.number(timestamp, `precompiles.${precompile}.timestamp`));
+    if (timestamp !== undefined)
+      out.add(
+        'avaxmon_evm_precompile_activation_timestamp_seconds',
+        { ...labels, precompile },
+        read.number(timestamp, `precompiles.${precompile}.timestamp`),
+      );
   }
 }

@@ -33,12 +33,16 @@ export function createHealthCollector(): Collector {
       const skips = skipCounter(ctx);
       const [health, readiness, liveness] = await Promise.all(
         // Readiness repeats checks of /ext/health: their skips are counted once, there.
-        ['/ext/health', '/ext/health/readiness', '/ext/health/liveness'].map((path) => getReport(ctx, path, path === '/ext/health' ? skips.note : () => {})),
+        ['/ext/health', '/ext/health/readiness', '/ext/health/liveness'].map((path) =>
+          getReport(ctx, path, path === '/ext/health' ? skips.note : () => {}),
+        ),
       );
       out.add('avaxmon_node_healthy', {}, health.healthy);
       out.add('avaxmon_node_ready', {}, readiness.healthy);
       out.add('avaxmon_node_live', {}, liveness.healthy);
-      const subnetNames = new Map(ctx.target.subnets.flatMap((subnet) => (subnet.blockchain_id ? [[subnet.blockchain_id, subnet.name] as const] : [])));
+      const subnetNames = new Map(
+        ctx.target.subnets.flatMap((subnet) => (subnet.blockchain_id ? [[subnet.blockchain_id, subnet.name] as const] : [])),
+      );
       for (const [check, result] of health.checks) {
         exportCheckDetails(out, skips.reader(check, `checks.${check}.message.`), check, result.message, (id) => subnetNames.get(id) ?? id);
         out.add('avaxmon_health_check_passing', { check }, result.passing);
@@ -75,13 +79,15 @@ function skipCounter(ctx: CollectContext) {
   const note = (check: string, field: string, problem: string) => {
     const key = `${check}\0${field}`;
     const seen = counts.get(key);
-    if (seen === undefined) ctx.log.info({ check, field, problem }, 'Health detail of an unexpected shape skipped; health itself is unaffected');
+    if (seen === undefined)
+      ctx.log.info({ check, field, problem }, 'Health detail of an unexpected shape skipped; health itself is unaffected');
     counts.set(key, (seen ?? 0) + 1);
   };
   return {
     counts,
     note,
-    reader: (check: string, prefix: string) => new BestEffortReader(ctx.target.name, 'GET /ext/health', prefix, (field, problem) => note(check, field, problem)),
+    reader: (check: string, prefix: string) =>
+      new BestEffortReader(ctx.target.name, 'GET /ext/health', prefix, (field, problem) => note(check, field, problem)),
   };
 }
 

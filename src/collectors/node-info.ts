@@ -23,17 +23,28 @@ export function createNodeInfoCollector(): Collector {
       ]);
       const versionReader = read('info.getNodeVersion');
       const v = versionReader.object(version, 'result');
-      const nodeId = nodeIdReply === undefined ? '' : read('info.getNodeID').string(read('info.getNodeID').object(nodeIdReply, 'result').nodeID, 'nodeID');
+      const nodeId =
+        nodeIdReply === undefined
+          ? ''
+          : read('info.getNodeID').string(read('info.getNodeID').object(nodeIdReply, 'result').nodeID, 'nodeID');
       if (nodeId) ctx.facts.nodeId = nodeId;
-      out.add('avaxmon_node_info', {
-        node_id: nodeId,
-        version: versionReader.string(v.version, 'version'),
-        database_version: versionReader.optional(v.databaseVersion, 'databaseVersion', versionReader.string) ?? '',
-        // A json.Uint32 ("42"), used as the label as sent.
-        rpc_protocol_version: versionReader.optional(v.rpcProtocolVersion, 'rpcProtocolVersion', versionReader.uint64Text) ?? '',
-        network: read('info.getNetworkName').string(read('info.getNetworkName').object(networkName, 'result').networkName, 'networkName'),
-      }, 1);
-      out.add('avaxmon_node_network_id', {}, read('info.getNetworkID').uint64(read('info.getNetworkID').object(networkId, 'result').networkID, 'networkID'));
+      out.add(
+        'avaxmon_node_info',
+        {
+          node_id: nodeId,
+          version: versionReader.string(v.version, 'version'),
+          database_version: versionReader.optional(v.databaseVersion, 'databaseVersion', versionReader.string) ?? '',
+          // A json.Uint32 ("42"), used as the label as sent.
+          rpc_protocol_version: versionReader.optional(v.rpcProtocolVersion, 'rpcProtocolVersion', versionReader.uint64Text) ?? '',
+          network: read('info.getNetworkName').string(read('info.getNetworkName').object(networkName, 'result').networkName, 'networkName'),
+        },
+        1,
+      );
+      out.add(
+        'avaxmon_node_network_id',
+        {},
+        read('info.getNetworkID').uint64(read('info.getNetworkID').object(networkId, 'result').networkID, 'networkID'),
+      );
       for (const [vm, vmVersion] of Object.entries(versionReader.object(v.vmVersions ?? {}, 'vmVersions'))) {
         out.add('avaxmon_node_vm_info', { vm, version: versionReader.string(vmVersion, `vmVersions.${vm}`) }, 1);
       }

@@ -23,10 +23,16 @@ export function nodeMethod(method: string): OptionalMethod {
  * once and reported as the gauge at 0, not as a failure on every run; any other error still fails
  * the run.
  */
-export async function callOptional<T>(ctx: CollectContext, out: SampleSet, method: OptionalMethod, call: () => Promise<T>): Promise<T | undefined> {
+export async function callOptional<T>(
+  ctx: CollectContext,
+  out: SampleSet,
+  method: OptionalMethod,
+  call: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     const result = await call();
-    if (ctx.facts.unavailableMethods.delete(method.key)) ctx.log.info({ ...method.labels, method: method.method }, 'Node method is available again');
+    if (ctx.facts.unavailableMethods.delete(method.key))
+      ctx.log.info({ ...method.labels, method: method.method }, 'Node method is available again');
     out.add(method.gauge, method.labels, 1);
     return result;
   } catch (error) {

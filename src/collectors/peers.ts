@@ -55,7 +55,9 @@ function parsePeer(read: FieldReader, value: unknown, index: number): Peer {
     version: read.string(peer.version, `peers[${index}].version`),
     // observedUptime is a whole-percent string ("99").
     observedPercent: peer.observedUptime === undefined ? undefined : read.number(peer.observedUptime, `peers[${index}].observedUptime`),
-    benched: read.array(peer.benched ?? [], `peers[${index}].benched`).map((chain, at) => read.string(chain, `peers[${index}].benched[${at}]`)),
+    benched: read
+      .array(peer.benched ?? [], `peers[${index}].benched`)
+      .map((chain, at) => read.string(chain, `peers[${index}].benched[${at}]`)),
   };
 }
 
@@ -67,7 +69,8 @@ function exportVersions(out: SampleSet, peers: readonly Peer[], own: number[] | 
   const byVersion = new Map<string, number>();
   for (const peer of peers) byVersion.set(versionLabel(peer.version), (byVersion.get(versionLabel(peer.version)) ?? 0) + 1);
   for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
-  if (own && peers.length > 0) out.add('avaxmon_node_peers_newer_version_ratio', {}, peers.filter((peer) => isNewerThan(peer, own)).length / peers.length);
+  if (own && peers.length > 0)
+    out.add('avaxmon_node_peers_newer_version_ratio', {}, peers.filter((peer) => isNewerThan(peer, own)).length / peers.length);
 }
 
 function exportBenched(out: SampleSet, peers: readonly Peer[]): void {
@@ -77,7 +80,12 @@ function exportBenched(out: SampleSet, peers: readonly Peer[]): void {
 }
 
 /** Statistics over the peers that validate the primary network, each weighted by its stake. */
-function exportValidatorPeers(out: SampleSet, peers: readonly Peer[], weights: ReadonlyMap<string, number>, own: number[] | undefined): void {
+function exportValidatorPeers(
+  out: SampleSet,
+  peers: readonly Peer[],
+  weights: ReadonlyMap<string, number>,
+  own: number[] | undefined,
+): void {
   const validators = peers.flatMap((peer) => {
     const weight = weights.get(peer.nodeId);
     return weight ? [{ peer, weight }] : [];
@@ -89,7 +97,9 @@ function exportValidatorPeers(out: SampleSet, peers: readonly Peer[], weights: R
     const newer = validators.filter(({ peer }) => isNewerThan(peer, own)).reduce((sum, { weight }) => sum + weight, 0);
     out.add('avaxmon_node_peers_newer_version_stake_ratio', {}, newer / stake);
   }
-  const uptimes: Weighted[] = validators.flatMap(({ peer, weight }) => (peer.observedPercent === undefined ? [] : [{ value: peer.observedPercent / 100, weight }]));
+  const uptimes: Weighted[] = validators.flatMap(({ peer, weight }) =>
+    peer.observedPercent === undefined ? [] : [{ value: peer.observedPercent / 100, weight }],
+  );
   if (uptimes.length === 0) return;
   uptimes.sort((a, b) => a.value - b.value);
   out.add('avaxmon_node_observed_uptime_min_ratio', {}, uptimes[0].value);

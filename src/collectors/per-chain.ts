@@ -34,7 +34,8 @@ export async function collectPerChain(ctx: CollectContext, out: SampleSet, upMet
       return;
     }
     errors.push(result.reason);
-    if (!failing.has(chain)) ctx.log.warn({ chain, err: result.reason }, "Chain failed; its series are dropped until it answers, the other chains' stay");
+    if (!failing.has(chain))
+      ctx.log.warn({ chain, err: result.reason }, "Chain failed; its series are dropped until it answers, the other chains' stay");
     else ctx.log.debug({ chain, err: result.reason }, 'Chain still failing');
     failing.add(chain);
   });

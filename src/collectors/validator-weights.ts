@@ -20,7 +20,8 @@ export async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap
   try {
     const weights = await fetchWeights(ctx);
     ctx.facts.validatorWeights = { fetchedAtMs: ctx.nowMs, weights };
-    if (ctx.facts.unavailableMethods.delete(WEIGHTS_METHOD)) ctx.log.info({ method: WEIGHTS_METHOD }, 'Validator weights are available again');
+    if (ctx.facts.unavailableMethods.delete(WEIGHTS_METHOD))
+      ctx.log.info({ method: WEIGHTS_METHOD }, 'Validator weights are available again');
     return weights;
   } catch (error) {
     // A malformed answer is not an unavailable API: it fails the run like any other bad field.
@@ -28,7 +29,10 @@ export async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap
     ctx.facts.validatorWeights = undefined;
     if (!ctx.facts.unavailableMethods.has(WEIGHTS_METHOD)) {
       ctx.facts.unavailableMethods.add(WEIGHTS_METHOD);
-      ctx.log.warn({ method: WEIGHTS_METHOD, err: error }, 'Validator weights unavailable; stake-weighted peer views are left out until they answer');
+      ctx.log.warn(
+        { method: WEIGHTS_METHOD, err: error },
+        'Validator weights unavailable; stake-weighted peer views are left out until they answer',
+      );
     }
     return undefined;
   }
@@ -41,7 +45,10 @@ export async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap
  */
 async function fetchWeights(ctx: CollectContext): Promise<Map<string, number>> {
   const heightRead = new FieldReader(ctx.target.name, 'platform.getHeight');
-  const height = heightRead.uint64Text(heightRead.object(await ctx.node.call('/ext/bc/P', 'platform.getHeight', {}, ctx.signal), 'result').height, 'height');
+  const height = heightRead.uint64Text(
+    heightRead.object(await ctx.node.call('/ext/bc/P', 'platform.getHeight', {}, ctx.signal), 'result').height,
+    'height',
+  );
   const read = new FieldReader(ctx.target.name, WEIGHTS_METHOD);
   const reply = read.object(await ctx.node.call('/ext/bc/P', WEIGHTS_METHOD, { height }, ctx.signal), 'result');
   // v1.15 answers the map itself, each weight a json.Uint64; older nodes wrapped it in `validators`
@@ -50,7 +57,10 @@ async function fetchWeights(ctx: CollectContext): Promise<Map<string, number>> {
   const set = legacy ? read.object(reply.validators, 'validators') : reply;
   const weights = new Map<string, number>();
   for (const [nodeId, entry] of Object.entries(set)) {
-    weights.set(nodeId, legacy ? read.number(entry, `validators.${nodeId}`) : read.uint64(read.object(entry, nodeId).weight, `${nodeId}.weight`));
+    weights.set(
+      nodeId,
+      legacy ? read.number(entry, `validators.${nodeId}`) : read.uint64(read.object(entry, nodeId).weight, `${nodeId}.weight`),
+    );
   }
   return weights;
 }

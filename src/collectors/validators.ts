@@ -132,17 +132,23 @@ async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): P
   // The node's own id is known once `self` was resolved or node_info has run.
   const isSelf = nodeId === run.ctx.facts.nodeId;
   const entryView: View = isSelf ? 'self' : 'target';
-  if (fields.connected !== undefined) out.add('avaxmon_validator_connected', { ...labels, view: entryView }, read.boolean(fields.connected, 'connected'));
-  if (fields.uptime !== undefined) out.add('avaxmon_validator_uptime_ratio', { ...labels, view: entryView }, read.percentRatio(fields.uptime, 'uptime'));
+  if (fields.connected !== undefined)
+    out.add('avaxmon_validator_connected', { ...labels, view: entryView }, read.boolean(fields.connected, 'connected'));
+  if (fields.uptime !== undefined)
+    out.add('avaxmon_validator_uptime_ratio', { ...labels, view: entryView }, read.percentRatio(fields.uptime, 'uptime'));
   const decisive = isSelf ? await networkView(run, labels) : targetView(entry);
   if (!decisive) return;
-  out.add('avaxmon_validator_downtime_budget_seconds', { ...labels, view: decisive.view }, downtimeBudgetSeconds({
-    requirement,
-    uptimeRatio: decisive.ratio,
-    startSeconds,
-    endSeconds,
-    nowSeconds: run.nowSeconds,
-  }));
+  out.add(
+    'avaxmon_validator_downtime_budget_seconds',
+    { ...labels, view: decisive.view },
+    downtimeBudgetSeconds({
+      requirement,
+      uptimeRatio: decisive.ratio,
+      startSeconds,
+      endSeconds,
+      nowSeconds: run.nowSeconds,
+    }),
+  );
 }
 
 interface ViewedUptime {
@@ -182,7 +188,11 @@ function exportRenewal(out: SampleSet, labels: Record<string, string>, { fields,
   const nextPeriod = read.uint64(fields.nextPeriod, 'nextPeriod');
   out.add('avaxmon_validator_auto_renew', labels, nextPeriod > 0);
   out.add('avaxmon_validator_next_period_seconds', labels, nextPeriod);
-  out.add('avaxmon_validator_auto_compound_ratio', labels, read.uint64(fields.autoCompoundRewardShares, 'autoCompoundRewardShares') / MILLIONTHS);
+  out.add(
+    'avaxmon_validator_auto_compound_ratio',
+    labels,
+    read.uint64(fields.autoCompoundRewardShares, 'autoCompoundRewardShares') / MILLIONTHS,
+  );
 }
 
 /** Whether a primary validator stays on after its current period: auto-renewed with a next period. */
@@ -201,11 +211,15 @@ function exportStaker(out: SampleSet, labels: Record<string, string>, { fields, 
   out.add('avaxmon_validator_active', labels, 1);
   out.add('avaxmon_validator_start_timestamp_seconds', labels, read.uint64(fields.startTime, 'startTime'));
   if (fields.endTime !== undefined) out.add('avaxmon_validator_end_timestamp_seconds', labels, read.uint64(fields.endTime, 'endTime'));
-  if (fields.potentialReward !== undefined) out.add('avaxmon_validator_potential_reward_avax', labels, read.navaxToAvax(fields.potentialReward, 'potentialReward'));
-  if (fields.delegationFee !== undefined) out.add('avaxmon_validator_delegation_fee_ratio', labels, read.percentRatio(fields.delegationFee, 'delegationFee'));
+  if (fields.potentialReward !== undefined)
+    out.add('avaxmon_validator_potential_reward_avax', labels, read.navaxToAvax(fields.potentialReward, 'potentialReward'));
+  if (fields.delegationFee !== undefined)
+    out.add('avaxmon_validator_delegation_fee_ratio', labels, read.percentRatio(fields.delegationFee, 'delegationFee'));
   // `delegators` is listed only when exactly one nodeID was asked for; the counts are always there.
-  if (fields.delegatorCount !== undefined) out.add('avaxmon_validator_delegators', labels, read.uint64(fields.delegatorCount, 'delegatorCount'));
-  if (fields.delegatorWeight !== undefined) out.add('avaxmon_validator_delegator_weight_avax', labels, read.navaxToAvax(fields.delegatorWeight, 'delegatorWeight'));
+  if (fields.delegatorCount !== undefined)
+    out.add('avaxmon_validator_delegators', labels, read.uint64(fields.delegatorCount, 'delegatorCount'));
+  if (fields.delegatorWeight !== undefined)
+    out.add('avaxmon_validator_delegator_weight_avax', labels, read.navaxToAvax(fields.delegatorWeight, 'delegatorWeight'));
 }
 
 /** An L1 validator has a balance instead of an end time; inactive ones stay listed with balance "0". */

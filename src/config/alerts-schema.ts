@@ -39,7 +39,10 @@ const receiverSchema = z
     chat_id: z.union([z.string().min(1), z.number()]).optional(),
     /** telegram and pagerduty: the API base, for a proxy or a test server. */
     api_url: httpUrl.optional(),
-    severity: z.array(severity).min(1).default([...SEVERITIES]),
+    severity: z
+      .array(severity)
+      .min(1)
+      .default([...SEVERITIES]),
     match: z.record(z.string(), z.string()).default({}),
     send_resolved: z.boolean().default(true),
     timeout: durationMs.default(10_000),
@@ -181,10 +184,19 @@ export const alertsSchema = z
     const receivers = alerts.receivers.map((receiver, index) => resolveReceiver(receiver, index, issues, grouping));
     const names = new Set<string>();
     alerts.receivers.forEach((receiver, index) => {
-      if (names.has(receiver.name)) issues.push({ path: `receivers[${index}].name`, message: `duplicate receiver name "${receiver.name}"` });
+      if (names.has(receiver.name))
+        issues.push({ path: `receivers[${index}].name`, message: `duplicate receiver name "${receiver.name}"` });
       names.add(receiver.name);
     });
-    for (const issue of issues) ctx.addIssue({ code: 'custom', path: issue.path.split(/[.[\]]+/).filter(Boolean).map(pathKey), message: issue.message });
+    for (const issue of issues)
+      ctx.addIssue({
+        code: 'custom',
+        path: issue.path
+          .split(/[.[\]]+/)
+          .filter(Boolean)
+          .map(pathKey),
+        message: issue.message,
+      });
     return {
       stateDir: alerts.state_dir,
       repeatIntervalMs: alerts.repeat_interval,
@@ -241,16 +253,18 @@ type ReceiverInput = z.infer<typeof receiverSchema>;
 function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigIssue[], grouping: Grouping): ReceiverConfig {
   const at = `receivers[${index}]`;
   const secret = (value: string | undefined, file: string | undefined, key: string) => {
-    if (value !== undefined && file !== undefined) issues.push({ path: `${at}.${key}_file`, message: `set either ${key} or ${key}_file, not both` });
+    if (value !== undefined && file !== undefined)
+      issues.push({ path: `${at}.${key}_file`, message: `set either ${key} or ${key}_file, not both` });
     const resolved = file !== undefined ? readSecretFile(file, `${at}.${key}_file`, issues) : value;
     registerSecret(resolved);
     return resolved;
   };
   const url = secret(receiver.url, receiver.url_file, 'url');
-  if (url !== undefined && !httpUrl.safeParse(url).success) issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
+  if (url !== undefined && !httpUrl.safeParse(url).success)
+    issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
   const urls = [...(url === undefined ? [] : [url]), ...(receiver.urls ?? [])];
   // A webhook, Slack or Discord URL is the credential, its token in the path; a receiver may echo any part of it.
-  [...urls, receiver.api_url].forEach((each) => each !== undefined && registerSecretUrl(each));
+  for (const each of [...urls, receiver.api_url]) if (each !== undefined) registerSecretUrl(each);
   const resolved: ReceiverConfig = {
     name: receiver.name,
     type: receiver.type,
@@ -291,11 +305,19 @@ function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: strin
       need(resolved.urls.length > 0, 'url', 'an alertmanager receiver needs url, url_file or urls (the Alertmanager base URLs)');
       break;
     case 'pagerduty':
-      need(resolved.routingKey !== undefined || input.routing_key_file !== undefined, 'routing_key', 'a pagerduty receiver needs routing_key or routing_key_file');
+      need(
+        resolved.routingKey !== undefined || input.routing_key_file !== undefined,
+        'routing_key',
+        'a pagerduty receiver needs routing_key or routing_key_file',
+      );
       need(resolved.urls.length <= 1, 'urls', 'a pagerduty receiver takes at most one url (the Events API v2 endpoint)');
       break;
     case 'telegram':
-      need(resolved.botToken !== undefined || input.bot_token_file !== undefined, 'bot_token', 'a telegram receiver needs bot_token or bot_token_file');
+      need(
+        resolved.botToken !== undefined || input.bot_token_file !== undefined,
+        'bot_token',
+        'a telegram receiver needs bot_token or bot_token_file',
+      );
       need(resolved.chatId !== undefined, 'chat_id', 'a telegram receiver needs chat_id');
       break;
   }

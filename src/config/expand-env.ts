@@ -16,9 +16,7 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, path: string, 
   }
   if (Array.isArray(value)) return value.map((item, index) => expandEnv(item, env, `${path}[${index}]`, issues));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, expandEnv(item, env, joinPath(path, key), issues)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandEnv(item, env, joinPath(path, key), issues)]));
   }
   return value;
 }

@@ -20,7 +20,9 @@ export const durationMs = z.string().transform((text, ctx) => {
 });
 
 /** An HTTP field name (RFC 9110 token): anything else would be refused by undici at the first request. */
-export const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'must be an HTTP header name (letters, digits and !#$%&\'*+-.^_`|~)');
+export const headerName = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)");
 
 /** Why a header value cannot be sent, or undefined: CR/LF would split the request, NUL is refused. */
 export function headerValueProblem(value: string): string | undefined {
@@ -35,14 +37,10 @@ export const headerValue = z.string().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-export const httpUrl = z
-  .string()
-  .refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'must be an http(s) URL');
+export const httpUrl = z.string().refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'must be an http(s) URL');
 
 /** Label values become Prometheus label values and log fields: keep them short and printable. */
-export const labelName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/, 'must be 1-63 characters of letters, digits, _ . : -');
+export const labelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/, 'must be 1-63 characters of letters, digits, _ . : -');
 
 export const nodeId = z.string().regex(/^NodeID-[1-9A-HJ-NP-Za-km-z]{20,64}$/, 'must be a NodeID-... id');
 

@@ -24,7 +24,11 @@ const tlsConfigSchema = z
   .strict()
   .transform((tls, ctx): TlsOptions => {
     if ((tls.cert_file === undefined) !== (tls.key_file === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [tls.cert_file === undefined ? 'cert_file' : 'key_file'], message: 'cert_file and key_file go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [tls.cert_file === undefined ? 'cert_file' : 'key_file'],
+        message: 'cert_file and key_file go together',
+      });
     }
     const read = (field: 'ca_file' | 'cert_file' | 'key_file'): string | undefined => {
       const file = tls[field];

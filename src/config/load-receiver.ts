@@ -22,7 +22,9 @@ export function loadReceiverConfig(file: string, receiverName: string, options: 
     return parseConfig(JSON.stringify({ alerts: { external_url: externalUrl, receivers: [receiver] } }), options);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new ConfigError(error.issues.map((issue) => ({ ...issue, path: issue.path.replace('alerts.receivers[0]', `alerts.receivers[${index}]`) })));
+    throw new ConfigError(
+      error.issues.map((issue) => ({ ...issue, path: issue.path.replace('alerts.receivers[0]', `alerts.receivers[${index}]`) })),
+    );
   }
 }
 

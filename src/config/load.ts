@@ -120,7 +120,8 @@ function describe(value: unknown): string {
 function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
   const path = issue.path.reduce<string>((text, key) => joinPath(text, key as string | number), '') || ROOT;
   // One line per unknown key, each with its own path, rather than "Unrecognized keys" at the parent.
-  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: joinPath(path === ROOT ? '' : path, key), message: 'unknown key' }));
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => ({ path: joinPath(path === ROOT ? '' : path, key), message: 'unknown key' }));
   // A bad record key (e.g. a collector name): the key's own issue says what is wrong.
   if (issue.code === 'invalid_key') return issue.issues.map((inner) => ({ path, message: inner.message }));
   return [{ path, message: issue.message }];

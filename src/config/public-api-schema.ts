@@ -65,15 +65,24 @@ function checkMetrics(section: { metrics?: unknown; time_interval?: unknown }, c
   if (!Array.isArray(section.metrics)) return;
   const fallback = section.time_interval ?? 'day';
   section.metrics.forEach((entry: unknown, index) => {
-    const { name, time_interval: interval } = typeof entry === 'string' ? { name: entry, time_interval: fallback } : ((entry ?? {}) as Record<string, unknown>);
+    const { name, time_interval: interval } =
+      typeof entry === 'string' ? { name: entry, time_interval: fallback } : ((entry ?? {}) as Record<string, unknown>);
     if (typeof name !== 'string') return;
     if (!(METRICS_API_METRICS as readonly string[]).includes(name)) {
-      ctx.addIssue({ code: 'custom', path: ['metrics', index], message: `unknown metric "${name}" (known: ${METRICS_API_METRICS.join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics', index],
+        message: `unknown metric "${name}" (known: ${METRICS_API_METRICS.join(', ')})`,
+      });
       return;
     }
     const supported = supportedIntervals(name as MetricsApiMetric);
     if ((TIME_INTERVALS as readonly unknown[]).includes(interval) && !supported.includes(interval as TimeInterval)) {
-      ctx.addIssue({ code: 'custom', path: ['metrics', index], message: `${name} supports only time_interval ${supported.join(', ')} (got ${String(interval)})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['metrics', index],
+        message: `${name} supports only time_interval ${supported.join(', ')} (got ${String(interval)})`,
+      });
     }
   });
 }
@@ -135,7 +144,12 @@ const dataApiSchema = z
     const seen = new Set<string>();
     section.balances.forEach((balance, index) => {
       const key = `${balance.chain_id}/${balance.name}`;
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['balances', index, 'name'], message: `duplicate name "${balance.name}" on chain ${balance.chain_id}` });
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['balances', index, 'name'],
+          message: `duplicate name "${balance.name}" on chain ${balance.chain_id}`,
+        });
       seen.add(key);
     });
     checkInterval(section.interval, ctx);

@@ -65,7 +65,11 @@ const globalSchema = z
     timeout: durationMs.default(5_000),
     /** Spreads each job's phase (stable per job) over this fraction of its interval. */
     jitter_ratio: z.number().min(0).max(1).default(1),
-    max_response_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+    max_response_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(32 * 1024 * 1024),
     /** All upstream bodies being read at once; a request that would exceed it fails at once. */
     max_response_memory_bytes: z.number().int().positive().default(DEFAULT_RESPONSE_MEMORY_BYTES),
     /** Collector runs in flight at once, overall and per upstream origin; runs beyond wait their turn. */
@@ -103,7 +107,10 @@ export const configSchema = z
     });
   });
 
-function checkGlobal(global: { interval: number; timeout: number; max_response_bytes: number; max_response_memory_bytes: number }, ctx: z.RefinementCtx): void {
+function checkGlobal(
+  global: { interval: number; timeout: number; max_response_bytes: number; max_response_memory_bytes: number },
+  ctx: z.RefinementCtx,
+): void {
   if (global.max_response_memory_bytes < global.max_response_bytes) {
     ctx.addIssue({ code: 'custom', path: ['global', 'max_response_memory_bytes'], message: 'must be at least global.max_response_bytes' });
   }

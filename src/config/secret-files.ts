@@ -26,7 +26,7 @@ export function resolveSecretFiles(config: TargetsWithSecrets): ConfigIssue[] {
     }
     Object.values(target.headers).forEach(registerHeaderSecret);
     // A hosted node's key often rides in the URL (`?api_key=`, `https://user:key@...`).
-    [target.url, ...target.subnets.map((subnet) => subnet.rpc_url)].forEach((url) => url !== undefined && registerUrlCredentials(url));
+    for (const url of [target.url, ...target.subnets.map((subnet) => subnet.rpc_url)]) if (url !== undefined) registerUrlCredentials(url);
   });
   return issues;
 }

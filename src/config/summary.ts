@@ -7,7 +7,11 @@ import { enabledCollectors } from '../targets.js';
  * URL or a secret.
  */
 export function configSummary(config: Config) {
-  const rules = config.alerts ? Object.entries(config.alerts.rules).filter(([, rule]) => rule.enabled).map(([name]) => name) : [];
+  const rules = config.alerts
+    ? Object.entries(config.alerts.rules)
+        .filter(([, rule]) => rule.enabled)
+        .map(([name]) => name)
+    : [];
   return {
     targets: config.targets.length,
     collectors: config.targets.reduce((count, target) => count + enabledCollectors(target).length, 0),

@@ -31,7 +31,8 @@ export function receiverTransports(receivers: readonly ReceiverConfig[]): Map<st
   for (const receiver of receivers) {
     if (receiver.transport === undefined) continue;
     const defaultApi = receiver.type === 'telegram' ? TELEGRAM_API_URL : receiver.type === 'pagerduty' ? PAGERDUTY_EVENTS_URL : undefined;
-    for (const url of [...receiver.urls, receiver.apiUrl ?? defaultApi]) if (url !== undefined) transports.set(new URL(url).origin, receiver.transport);
+    for (const url of [...receiver.urls, receiver.apiUrl ?? defaultApi])
+      if (url !== undefined) transports.set(new URL(url).origin, receiver.transport);
   }
   return transports;
 }

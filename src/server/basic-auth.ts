@@ -60,7 +60,12 @@ function isCached(credentials: Credentials, users: Readonly<Record<string, strin
 }
 
 /** Unknown users are checked against a hash of the same cost, so timing does not tell which users exist. */
-async function check(credentials: Credentials, users: Readonly<Record<string, string>>, verified: Map<string, number>, bcrypt: BcryptWorker): Promise<boolean> {
+async function check(
+  credentials: Credentials,
+  users: Readonly<Record<string, string>>,
+  verified: Map<string, number>,
+  bcrypt: BcryptWorker,
+): Promise<boolean> {
   const hash = hashOf(credentials, users);
   const matches = await bcrypt.compare(credentials.password, hash);
   if (!matches || hash === undefined) return false;
@@ -71,7 +76,9 @@ async function check(credentials: Credentials, users: Readonly<Record<string, st
 
 /** Keyed by a digest, so the cache holds no password; the hash is included so a changed hash misses. */
 function cacheKey(user: string, password: string, hash: string): string {
-  return createHash('sha256').update(JSON.stringify([user, password, hash])).digest('base64');
+  return createHash('sha256')
+    .update(JSON.stringify([user, password, hash]))
+    .digest('base64');
 }
 
 export function parseBasicAuth(header: string | undefined): { user: string; password: string } | undefined {

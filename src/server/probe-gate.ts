@@ -30,7 +30,8 @@ export class ProbeGate {
   probe(key: string, start: () => Promise<Sample[]>): Promise<Sample[]> {
     const shared = this.inFlight.get(key) ?? this.reusable(key);
     if (shared) return shared.result;
-    if (this.inFlight.size >= this.maxConcurrent) throw new ProbeBusyError(`${this.maxConcurrent} probes are already running (probe.max_concurrent); retry later`);
+    if (this.inFlight.size >= this.maxConcurrent)
+      throw new ProbeBusyError(`${this.maxConcurrent} probes are already running (probe.max_concurrent); retry later`);
     const run: Run = { key, result: start() };
     this.inFlight.set(key, run);
     void run.result.then(

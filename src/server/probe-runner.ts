@@ -33,7 +33,10 @@ export class ProbeRunner {
     private readonly config: Config,
     private readonly log: Logger,
     private readonly maxRememberedTargets = MAX_REMEMBERED_TARGETS,
-    private readonly shared: Pick<DaemonView, 'collectorRegistry' | 'responseMemory'> = { collectorRegistry, responseMemory: new ResponseMemory() },
+    private readonly shared: Pick<DaemonView, 'collectorRegistry' | 'responseMemory'> = {
+      collectorRegistry,
+      responseMemory: new ResponseMemory(),
+    },
   ) {
     this.http = this.freshHttp();
     this.runtimes = this.freshRuntimes();
@@ -85,7 +88,11 @@ export class ProbeRunner {
 
   private freshHttp(): HttpClient {
     const { config, shared } = this;
-    return new HttpClient({ maxResponseBytes: config.global.max_response_bytes, transports: transportsOf(config), responseMemory: shared.responseMemory });
+    return new HttpClient({
+      maxResponseBytes: config.global.max_response_bytes,
+      transports: transportsOf(config),
+      responseMemory: shared.responseMemory,
+    });
   }
 
   private freshRuntimes(): TargetRuntimes {

@@ -18,7 +18,8 @@ const GLOB_STAR = '[^./:@?#]+';
 
 export function compileTargetPattern(pattern: string): CompiledPattern {
   if (pattern.startsWith(REGEX_PREFIX)) return compileRegex(pattern.slice(REGEX_PREFIX.length));
-  if (!/^https?:\/\/[^/]/.test(pattern)) return { error: `glob "${pattern}" must start with http:// or https:// and a host (or use re:<regex>)` };
+  if (!/^https?:\/\/[^/]/.test(pattern))
+    return { error: `glob "${pattern}" must start with http:// or https:// and a host (or use re:<regex>)` };
   if (/[?#@\s]/.test(pattern)) return { error: `glob "${pattern}" must not contain ?, #, @ or spaces: probe URLs never carry them` };
   const body = pattern.replace(/\/+$/, '').split('*').map(escapeRegex).join(GLOB_STAR);
   return { regex: new RegExp(`^${body}$`) };
@@ -55,7 +56,8 @@ export function normalizeProbeUrl(raw: string): NormalizedUrl {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { error: 'target URL must use http or https' };
   if (parsed.username || parsed.password) return { error: 'target URL must not contain user info' };
-  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#')) return { error: 'target URL must not contain a query or fragment' };
+  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#'))
+    return { error: 'target URL must not contain a query or fragment' };
   if (parsed.hostname === '') return { error: 'target URL needs a host' };
   return { url: `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}` };
 }

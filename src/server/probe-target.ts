@@ -1,9 +1,7 @@
 import { configSchema, type Config, type TargetConfig } from '../config/schema.js';
 import { normalizeProbeUrl, targetMatcher } from './probe-target-pattern.js';
 
-export type ProbeTargetResolution =
-  | { readonly target: TargetConfig }
-  | { readonly status: 400 | 403 | 404; readonly message: string };
+export type ProbeTargetResolution = { readonly target: TargetConfig } | { readonly status: 400 | 403 | 404; readonly message: string };
 
 /**
  * Turns `?target=` into a target without touching the network. A name picks a configured target; a
@@ -11,7 +9,8 @@ export type ProbeTargetResolution =
  * settings of the configured target with the same URL, if any, or the defaults.
  */
 export function resolveProbeTarget(raw: unknown, config: Config): ProbeTargetResolution {
-  if (typeof raw !== 'string' || raw.trim() === '') return { status: 400, message: 'missing ?target= (a configured target name or an allowed URL)' };
+  if (typeof raw !== 'string' || raw.trim() === '')
+    return { status: 400, message: 'missing ?target= (a configured target name or an allowed URL)' };
   if (!raw.includes('://')) return byName(raw, config);
   const normalized = normalizeProbeUrl(raw);
   if ('error' in normalized) return { status: 400, message: normalized.error };

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { parse } from 'yaml';
 import { ConfigError, formatConfigIssue } from '../errors.js';
-import { loadWebConfig } from './web-config.js';
+import { loadWebConfig, type WebOptions } from './web-config.js';
 
 const DEFAULT_POLL_MS = 5_000;
 
@@ -38,7 +38,7 @@ export function watchWebConfig(file: string, app: FastifyInstance, log: Logger, 
 }
 
 function reload(file: string, app: FastifyInstance, log: Logger): void {
-  let web;
+  let web: WebOptions;
   try {
     web = loadWebConfig(file);
   } catch (error) {
@@ -54,7 +54,10 @@ function reload(file: string, app: FastifyInstance, log: Logger): void {
   const { cert, key, ca, minVersion, maxVersion } = web.https;
   server.setSecureContext({ cert, key, ...(ca ? { ca } : {}), minVersion, maxVersion });
   // basic_auth_users and headers are wired into the routes at start-up.
-  log.info({ file }, 'Web config reloaded: TLS certificate in service for new connections (basic_auth_users and headers changes apply at restart)');
+  log.info(
+    { file },
+    'Web config reloaded: TLS certificate in service for new connections (basic_auth_users and headers changes apply at restart)',
+  );
 }
 
 /** The web config file and the TLS files it names (relative to it, as in exporter-toolkit). */
@@ -65,6 +68,8 @@ function watchList(file: string): string[] {
   } catch {
     tls = undefined;
   }
-  const paths = ['cert_file', 'key_file', 'client_ca_file'].map((field) => tls?.[field]).filter((path): path is string => typeof path === 'string');
+  const paths = ['cert_file', 'key_file', 'client_ca_file']
+    .map((field) => tls?.[field])
+    .filter((path): path is string => typeof path === 'string');
   return [file, ...paths.map((path) => resolve(dirname(file), path))];
 }

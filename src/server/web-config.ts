@@ -87,7 +87,11 @@ const webConfigSchema = z
 function checkClientAuth(tls: TlsServerConfig, ctx: z.RefinementCtx): void {
   const auth = tls.client_auth_type ?? 'NoClientCert';
   if (tls.client_ca_file && auth === 'NoClientCert') {
-    ctx.addIssue({ code: 'custom', path: ['client_auth_type'], message: 'client_ca_file is set, so choose a client_auth_type other than NoClientCert' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['client_auth_type'],
+      message: 'client_ca_file is set, so choose a client_auth_type other than NoClientCert',
+    });
   }
   if (!tls.client_ca_file && (auth === 'VerifyClientCertIfGiven' || auth === 'RequireAndVerifyClientCert')) {
     ctx.addIssue({ code: 'custom', path: ['client_ca_file'], message: `is required with client_auth_type ${auth}` });
@@ -100,7 +104,12 @@ function checkClientAuth(tls: TlsServerConfig, ctx: z.RefinementCtx): void {
 function checkHeaders(headers: Record<string, string>, ctx: z.RefinementCtx): void {
   for (const [name, value] of Object.entries(headers)) {
     const check = ALLOWED_HEADERS[name.toLowerCase()];
-    if (!check) ctx.addIssue({ code: 'custom', path: [name], message: `header cannot be configured (allowed: ${Object.keys(ALLOWED_HEADERS).join(', ')})` });
+    if (!check)
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `header cannot be configured (allowed: ${Object.keys(ALLOWED_HEADERS).join(', ')})`,
+      });
     else if (!check(value)) ctx.addIssue({ code: 'custom', path: [name], message: `invalid value "${value}"` });
   }
 }
@@ -118,7 +127,14 @@ export function loadWebConfig(file: string): WebOptions {
   if (document.errors.length > 0) throw new ConfigError(document.errors.map((error) => issue('', `YAML: ${error.message}`)));
   const result = webConfigSchema.safeParse(document.toJS() ?? {});
   if (!result.success) {
-    throw new ConfigError(result.error.issues.map((zodIssue) => issue(zodIssue.path.reduce<string>((path, key) => joinPath(path, key as string | number), ''), zodIssue.message)));
+    throw new ConfigError(
+      result.error.issues.map((zodIssue) =>
+        issue(
+          zodIssue.path.reduce<string>((path, key) => joinPath(path, key as string | number), ''),
+          zodIssue.message,
+        ),
+      ),
+    );
   }
   const config = result.data;
   const tls = config.tls_server_config;
@@ -130,7 +146,11 @@ export function loadWebConfig(file: string): WebOptions {
 }
 
 /** File paths are relative to the web config file, as in exporter-toolkit. */
-function readTlsFiles(tls: TlsServerConfig, baseDir: string, issue: (path: string, message: string) => ConfigIssue): NonNullable<WebOptions['https']> {
+function readTlsFiles(
+  tls: TlsServerConfig,
+  baseDir: string,
+  issue: (path: string, message: string) => ConfigIssue,
+): NonNullable<WebOptions['https']> {
   const read = (field: 'cert_file' | 'key_file' | 'client_ca_file'): Buffer | undefined => {
     const path = tls[field];
     if (path === undefined) return undefined;

@@ -65,11 +65,17 @@ function crossSiteRefusal(request: FastifyRequest, options: ControlPlaneOptions)
   }
   const type = request.headers['content-type'];
   // A browser sends text/plain or form bodies cross-site without asking first; JSON needs a preflight.
-  if (request.method === 'POST' && type !== undefined && !/^application\/json\b/i.test(type)) return `Content-Type must be application/json, got ${type}`;
+  if (request.method === 'POST' && type !== undefined && !/^application\/json\b/i.test(type))
+    return `Content-Type must be application/json, got ${type}`;
   return undefined;
 }
 
-function authorityRefusal(request: FastifyRequest, endpoint: Endpoint, user: string | undefined, options: ControlPlaneOptions): string | undefined {
+function authorityRefusal(
+  request: FastifyRequest,
+  endpoint: Endpoint,
+  user: string | undefined,
+  options: ControlPlaneOptions,
+): string | undefined {
   if (user !== undefined) {
     if (!options.writeUsers || options.writeUsers.includes(user)) return undefined;
     return `user "${user}" may read but not change state (--web.write-users)`;
@@ -91,7 +97,10 @@ function hostOfOrigin(origin: string): string | undefined {
 
 /** The Host header's name: an IP literal or localhost cannot be rebound to another site's DNS name. */
 function hostAllowed(hostHeader: string, allowed: readonly string[]): boolean {
-  const name = hostHeader.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const name = hostHeader
+    .replace(/:\d+$/, '')
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase();
   if (name === '') return false;
   return isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || allowed.some((host) => host.toLowerCase() === name);
 }

@@ -38,7 +38,8 @@ export const chainActions: Record<string, Action> = {
   },
   /** `l1_balance: 0.5` or `{ node_id, subnet, avax }`: an L1 validator's remaining balance in AVAX now. */
   l1_balance(state, argument, now) {
-    const { node_id, subnet, avax } = typeof argument === 'number' ? { node_id: undefined, subnet: undefined, avax: argument } : record(argument);
+    const { node_id, subnet, avax } =
+      typeof argument === 'number' ? { node_id: undefined, subnet: undefined, avax: argument } : record(argument);
     const nodeId = resolveNode(state, node_id);
     const world = chainWorld(state);
     const validator = world.subnets
@@ -74,7 +75,8 @@ export const chainActions: Record<string, Action> = {
     const key = chainKey(state, argument);
     state.bootstrapped.set(key, false);
     const check = state.checks.get(key);
-    if (check && !check.failing) Object.assign(check, { failing: true, contiguousFailures: 1, firstFailureMs: now, error: 'chain is not done bootstrapping' });
+    if (check && !check.failing)
+      Object.assign(check, { failing: true, contiguousFailures: 1, firstFailureMs: now, error: 'chain is not done bootstrapping' });
   },
   chain_bootstrapped(state, argument) {
     const key = chainKey(state, argument);

@@ -52,7 +52,7 @@ export function primaryValidator(index: number, now: number): SimValidator {
   // Peers use the same ids (generatePeers), so the first validators are also this node's peers.
   const nodeId = index === 0 ? SIM_NODE_ID : `NodeID-${fakeCb58(index - 1, 33)}`;
   const durationDays = index === 0 ? 90 : 14 + ((index * 37) % 352);
-  const elapsed = index === 0 ? 30 * DAY : Math.floor(durationDays * DAY * (((index * 53) % 97) + 1) / 100);
+  const elapsed = index === 0 ? 30 * DAY : Math.floor((durationDays * DAY * (((index * 53) % 97) + 1)) / 100);
   const startTime = now - elapsed;
   // A few validators end within the next day, as on mainnet.
   const endTime = index % 40 === 7 ? now + ((index % 23) + 1) * 1800 : startTime + durationDays * DAY;
@@ -116,7 +116,10 @@ function subnetEvm(): SimEvmChain {
     lastChangedAt: 0,
     precompiles: { feeManagerConfig: { blockTimestamp: 0 }, warpConfig: { blockTimestamp: 1_734_034_648 } },
     // An allow list enabled once and later switched off: configured in the config, yet no longer in force.
-    precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: 1_740_000_000 } }, { txAllowListConfig: { blockTimestamp: 1_750_000_000, disable: true } }],
+    precompileUpgrades: [
+      { txAllowListConfig: { blockTimestamp: 1_740_000_000 } },
+      { txAllowListConfig: { blockTimestamp: 1_750_000_000, disable: true } },
+    ],
     initialMinDelayMs: 1000,
     activeRulesApi: true,
   };

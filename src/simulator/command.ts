@@ -25,7 +25,11 @@ export async function runSimulatorCommand(options: CliOptions): Promise<void> {
     );
   }
   const urls = simulators.map((simulator) => simulator.url);
-  process.stdout.write(nodes === 1 ? `avaxmon simulator listening on ${urls[0]}\n` : `avaxmon simulator: ${nodes} nodes listening on ${urls[0]} .. ${urls.at(-1)}\n`);
+  process.stdout.write(
+    nodes === 1
+      ? `avaxmon simulator listening on ${urls[0]}\n`
+      : `avaxmon simulator: ${nodes} nodes listening on ${urls[0]} .. ${urls.at(-1)}\n`,
+  );
   const stop = () => void Promise.all(simulators.map((simulator) => simulator.close())).then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

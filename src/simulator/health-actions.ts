@@ -20,7 +20,12 @@ export const healthActions: Record<string, Action> = {
       return;
     }
     const error = `remaining available disk space percentage (${details.diskAvailablePercent}%) is below warning threshold available space percentage (${DISK_WARNING_PERCENT}%)`;
-    Object.assign(check, { failing: true, contiguousFailures: check.contiguousFailures + 1, firstFailureMs: check.firstFailureMs ?? now, error });
+    Object.assign(check, {
+      failing: true,
+      contiguousFailures: check.contiguousFailures + 1,
+      firstFailureMs: check.firstFailureMs ?? now,
+      error,
+    });
   },
   /** `set_connected_stake: { chain: C, percent: 72.5 }`: the share of stake a chain check sees connected. */
   set_connected_stake(state, argument) {

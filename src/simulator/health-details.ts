@@ -14,7 +14,13 @@ export interface SimHealthDetails {
 }
 
 export function healthDetails(state: SimState): SimHealthDetails {
-  state.extensions.health ??= { diskAvailablePercent: 42, diskAvailableBytes: 412_316_860_416, sendFailRate: 0.0125, connectedStake: new Map(), messages: new Map() } satisfies SimHealthDetails;
+  state.extensions.health ??= {
+    diskAvailablePercent: 42,
+    diskAvailableBytes: 412_316_860_416,
+    sendFailRate: 0.0125,
+    connectedStake: new Map(),
+    messages: new Map(),
+  } satisfies SimHealthDetails;
   return state.extensions.health as SimHealthDetails;
 }
 
@@ -55,7 +61,12 @@ function chainCheckMessage(state: SimState, name: string, details: SimHealthDeta
   const disconnected = validators.slice(1, 1 + Math.round((1 - connected) * (validators.length - 1))).map((validator) => validator.nodeId);
   return {
     engine: {
-      consensus: { lastAcceptedHeight: 21_500_000, lastAcceptedID: '2Yp3CuxmbhYuWvTnwe2FBRwJTC8yWZeTq6BHHfSnqmLPsd8jWM', longestProcessingBlock: '312.5ms', processingBlocks: 2 },
+      consensus: {
+        lastAcceptedHeight: 21_500_000,
+        lastAcceptedID: '2Yp3CuxmbhYuWvTnwe2FBRwJTC8yWZeTq6BHHfSnqmLPsd8jWM',
+        longestProcessingBlock: '312.5ms',
+        processingBlocks: 2,
+      },
       vm: null,
     },
     networking: { percentConnected: connected, disconnectedValidators: disconnected },

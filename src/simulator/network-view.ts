@@ -16,7 +16,8 @@ interface ViewGroup {
 }
 
 function groupsOf(argument: unknown): ViewGroup[] {
-  const groups = (typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>).connected : undefined) ?? argument;
+  const groups =
+    (typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>).connected : undefined) ?? argument;
   if (!Array.isArray(groups)) throw new Error('network_view: expected { connected: [{ stake: 60, observed: 80 }, ...] }');
   return groups.map((group: Record<string, unknown>) => ({
     stake: Number(group.stake),
@@ -73,5 +74,8 @@ export function uptimeFromPeers(state: SimState): { weightedAveragePercentage: s
     weightedPercent += peer.observedUptime * weight;
     if (peer.observedUptime / 100 >= requirement) rewarding += weight;
   }
-  return { weightedAveragePercentage: (weightedPercent / total).toFixed(4), rewardingStakePercentage: ((100 * rewarding) / total).toFixed(4) };
+  return {
+    weightedAveragePercentage: (weightedPercent / total).toFixed(4),
+    rewardingStakePercentage: ((100 * rewarding) / total).toFixed(4),
+  };
 }

@@ -25,7 +25,9 @@ export function supportedAcps(state: SimState, version: string): number[] {
 
 /** The primary network weight (nAVAX, delegations included) of each current validator. */
 export function validatorWeights(state: SimState): Map<string, number> {
-  return new Map(chainWorld(state).validators.map((validator) => [validator.nodeId, validator.weightNavax + validator.delegatorWeightNavax]));
+  return new Map(
+    chainWorld(state).validators.map((validator) => [validator.nodeId, validator.weightNavax + validator.delegatorWeightNavax]),
+  );
 }
 
 /**

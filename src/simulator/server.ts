@@ -92,11 +92,22 @@ async function healthGet(state: SimState, url: URL, request: IncomingMessage, re
   if (fault && (await applyFault(fault, request, response, null))) return;
   const kind = HEALTH_GET.get(url.pathname);
   const report =
-    kind === 'liveness' ? { checks: {}, healthy: true } : kind === 'readiness' ? readinessReport(state, now) : healthReport(state, now, url.searchParams.getAll('tag'));
+    kind === 'liveness'
+      ? { checks: {}, healthy: true }
+      : kind === 'readiness'
+        ? readinessReport(state, now)
+        : healthReport(state, now, url.searchParams.getAll('tag'));
   sendJson(response, report.healthy ? 200 : 503, report);
 }
 
-async function jsonRpc(state: SimState, path: string, body: string, request: IncomingMessage, response: ServerResponse, now: number): Promise<void> {
+async function jsonRpc(
+  state: SimState,
+  path: string,
+  body: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  now: number,
+): Promise<void> {
   let call: { id?: unknown; method?: string; params?: unknown };
   try {
     call = JSON.parse(body) as typeof call;
@@ -121,7 +132,11 @@ async function jsonRpc(state: SimState, path: string, body: string, request: Inc
     sendJson(response, 200, { jsonrpc: '2.0', result: handler({ ...params, path }, state, now), id: call.id });
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
-    sendJson(response, 200, { jsonrpc: '2.0', error: { code: error.code, message: error.message, ...(evm ? {} : { data: null }) }, id: call.id });
+    sendJson(response, 200, {
+      jsonrpc: '2.0',
+      error: { code: error.code, message: error.message, ...(evm ? {} : { data: null }) },
+      id: call.id,
+    });
   }
 }
 

@@ -36,7 +36,11 @@ function validatorOf(state: SimState, value: unknown) {
 export const stakingActions: Record<string, Action> = {
   /** `{ node_id, next_period_days: 14, auto_compound_percent: 50 }`; next_period_days 0 = leave after this cycle. */
   validator_auto_renew(state, argument) {
-    const { node_id, next_period_days = 14, auto_compound_percent = 0 } = typeof argument === 'string' ? { node_id: argument } : record(argument);
+    const {
+      node_id,
+      next_period_days = 14,
+      auto_compound_percent = 0,
+    } = typeof argument === 'string' ? { node_id: argument } : record(argument);
     validatorOf(state, node_id);
     state.autoRenewals.set(nodeOf(state, node_id), {
       nextPeriodSeconds: Math.round(Number(next_period_days) * DAY),

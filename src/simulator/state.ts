@@ -87,7 +87,11 @@ export function createState(options: { peers?: number; validators?: number } = {
     uptimeFromPeers: false,
     // Validator 2 of the chain world (its id is generatePeers' peer 1) renews every 14 days, restaking half.
     autoRenewals: new Map([[`NodeID-${fakeCb58(1, 33)}`, { nextPeriodSeconds: 14 * 86_400, autoCompoundRewardShares: 500_000 }]]),
-    bootstrapped: new Map([['P', true], ['X', true], ['C', true]]),
+    bootstrapped: new Map([
+      ['P', true],
+      ['X', true],
+      ['C', true],
+    ]),
     disabledMethods: new Set(),
     faults: [],
     upgrades: mainnetUpgrades(),

@@ -58,13 +58,22 @@ function alertmanagerFeeder(harness: Harness, alertmanager: RealSystem) {
       harness.alerting
         .activeAlerts()
         .filter((alert) => alert.state === 'firing')
-        .map((alert) => [JSON.stringify(alert.labels), { labels: { ...alert.labels }, startsAt: new Date(alert.activeSinceMs).toISOString() }]),
+        .map((alert) => [
+          JSON.stringify(alert.labels),
+          { labels: { ...alert.labels }, startsAt: new Date(alert.activeSinceMs).toISOString() },
+        ]),
     );
-    const resolved = [...firing].filter(([key]) => !current.has(key)).map(([, alert]) => ({ ...alert, endsAt: new Date(nowMs).toISOString() }));
+    const resolved = [...firing]
+      .filter(([key]) => !current.has(key))
+      .map(([, alert]) => ({ ...alert, endsAt: new Date(nowMs).toISOString() }));
     const active = [...current.values()].map((alert) => ({ ...alert, endsAt: new Date(nowMs + 10_000).toISOString() }));
     firing.clear();
     for (const [key, alert] of current) firing.set(key, alert);
-    const response = await fetch(`${alertmanager.url}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([...active, ...resolved]) });
+    const response = await fetch(`${alertmanager.url}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([...active, ...resolved]),
+    });
     expect(response.status).toBe(200);
   };
 }
@@ -90,7 +99,12 @@ receivers:
         send_resolved: true
 `,
       },
-      (dir, listen) => ['--config.file=alertmanager.yml', `--storage.path=${join(dir, 'data')}`, `--web.listen-address=${listen}`, '--cluster.listen-address='],
+      (dir, listen) => [
+        '--config.file=alertmanager.yml',
+        `--storage.path=${join(dir, 'data')}`,
+        `--web.listen-address=${listen}`,
+        '--cluster.listen-address=',
+      ],
     );
     cleanups.push(() => alertmanager.stop());
     const harness = await startAlerting(`  group_by: [alertname]
@@ -102,7 +116,12 @@ receivers:
     const feed = alertmanagerFeeder(harness, alertmanager);
 
     // 3 nodes fail; 7 more fail; the first 3 recover while 7 stay down; the 7 recover.
-    const steps: Array<ReadonlySet<number>> = [new Set([0, 1, 2]), new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), new Set([3, 4, 5, 6, 7, 8, 9]), new Set()];
+    const steps: Array<ReadonlySet<number>> = [
+      new Set([0, 1, 2]),
+      new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+      new Set([3, 4, 5, 6, 7, 8, 9]),
+      new Set(),
+    ];
     for (const unhealthy of steps) {
       for (let elapsed = 0; elapsed < STEP_MS; elapsed += 1_000) {
         harness.alerting.evaluate(fleet(unhealthy), Date.now());

@@ -49,9 +49,14 @@ async function inProcessReplica(alertmanagerUrl: string): Promise<Stack> {
 async function processReplica(alertmanagerUrl: string, targetUrl: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'avaxmon-ha-'));
   const configFile = join(dir, 'config.yaml');
-  writeFileSync(configFile, `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: node-a, url: "${targetUrl}" }]\n${alertsYaml(alertmanagerUrl)}`);
+  writeFileSync(
+    configFile,
+    `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: node-a, url: "${targetUrl}" }]\n${alertsYaml(alertmanagerUrl)}`,
+  );
   const port = await freePort();
-  const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: 'ignore' });
+  const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
+    stdio: 'ignore',
+  });
   cleanups.push(
     () =>
       new Promise<void>((resolve) => {
@@ -90,7 +95,12 @@ receivers:
         send_resolved: true
 `,
       },
-      (dir, listen) => ['--config.file=alertmanager.yml', `--storage.path=${join(dir, 'data')}`, `--web.listen-address=${listen}`, '--cluster.listen-address='],
+      (dir, listen) => [
+        '--config.file=alertmanager.yml',
+        `--storage.path=${join(dir, 'data')}`,
+        `--web.listen-address=${listen}`,
+        '--cluster.listen-address=',
+      ],
     );
     cleanups.push(() => alertmanager.stop());
 
@@ -109,7 +119,9 @@ receivers:
     expect(firing[0].alerts).toHaveLength(1);
     expect(firing[0].alerts[0].labels).toMatchObject({ alertname: 'AvalancheNodeUnhealthy', target: 'node-a', severity: 'critical' });
 
-    const received = await fetch(`${alertmanager.url}/api/v2/alerts`).then((response) => response.json() as Promise<Array<{ labels: Record<string, string> }>>);
+    const received = await fetch(`${alertmanager.url}/api/v2/alerts`).then(
+      (response) => response.json() as Promise<Array<{ labels: Record<string, string> }>>,
+    );
     expect(received.filter((alert) => alert.labels.alertname === 'AvalancheNodeUnhealthy')).toHaveLength(1);
     // Both replicas did send it: the deduplication is Alertmanager's.
     for (const url of [first.url, secondUrl]) {

@@ -3,10 +3,16 @@ import { compareAlertLabels, labelsFingerprint } from '../../src/alerts/receiver
 
 describe("Alertmanager's identities", () => {
   it('fingerprints a label set as Alertmanager 0.25 does (value read from its API for the same alert)', () => {
-    expect(labelsFingerprint({ alertname: 'AvalancheNodeUnhealthy', target: 'validator-1', severity: 'critical' })).toBe('b7292a05b337123a');
+    expect(labelsFingerprint({ alertname: 'AvalancheNodeUnhealthy', target: 'validator-1', severity: 'critical' })).toBe(
+      'b7292a05b337123a',
+    );
     // Key order does not matter; severity is part of the identity.
-    expect(labelsFingerprint({ severity: 'critical', target: 'validator-1', alertname: 'AvalancheNodeUnhealthy' })).toBe('b7292a05b337123a');
-    expect(labelsFingerprint({ alertname: 'AvalancheNodeUnhealthy', target: 'validator-1', severity: 'warning' })).not.toBe('b7292a05b337123a');
+    expect(labelsFingerprint({ severity: 'critical', target: 'validator-1', alertname: 'AvalancheNodeUnhealthy' })).toBe(
+      'b7292a05b337123a',
+    );
+    expect(labelsFingerprint({ alertname: 'AvalancheNodeUnhealthy', target: 'validator-1', severity: 'warning' })).not.toBe(
+      'b7292a05b337123a',
+    );
     expect(labelsFingerprint({})).toBe('cbf29ce484222325');
   });
 

@@ -19,10 +19,12 @@ function chain(target: string, name: string, height: number, lastProgressSeconds
 
 describe('AvalancheChainStalled knows the chain', () => {
   it('an idle P-Chain, X-Chain or L1 alone never pages; the busy C-Chain alone does after 5m', async () => {
-    const harness = await startAlerting('  group_by: [\'...\']\n  rules:\n    AvalancheChainStalled: { for: 0s }');
+    const harness = await startAlerting("  group_by: ['...']\n  rules:\n    AvalancheChainStalled: { for: 0s }");
     harnesses.push(harness);
     const t0 = sec(0) / 1000;
-    const samples = (['P', 'X', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', 'C'] as const).flatMap((name) => chain('node-a', name, 100, t0));
+    const samples = (['P', 'X', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', 'C'] as const).flatMap((name) =>
+      chain('node-a', name, 100, t0),
+    );
     harness.alerting.evaluate(samples, sec(0));
     harness.alerting.evaluate(samples, sec(3600));
     await drained(harness.alerting);
@@ -30,7 +32,7 @@ describe('AvalancheChainStalled knows the chain', () => {
   });
 
   it('any chain pages when its height stops while the same chain moves past it on another target of the same network', async () => {
-    const harness = await startAlerting('  group_by: [\'...\']\n  rules:\n    AvalancheChainStalled: { for: 0s }');
+    const harness = await startAlerting("  group_by: ['...']\n  rules:\n    AvalancheChainStalled: { for: 0s }");
     harnesses.push(harness);
     const t0 = sec(0) / 1000;
     // node-b (mainnet) moves on; node-c is on Fuji (network 5) and is no reference for mainnet.
@@ -48,11 +50,13 @@ describe('AvalancheChainStalled knows the chain', () => {
     await drained(harness.alerting);
     const [alert] = webhookAlerts(harness.hook);
     expect(alert.labels).toMatchObject({ alertname: 'AvalancheChainStalled', target: 'node-a', chain: 'P' });
-    expect(alert.annotations.description).toBe('The height of chain P on node-a has not moved for 3m 20s (at 500) while node-b moved on to 503.');
+    expect(alert.annotations.description).toBe(
+      'The height of chain P on node-a has not moved for 3m 20s (at 500) while node-b moved on to 503.',
+    );
   });
 
   it('finds the target that moved past it when the highest target stalled too and the newest one lags behind', async () => {
-    const harness = await startAlerting('  group_by: [\'...\']\n  rules:\n    AvalancheChainStalled: { for: 0s }');
+    const harness = await startAlerting("  group_by: ['...']\n  rules:\n    AvalancheChainStalled: { for: 0s }");
     harnesses.push(harness);
     const t0 = sec(0) / 1000;
     // node-high stalled before node-a, at a greater height; node-lagging moves last but is below
@@ -67,6 +71,8 @@ describe('AvalancheChainStalled knows the chain', () => {
     await drained(harness.alerting);
     const alerts = webhookAlerts(harness.hook).filter((alert) => alert.labels.target === 'node-a');
     expect(alerts).toHaveLength(1);
-    expect(alerts[0].annotations.description).toBe('The height of chain P on node-a has not moved for 3m 20s (at 500) while node-healthy moved on to 520.');
+    expect(alerts[0].annotations.description).toBe(
+      'The height of chain P on node-a has not moved for 3m 20s (at 500) while node-healthy moved on to 520.',
+    );
   });
 });

@@ -10,7 +10,11 @@ afterEach(async () => {
 
 const collector = (name: string, success: number, lastSuccessSeconds: number): Sample[] => [
   { name: 'avaxmon_collector_success', labels: { target: 'validator-1', collector: name }, value: success },
-  { name: 'avaxmon_collector_last_success_timestamp_seconds', labels: { target: 'validator-1', collector: name }, value: lastSuccessSeconds },
+  {
+    name: 'avaxmon_collector_last_success_timestamp_seconds',
+    labels: { target: 'validator-1', collector: name },
+    value: lastSuccessSeconds,
+  },
 ];
 
 async function start(): Promise<Harness> {
@@ -29,7 +33,8 @@ describe('AvaxmonCollectorFailing and stale alerts', () => {
     await drained(harness.alerting);
     expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
     // The health collector fails: its series vanish, only its self-metrics stay.
-    for (let second = 60; second <= 1800; second += 60) harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(second));
+    for (let second = 60; second <= 1800; second += 60)
+      harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(second));
     await drained(harness.alerting);
     expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'firing:AvaxmonCollectorFailing']);
     const failing = webhookAlerts(harness.hook)[1];
@@ -40,11 +45,17 @@ describe('AvaxmonCollectorFailing and stale alerts', () => {
     // It recovers: the node is healthy again, both resolve.
     harness.alerting.evaluate([...health(1), ...collector('health', 1, sec(1860) / 1000)], sec(1860));
     await drained(harness.alerting);
-    expect(statuses(harness.hook.requests).slice(2).sort()).toEqual(['resolved:AvalancheNodeUnhealthy', 'resolved:AvaxmonCollectorFailing']);
+    expect(statuses(harness.hook.requests).slice(2).sort()).toEqual([
+      'resolved:AvalancheNodeUnhealthy',
+      'resolved:AvaxmonCollectorFailing',
+    ]);
   });
 
   it('uses the daemon’s interval and error for the collector', async () => {
-    const harness = await startAlerting('  rules: {}', '', undefined, () => ({ intervalMs: 15_000, lastError: 'HTTP 401 from validator-1 info.getNodeID' }));
+    const harness = await startAlerting('  rules: {}', '', undefined, () => ({
+      intervalMs: 15_000,
+      lastError: 'HTTP 401 from validator-1 info.getNodeID',
+    }));
     harnesses.push(harness);
     const { alerting } = harness;
     alerting.evaluate([targetUp('validator-1'), ...collector('peers', 0, T0 / 1000)], sec(30));
@@ -73,7 +84,8 @@ describe('stale_expiry', () => {
     AvaxmonCollectorFailing: { enabled: false }`);
     harnesses.push(harness);
     harness.alerting.evaluate([...health(0), ...collector('health', 1, T0 / 1000)], sec(0));
-    for (const second of [60, 1800, 3600]) harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(second));
+    for (const second of [60, 1800, 3600])
+      harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(second));
     await drained(harness.alerting);
     expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
     harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(3660));

@@ -3,7 +3,6 @@ import { parseConfig } from '../../src/config/load.js';
 import { issuesOf } from '../helpers/config-issues.js';
 import { scrubSecrets } from '../../src/redact.js';
 
-
 describe('alerts config', () => {
   it('accepts the issue example and applies rule defaults and overrides', () => {
     const alerts = parseConfig(`alerts:
@@ -27,7 +26,12 @@ describe('alerts config', () => {
     expect(alerts.rules.AvalanchePeersLow.params.threshold).toBe(20);
     expect(alerts.rules.AvalancheChainStalled.params.threshold).toBe(600);
     expect(alerts.rules.AvalancheRewardingStakeLow.params).toEqual({ warning: 0.75 });
-    expect(alerts.receivers[0]).toMatchObject({ name: 'ops-hook', severities: ['critical', 'warning'], match: { target: 'validator-1' }, sendResolved: true });
+    expect(alerts.receivers[0]).toMatchObject({
+      name: 'ops-hook',
+      severities: ['critical', 'warning'],
+      match: { target: 'validator-1' },
+      sendResolved: true,
+    });
     // Webhook URLs are secrets: they never reach logs or the status page.
     expect(scrubSecrets('posting to https://hooks.example.com/avaxmon-secret-path')).not.toContain('secret-path');
   });
@@ -53,7 +57,9 @@ describe('alerts config', () => {
       expect.arrayContaining([
         expect.stringMatching(/^alerts\.rules\.AvalancheNodeDown: unknown rule \(known: AvaxmonTargetDown, /),
         expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.threshold: must be a number/),
-        expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.window: unknown setting \(AvalanchePeersLow accepts: enabled, for, severity, min_ratio, threshold\)/),
+        expect.stringMatching(
+          /^alerts\.rules\.AvalanchePeersLow\.window: unknown setting \(AvalanchePeersLow accepts: enabled, for, severity, min_ratio, threshold\)/,
+        ),
         'alerts.receivers[0].url: a webhook receiver needs exactly one url or url_file',
         'alerts.receivers[1].chat_id: a telegram receiver needs chat_id',
         expect.stringMatching(/^alerts\.receivers\[2\]\.routing_key_file: cannot read secret file/),

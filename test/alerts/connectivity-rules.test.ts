@@ -13,17 +13,29 @@ async function start(rules: string): Promise<Harness> {
   return harness;
 }
 
-const sample = (name: string, labels: Record<string, string>, value: number): Sample => ({ name, labels: { target: 'node-a', ...labels }, value });
+const sample = (name: string, labels: Record<string, string>, value: number): Sample => ({
+  name,
+  labels: { target: 'node-a', ...labels },
+  value,
+});
 
 describe('connectivity, readiness and L1 validator rules over v1.15-shaped series', () => {
   it('AvalanchePeersLow is relative to the primary network’s validator count, and falls back to 20 without it', async () => {
     const { alerting, hook } = await start('    AvalanchePeersLow: { for: 0s }');
     // Mainnet: 1,500 validators, 600 peers: too few, though far above 20.
-    alerting.evaluate([targetUp('node-a'), sample('avaxmon_node_peers', {}, 600), sample('avaxmon_network_validators', { subnet: 'primary' }, 1500)], sec(0));
+    alerting.evaluate(
+      [targetUp('node-a'), sample('avaxmon_node_peers', {}, 600), sample('avaxmon_network_validators', { subnet: 'primary' }, 1500)],
+      sec(0),
+    );
     await drained(alerting);
-    expect(webhookAlerts(hook)[0].annotations.description).toBe('node-a is connected to 600 peers, fewer than 50% of the 1500 primary-network validators (750).');
+    expect(webhookAlerts(hook)[0].annotations.description).toBe(
+      'node-a is connected to 600 peers, fewer than 50% of the 1500 primary-network validators (750).',
+    );
     // Fuji-sized network, 30 peers of 40 validators: fine; without the count, 30 >= 20: fine too.
-    alerting.evaluate([targetUp('node-a'), sample('avaxmon_node_peers', {}, 30), sample('avaxmon_network_validators', { subnet: 'primary' }, 40)], sec(60));
+    alerting.evaluate(
+      [targetUp('node-a'), sample('avaxmon_node_peers', {}, 30), sample('avaxmon_network_validators', { subnet: 'primary' }, 40)],
+      sec(60),
+    );
     alerting.evaluate([targetUp('node-a'), sample('avaxmon_node_peers', {}, 30)], sec(120));
     await drained(alerting);
     expect(webhookAlerts(hook).map((alert) => alert.status)).toEqual(['firing', 'resolved']);
@@ -34,7 +46,9 @@ describe('connectivity, readiness and L1 validator rules over v1.15-shaped serie
 
   it('connected stake per subnet, readiness per tag, L1 validator connected and uptime', async () => {
     const { alerting, hook } = await start(
-      ['AvalancheStakeConnectedLow', 'AvalancheNodeNotReady', 'AvalancheL1ValidatorDisconnected', 'AvalancheL1ValidatorUptimeLow'].map((rule) => `    ${rule}: { for: 0s }`).join('\n'),
+      ['AvalancheStakeConnectedLow', 'AvalancheNodeNotReady', 'AvalancheL1ValidatorDisconnected', 'AvalancheL1ValidatorUptimeLow']
+        .map((rule) => `    ${rule}: { for: 0s }`)
+        .join('\n'),
     );
     const l1 = { subnet: 'l1-a', node_id: 'NodeID-a' };
     alerting.evaluate(
@@ -50,7 +64,9 @@ describe('connectivity, readiness and L1 validator rules over v1.15-shaped serie
       sec(0),
     );
     await drained(alerting);
-    const fired = webhookAlerts(hook).map((alert) => `${alert.labels.alertname}:${alert.labels.severity}:${alert.labels.subnet ?? alert.labels.tag}`).sort();
+    const fired = webhookAlerts(hook)
+      .map((alert) => `${alert.labels.alertname}:${alert.labels.severity}:${alert.labels.subnet ?? alert.labels.tag}`)
+      .sort();
     expect(fired).toEqual([
       'AvalancheL1ValidatorDisconnected:critical:l1-a',
       'AvalancheL1ValidatorUptimeLow:warning:l1-a',

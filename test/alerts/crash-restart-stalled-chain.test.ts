@@ -21,7 +21,10 @@ interface WebhookAlert {
  */
 function chainC(requests: readonly RecordedRequest[]): Array<{ status: string; alert: WebhookAlert; key: string }> {
   return requests
-    .map((request) => ({ body: request.json as { status: string; alerts: WebhookAlert[] }, key: String(request.headers['idempotency-key']) }))
+    .map((request) => ({
+      body: request.json as { status: string; alerts: WebhookAlert[] },
+      key: String(request.headers['idempotency-key']),
+    }))
     .filter(({ body }) => body.alerts[0].labels.alertname === 'AvalancheChainStalled' && body.alerts[0].labels.chain === 'C')
     .filter(({ key }, index, all) => all.findIndex((other) => other.key === key) === index)
     .map(({ body, key }) => ({ status: body.status, alert: body.alerts[0], key }));
@@ -29,13 +32,18 @@ function chainC(requests: readonly RecordedRequest[]): Array<{ status: string; a
 
 /** The alert with these labels as the engine saved it last in `<state_dir>/alerts.json`. */
 function savedAlert(stateDir: string, labels: Readonly<Record<string, string>>): { state: string } | undefined {
-  const saved = JSON.parse(readFileSync(join(stateDir, 'alerts.json'), 'utf8')) as { alerts: Array<{ labels: Record<string, string>; state: string }> };
+  const saved = JSON.parse(readFileSync(join(stateDir, 'alerts.json'), 'utf8')) as {
+    alerts: Array<{ labels: Record<string, string>; state: string }>;
+  };
   return saved.alerts.find((alert) => Object.entries(labels).every(([key, value]) => alert.labels[key] === value));
 }
 
 describe('kill -9 and restart while a chain stays stalled', () => {
   it('neither resolves nor re-announces the restored alert, and resolves it once when the chain resumes', async () => {
-    const { sim, hook, stateDir, configFile } = await daemons.setup(`AvalancheChainStalled: { threshold: ${THRESHOLD_SECONDS}s, behind_threshold: ${THRESHOLD_SECONDS}s, for: 0s }`, 'AvalancheChainStalled');
+    const { sim, hook, stateDir, configFile } = await daemons.setup(
+      `AvalancheChainStalled: { threshold: ${THRESHOLD_SECONDS}s, behind_threshold: ${THRESHOLD_SECONDS}s, for: 0s }`,
+      'AvalancheChainStalled',
+    );
 
     sim.apply({ chain_stall: 'C' });
     const first = await daemons.start(configFile);
@@ -55,7 +63,9 @@ describe('kill -9 and restart while a chain stays stalled', () => {
       },
       15_000,
     );
-    expect(valueOf(metrics, 'avaxmon_alerts', { rule: 'AvalancheChainStalled', severity: 'critical', state: 'firing' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(metrics, 'avaxmon_alerts', { rule: 'AvalancheChainStalled', severity: 'critical', state: 'firing' }),
+    ).toBeGreaterThanOrEqual(1);
     await sleep(1000);
     expect(chainC(hook.requests).map((entry) => entry.status)).toEqual(['firing']);
     expect(savedAlert(stateDir, firing.alert.labels)?.state).toBe('firing');

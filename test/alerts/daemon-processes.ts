@@ -74,7 +74,9 @@ ${rulesYaml.replace(/^/gm, '    ')}
 
     async start(configFile: string): Promise<{ child: ChildProcess; url: string }> {
       const port = await freePort();
-      const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], { stdio: 'ignore' });
+      const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
+        stdio: 'ignore',
+      });
       children.add(child);
       return { child, url: `http://127.0.0.1:${port}` };
     },

@@ -56,7 +56,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('alerts through the simulator and the daemon', () => {
   it('health flips and recovers: one firing and one resolved notification', async () => {
-    const rules = 'AvalancheNodeUnhealthy: { for: 2s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }';
+    const rules =
+      'AvalancheNodeUnhealthy: { for: 2s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }';
     const { stack, hook } = await alertStack(rules, { manualTime: true });
     const time = stack.time!;
     const unhealthy = () => notificationsOf(hook.requests, 'AvalancheNodeUnhealthy');
@@ -66,7 +67,9 @@ describe('alerts through the simulator and the daemon', () => {
     expect(unhealthy()).toEqual([]);
     await time.advanceUntil(() => unhealthy().length === 1, 2000);
     const firing = hook.requests.find((request) => (request.json as { status: string }).status === 'firing')!;
-    expect((firing.json as { alerts: Array<{ annotations: Record<string, string> }> }).alerts[0].annotations.description).toContain('network');
+    expect((firing.json as { alerts: Array<{ annotations: Record<string, string> }> }).alerts[0].annotations.description).toContain(
+      'network',
+    );
     const page = await (await fetch(stack.url)).text();
     expect(page).toContain('AvalancheNodeUnhealthy');
     expect(page).toContain('hook');
@@ -97,18 +100,28 @@ describe('alerts through the simulator and the daemon', () => {
   });
 
   it('uptime falls below the requirement and peers drop: both alert, then resolve', async () => {
-    const rules = 'AvalancheUptimeLow: { for: 1s }\nAvalanchePeersLow: { for: 1s, threshold: 20 }\nAvalancheUptimeDropping: { enabled: false }';
+    const rules =
+      'AvalancheUptimeLow: { for: 1s }\nAvalanchePeersLow: { for: 1s, threshold: 20 }\nAvalancheUptimeDropping: { enabled: false }';
     const { stack, hook } = await alertStack(rules, { manualTime: true });
     stack.sim.apply({ set_peers: 5, set_uptime: 70 });
-    await stack.time!.advanceUntil(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').length >= 1 && notificationsOf(hook.requests, 'AvalanchePeersLow').length === 1);
-    const uptime = hook.requests.map((request) => request.json as { alerts: Array<{ labels: Record<string, string>; annotations: Record<string, string> }> })
+    await stack.time!.advanceUntil(
+      () =>
+        notificationsOf(hook.requests, 'AvalancheUptimeLow').length >= 1 &&
+        notificationsOf(hook.requests, 'AvalanchePeersLow').length === 1,
+    );
+    const uptime = hook.requests
+      .map((request) => request.json as { alerts: Array<{ labels: Record<string, string>; annotations: Record<string, string> }> })
       .find((body) => body.alerts[0].labels.alertname === 'AvalancheUptimeLow')!;
     // The peers send "70" (truncated): read as the middle of [70, 71).
     expect(uptime.alerts[0].annotations.summary).toContain('70.50%');
     expect(uptime.alerts[0].labels.severity).toBe('warning');
     stack.sim.apply({ set_peers: 60, set_uptime: 99.9 });
     await stack.time!.advanceUntil(() => notificationsOf(hook.requests, 'AvalanchePeersLow').length === 2);
-    await stack.time!.advanceUntil(() => notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('resolved')).length === notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('firing')).length);
+    await stack.time!.advanceUntil(
+      () =>
+        notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('resolved')).length ===
+        notificationsOf(hook.requests, 'AvalancheUptimeLow').filter((entry) => entry.startsWith('firing')).length,
+    );
   });
 
   it('sidecar mode: the peers see the node at 30% while its own entry says 100%, and the reward alerts fire', async () => {
@@ -141,7 +154,9 @@ describe('alerts through the simulator and the daemon', () => {
   });
 
   it('a receiver down through a whole incident learns of it as resolved once it recovers, never as a stale firing', async () => {
-    const { stack, hook } = await alertStack('AvalancheNodeUnhealthy: { for: 0s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }');
+    const { stack, hook } = await alertStack(
+      'AvalancheNodeUnhealthy: { for: 0s }\nAvalancheHealthCheckFailing: { enabled: false }\nAvalancheSubnetUnhealthy: { enabled: false }',
+    );
     let refused = 0;
     hook.respond = () => {
       refused += 1;
@@ -151,7 +166,9 @@ describe('alerts through the simulator and the daemon', () => {
     await until(() => refused >= 1);
     const queued = await eventually(
       () => scrape(stack.url),
-      (samples) => (valueOf(samples, 'avaxmon_notification_queue_depth') ?? 0) >= 1 && (valueOf(samples, 'avaxmon_notifications_total', { receiver: 'hook', outcome: 'retried' }) ?? 0) >= 1,
+      (samples) =>
+        (valueOf(samples, 'avaxmon_notification_queue_depth') ?? 0) >= 1 &&
+        (valueOf(samples, 'avaxmon_notifications_total', { receiver: 'hook', outcome: 'retried' }) ?? 0) >= 1,
     );
     expect(valueOf(queued, 'avaxmon_notification_oldest_queued_age_seconds')).toBeGreaterThan(0);
     stack.sim.apply({ recover_check: 'router' });
@@ -159,10 +176,16 @@ describe('alerts through the simulator and the daemon', () => {
     expect(hook.requests).toHaveLength(0);
     hook.respond = () => ({ status: 200 });
     await until(() => hook.requests.length === 1);
-    const drainedFirst = await eventually(() => scrape(stack.url), (samples) => valueOf(samples, 'avaxmon_notification_queue_depth') === 0);
+    const drainedFirst = await eventually(
+      () => scrape(stack.url),
+      (samples) => valueOf(samples, 'avaxmon_notification_queue_depth') === 0,
+    );
     expect(valueOf(drainedFirst, 'avaxmon_notification_queue_depth')).toBe(0);
     expect(notificationsOf(hook.requests, 'AvalancheNodeUnhealthy')).toEqual(['resolved:AvalancheNodeUnhealthy']);
-    const drained = await eventually(() => scrape(stack.url), (samples) => valueOf(samples, 'avaxmon_notification_queue_depth') === 0);
+    const drained = await eventually(
+      () => scrape(stack.url),
+      (samples) => valueOf(samples, 'avaxmon_notification_queue_depth') === 0,
+    );
     expect(valueOf(drained, 'avaxmon_notification_oldest_queued_age_seconds')).toBe(0);
   });
 });

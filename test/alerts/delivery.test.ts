@@ -72,7 +72,13 @@ describe('delivered-keys journal', () => {
       fingerprint: key,
       key,
       reminder: false,
-      alert: { fingerprint: key, status: 'firing' as const, labels: { alertname: 'X' }, annotations: {}, startsAt: new Date(t0).toISOString() },
+      alert: {
+        fingerprint: key,
+        status: 'firing' as const,
+        labels: { alertname: 'X' },
+        annotations: {},
+        startsAt: new Date(t0).toISOString(),
+      },
     });
     const deliver = (key: string, nowMs: number) => {
       for (const entry of outbox.enqueue([notification(key)], nowMs)) outbox.remove(entry, true, nowMs);

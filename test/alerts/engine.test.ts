@@ -80,7 +80,10 @@ describe('alert engine lifecycle', () => {
   });
 
   it('re-sends a firing alert every repeat_interval', async () => {
-    const { alerting, hook } = await setup('    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }', '  repeat_interval: 1h');
+    const { alerting, hook } = await setup(
+      '    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }',
+      '  repeat_interval: 1h',
+    );
     alerting.evaluate(healthy(0), sec(0));
     await hook.waitFor(1);
     alerting.evaluate(healthy(0), sec(1800));
@@ -91,7 +94,9 @@ describe('alert engine lifecycle', () => {
   });
 
   it('inhibits the other alerts of an unreachable target and pages once', async () => {
-    const { alerting, hook } = await setup('    AvaxmonTargetDown: { for: 0s }\n    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }');
+    const { alerting, hook } = await setup(
+      '    AvaxmonTargetDown: { for: 0s }\n    AvalancheNodeUnhealthy: { for: 0s }\n    AvalancheHealthCheckFailing: { enabled: false }',
+    );
     alerting.evaluate(healthy(0), sec(0));
     await hook.waitFor(1);
     // The node dies: its health series vanish with the failed collection, the target is down.
@@ -128,7 +133,10 @@ describe('alert engine lifecycle', () => {
     );
     const samples = [...healthy(0), ...healthy(0, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 3 }];
     alerting.evaluate(samples, sec(0));
-    alerting.evaluate([...healthy(1), ...healthy(1, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 30 }], sec(60));
+    alerting.evaluate(
+      [...healthy(1), ...healthy(1, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 30 }],
+      sec(60),
+    );
     await hook.waitFor(2);
     await chat.waitFor(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -141,7 +149,10 @@ describe('alert engine lifecycle', () => {
 describe('rules over hand-built samples', () => {
   it('uptime dropping fires on a fall of more than 5 points within the window', async () => {
     const { alerting, hook } = await setup('    AvalancheUptimeLow: { enabled: false }');
-    const uptime = (value: number) => [target('v'), { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-v', view: 'network' }, value }];
+    const uptime = (value: number) => [
+      target('v'),
+      { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-v', view: 'network' }, value },
+    ];
     alerting.evaluate(uptime(0.99), sec(0));
     alerting.evaluate(uptime(0.96), sec(600));
     expect(alerting.activeAlerts()).toHaveLength(0);
@@ -156,7 +167,14 @@ describe('rules over hand-built samples', () => {
   it('stake expiring escalates info → warning as the end nears, with no critical tier', async () => {
     const { alerting } = await setup('    AvalancheStakeExpiring: {}');
     const end = sec(10 * 86_400);
-    const samples = [target('v'), { name: 'avaxmon_validator_end_timestamp_seconds', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x' }, value: end / 1000 }];
+    const samples = [
+      target('v'),
+      {
+        name: 'avaxmon_validator_end_timestamp_seconds',
+        labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x' },
+        value: end / 1000,
+      },
+    ];
     const severityAt = (ms: number) => {
       alerting.evaluate(samples, ms);
       return alerting.activeAlerts().map((alert) => alert.labels.severity);
@@ -198,10 +216,18 @@ describe('rules over hand-built samples', () => {
     expect(alert.annotations.description).toContain('removes it from the validator set at the end of the cycle');
   });
 
-  it('uptime low compares each validator with its own requirement and ignores the node\'s view of itself', async () => {
+  it("uptime low compares each validator with its own requirement and ignores the node's view of itself", async () => {
     const { alerting } = await setup('    AvalancheUptimeLow: { for: 0s }\n    AvalancheUptimeDropping: { enabled: false }');
-    const uptime = (node_id: string, view: string, value: number): Sample => ({ name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id, view }, value });
-    const requirement = (node_id: string, value: number): Sample => ({ name: 'avaxmon_validator_uptime_requirement_ratio', labels: { target: 'v', subnet: 'primary', node_id }, value });
+    const uptime = (node_id: string, view: string, value: number): Sample => ({
+      name: 'avaxmon_validator_uptime_ratio',
+      labels: { target: 'v', subnet: 'primary', node_id, view },
+      value,
+    });
+    const requirement = (node_id: string, value: number): Sample => ({
+      name: 'avaxmon_validator_uptime_requirement_ratio',
+      labels: { target: 'v', subnet: 'primary', node_id },
+      value,
+    });
     alerting.evaluate(
       [
         target('v'),
@@ -219,7 +245,9 @@ describe('rules over hand-built samples', () => {
   });
 
   it('an inactive L1 validator fires AvalancheL1ValidatorInactive alone, not NotActive or BalanceLow too', async () => {
-    const { alerting } = await setup('    AvalancheValidatorNotActive: { for: 0s }\n    AvalancheL1ValidatorInactive: { for: 0s }\n    AvalancheL1ValidatorBalanceLow: { for: 0s }');
+    const { alerting } = await setup(
+      '    AvalancheValidatorNotActive: { for: 0s }\n    AvalancheL1ValidatorInactive: { for: 0s }\n    AvalancheL1ValidatorBalanceLow: { for: 0s }',
+    );
     const l1 = { target: 'v', subnet: 'beam', node_id: 'NodeID-x' };
     // What the validators collector exports for it: inactive, balance 0, no runway.
     alerting.evaluate(
@@ -232,16 +260,21 @@ describe('rules over hand-built samples', () => {
       ],
       sec(0),
     );
-    expect(alerting.activeAlerts().map((alert) => `${alert.rule}:${alert.labels.subnet}`).sort()).toEqual([
-      'AvalancheL1ValidatorInactive:beam',
-      'AvalancheValidatorNotActive:primary',
-    ]);
+    expect(
+      alerting
+        .activeAlerts()
+        .map((alert) => `${alert.rule}:${alert.labels.subnet}`)
+        .sort(),
+    ).toEqual(['AvalancheL1ValidatorInactive:beam', 'AvalancheValidatorNotActive:primary']);
   });
 
   it('rewarding stake low warns below 75% (alpha/k) and never pages: it is a running ratio', async () => {
     const { alerting } = await setup('    AvalancheRewardingStakeLow: { for: 0s }');
     const severityAt = (ratio: number) => {
-      alerting.evaluate([target('v'), { name: 'avaxmon_node_uptime_rewarding_stake_ratio', labels: { target: 'v', subnet: 'primary' }, value: ratio }], sec(0));
+      alerting.evaluate(
+        [target('v'), { name: 'avaxmon_node_uptime_rewarding_stake_ratio', labels: { target: 'v', subnet: 'primary' }, value: ratio }],
+        sec(0),
+      );
       return alerting.activeAlerts().map((alert) => alert.labels.severity);
     };
     expect(severityAt(0.95)).toEqual([]);
@@ -252,7 +285,7 @@ describe('rules over hand-built samples', () => {
     expect(severityAt(0)).toEqual(['warning']);
   });
 
-  it('reward at risk pages when the budget is nearly spent, against windows capped by the period\'s allowance', async () => {
+  it("reward at risk pages when the budget is nearly spent, against windows capped by the period's allowance", async () => {
     const { alerting } = await setup('    AvalancheRewardAtRisk: { for: 0s }');
     const labels = { target: 'v', subnet: 'primary', node_id: 'NodeID-x' };
     const severityAt = (budget: number, allowance: number) => {
@@ -297,13 +330,19 @@ describe('rules over hand-built samples', () => {
       ],
       sec(0),
     );
-    const bySeverity = alerting.activeAlerts().map((alert) => `${alert.rule}:${alert.labels.severity}`).sort();
+    const bySeverity = alerting
+      .activeAlerts()
+      .map((alert) => `${alert.rule}:${alert.labels.severity}`)
+      .sort();
     expect(bySeverity).toEqual(['AvalancheL1ValidatorBalanceLow:critical', 'AvalancheRewardAtRisk:warning']);
   });
 
   it('a stalled chain fires, then resolves on the first progress (hand-built samples)', async () => {
     const { alerting, hook } = await setup('    AvalancheChainStalled: { for: 1m, threshold: 5m }');
-    const chain = (lastProgressMs: number) => [target('v'), { name: 'avaxmon_chain_last_progress_timestamp_seconds', labels: { target: 'v', chain: 'C' }, value: lastProgressMs / 1000 }];
+    const chain = (lastProgressMs: number) => [
+      target('v'),
+      { name: 'avaxmon_chain_last_progress_timestamp_seconds', labels: { target: 'v', chain: 'C' }, value: lastProgressMs / 1000 },
+    ];
     alerting.evaluate(chain(sec(0)), sec(200));
     alerting.evaluate(chain(sec(0)), sec(301));
     alerting.evaluate(chain(sec(0)), sec(361));
@@ -318,19 +357,29 @@ describe('rules over hand-built samples', () => {
     alerting.evaluate(
       [
         target('v'),
-        { name: 'avaxmon_network_upgrade_activation_timestamp_seconds', labels: { target: 'v', upgrade: 'heliconTime' }, value: sec(3 * 86_400) / 1000 },
+        {
+          name: 'avaxmon_network_upgrade_activation_timestamp_seconds',
+          labels: { target: 'v', upgrade: 'heliconTime' },
+          value: sec(3 * 86_400) / 1000,
+        },
         { name: 'avaxmon_network_upgrade_scheduled', labels: { target: 'v', upgrade: 'heliconTime' }, value: 1 },
-        { name: 'avaxmon_network_upgrade_activation_timestamp_seconds', labels: { target: 'v', upgrade: 'graniteTime' }, value: sec(-86_400) / 1000 },
+        {
+          name: 'avaxmon_network_upgrade_activation_timestamp_seconds',
+          labels: { target: 'v', upgrade: 'graniteTime' },
+          value: sec(-86_400) / 1000,
+        },
         { name: 'avaxmon_network_upgrade_scheduled', labels: { target: 'v', upgrade: 'graniteTime' }, value: 1 },
         { name: 'avaxmon_node_peers_newer_version_ratio', labels: { target: 'v' }, value: 0.2 },
         { name: 'avaxmon_node_peers_newer_version_stake_ratio', labels: { target: 'v' }, value: 0.7 },
       ],
       sec(0),
     );
-    expect(alerting.activeAlerts().map((alert) => `${alert.rule}:${alert.labels.upgrade ?? ''}:${alert.state}`).sort()).toEqual([
-      'AvalancheNodeVersionBehind::firing',
-      'AvalancheUpgradeScheduled:heliconTime:firing',
-    ]);
+    expect(
+      alerting
+        .activeAlerts()
+        .map((alert) => `${alert.rule}:${alert.labels.upgrade ?? ''}:${alert.state}`)
+        .sort(),
+    ).toEqual(['AvalancheNodeVersionBehind::firing', 'AvalancheUpgradeScheduled:heliconTime:firing']);
   });
 
   it('says what a failing health check measured: disk left, connected stake of a chain', async () => {
@@ -368,10 +417,22 @@ describe('rules over hand-built samples', () => {
     expect(alerting.activeAlerts()).toEqual([]);
     alerting.evaluate(outdated(0.8), sec(60));
     const [alert] = alerting.activeAlerts();
-    expect([alert.rule, alert.labels.upgrade, alert.labels.severity, alert.state]).toEqual(['AvalancheUpgradeScheduled', undefined, 'warning', 'firing']);
+    expect([alert.rule, alert.labels.upgrade, alert.labels.severity, alert.state]).toEqual([
+      'AvalancheUpgradeScheduled',
+      undefined,
+      'warning',
+      'firing',
+    ]);
     expect(alert.annotations.description).toContain('80.00% of the stake');
     // Upgraded: the stake announces the time the node knows, and the warning resolves at once.
-    alerting.evaluate([...outdated(0.8).slice(0, 3), { name: 'avaxmon_health_local_upgrade_timestamp_seconds', labels: { target: 'v' }, value: 1_790_089_200 }, ...outdated(0.8).slice(4)], sec(120));
+    alerting.evaluate(
+      [
+        ...outdated(0.8).slice(0, 3),
+        { name: 'avaxmon_health_local_upgrade_timestamp_seconds', labels: { target: 'v' }, value: 1_790_089_200 },
+        ...outdated(0.8).slice(4),
+      ],
+      sec(120),
+    );
     expect(alerting.activeAlerts()).toEqual([]);
   });
 });
@@ -413,7 +474,12 @@ interface WebhookBody {
 const webhookAlerts = (hook: Recorder) =>
   hook.requests.map((request) => {
     const body = request.json as WebhookBody;
-    return { status: body.status, severity: body.alerts[0].labels.severity, fingerprint: body.alerts[0].fingerprint, key: request.headers['idempotency-key'] };
+    return {
+      status: body.status,
+      severity: body.alerts[0].labels.severity,
+      fingerprint: body.alerts[0].fingerprint,
+      key: request.headers['idempotency-key'],
+    };
   });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 const delivered = () => new Promise((resolve) => setTimeout(resolve, 60));
@@ -423,7 +489,11 @@ describe('identity without severity', () => {
     const { alerting, hook } = await setup('    AvalancheL1ValidatorBalanceLow: { for: 1m }');
     const runway = (days: number): Sample[] => [
       target('v'),
-      { name: 'avaxmon_l1_validator_balance_runway_seconds', labels: { target: 'v', subnet: 'l1', node_id: 'NodeID-x' }, value: days * 86_400 },
+      {
+        name: 'avaxmon_l1_validator_balance_runway_seconds',
+        labels: { target: 'v', subnet: 'l1', node_id: 'NodeID-x' },
+        value: days * 86_400,
+      },
     ];
     alerting.evaluate(runway(20), sec(0));
     // Escalating while pending keeps `for` running from the first sighting.
@@ -438,7 +508,12 @@ describe('identity without severity', () => {
     await hook.waitFor(4);
     await settle();
     const sent = webhookAlerts(hook);
-    expect(sent.map((alert) => `${alert.status}:${alert.severity}`)).toEqual(['firing:critical', 'firing:warning', 'firing:critical', 'resolved:critical']);
+    expect(sent.map((alert) => `${alert.status}:${alert.severity}`)).toEqual([
+      'firing:critical',
+      'firing:warning',
+      'firing:critical',
+      'resolved:critical',
+    ]);
     // Alertmanager's fingerprint covers the whole label set, severity included: one per severity.
     expect(new Set(sent.map((alert) => alert.fingerprint)).size).toBe(2);
     expect(new Set(sent.map((alert) => alert.key)).size).toBe(4);
@@ -514,10 +589,18 @@ describe('frozen and held alerts', () => {
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
   });
 
-  it('holds per series: a missing validator uptime is unknown even while another validator\'s is collected', async () => {
+  it("holds per series: a missing validator uptime is unknown even while another validator's is collected", async () => {
     const { alerting, hook } = await setup('    AvalancheUptimeLow: { for: 0s }\n    AvalancheUptimeDropping: { enabled: false }');
-    const node: Sample = { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-self', view: 'network' }, value: 0.5 };
-    const validator: Sample = { name: 'avaxmon_validator_uptime_ratio', labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x', view: 'target' }, value: 0.5 };
+    const node: Sample = {
+      name: 'avaxmon_validator_uptime_ratio',
+      labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-self', view: 'network' },
+      value: 0.5,
+    };
+    const validator: Sample = {
+      name: 'avaxmon_validator_uptime_ratio',
+      labels: { target: 'v', subnet: 'primary', node_id: 'NodeID-x', view: 'target' },
+      value: 0.5,
+    };
     alerting.evaluate([target('v'), node, validator], sec(0));
     await hook.waitFor(2);
     // NodeID-x leaves the watched set's answer; this node's series stays.

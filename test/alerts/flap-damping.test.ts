@@ -38,7 +38,11 @@ describe('flap damping keeps the last word right', () => {
     for (let step = 0; step < 10; step++) harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
     await drained(harness.alerting);
     // firing, resolved, then the third change is the notice; the rest is held.
-    expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy', 'firing:AvalancheNodeUnhealthy']);
+    expect(statuses(harness.hook.requests)).toEqual([
+      'firing:AvalancheNodeUnhealthy',
+      'resolved:AvalancheNodeUnhealthy',
+      'firing:AvalancheNodeUnhealthy',
+    ]);
     expect(webhookAlerts(harness.hook)[2].annotations.flapping).toMatch(/changed state more than 2 times/);
     expect(harness.alerting.activeAlerts()[0].held).toBe('resolved');
     harness.alerting.evaluate(health(1), sec(110));
@@ -99,11 +103,15 @@ describe('flap damping keeps the last word right', () => {
     for (let step = 0; step < 4; step++) first.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
     await drained(first.alerting);
     await first.alerting.stop(0);
-    const second = await startAlerting(`  flap_window: 1h
+    const second = await startAlerting(
+      `  flap_window: 1h
   flap_max_transitions: 2
   rules:
     AvalancheNodeUnhealthy: { for: 0s, severity: warning }
-    AvalancheHealthCheckFailing: { enabled: false }`, '', first.stateDir);
+    AvalancheHealthCheckFailing: { enabled: false }`,
+      '',
+      first.stateDir,
+    );
     harnesses.push(second);
     second.alerting.evaluate(health(1), sec(40));
     second.alerting.evaluate(health(1), sec(60));

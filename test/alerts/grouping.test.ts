@@ -42,8 +42,18 @@ describe('grouping per receiver', () => {
     await drained(harness.alerting);
     const [first, second, third] = bodies(harness);
     expect(harness.hook.requests).toHaveLength(3);
-    expect(first.alerts.map((alert) => alert.labels.target)).toEqual(['validator-0', 'validator-1', 'validator-2', 'validator-3', 'validator-4']);
-    expect(first).toMatchObject({ status: 'firing', groupLabels: { alertname: 'AvalancheNodeUnhealthy' }, groupKey: '{}:{alertname="AvalancheNodeUnhealthy"}' });
+    expect(first.alerts.map((alert) => alert.labels.target)).toEqual([
+      'validator-0',
+      'validator-1',
+      'validator-2',
+      'validator-3',
+      'validator-4',
+    ]);
+    expect(first).toMatchObject({
+      status: 'firing',
+      groupLabels: { alertname: 'AvalancheNodeUnhealthy' },
+      groupKey: '{}:{alertname="AvalancheNodeUnhealthy"}',
+    });
     expect(first.commonLabels).toEqual({ alertname: 'AvalancheNodeUnhealthy', severity: 'critical' });
     expect(harness.hook.requests[0].headers['idempotency-key']).toMatch(/^group-[0-9a-f]{32}$/);
     // Three recover while two still fail: the group still fires, and says so with all five alerts.
@@ -73,12 +83,13 @@ describe('grouping per receiver', () => {
 
   it('groups by the receiver’s group_by: one notification per target', async () => {
     const harness = await start('  group_wait: 100ms\n  group_by: [target]');
-    harness.alerting.evaluate(
-      [...fleet([0, 1], 2), { name: 'avaxmon_node_peers', labels: { target: 'validator-0' }, value: 1 }],
-      sec(0),
-    );
+    harness.alerting.evaluate([...fleet([0, 1], 2), { name: 'avaxmon_node_peers', labels: { target: 'validator-0' }, value: 1 }], sec(0));
     await drained(harness.alerting);
-    expect(bodies(harness).map((body) => body.groupKey).sort()).toEqual(['{}:{target="validator-0"}', '{}:{target="validator-1"}']);
+    expect(
+      bodies(harness)
+        .map((body) => body.groupKey)
+        .sort(),
+    ).toEqual(['{}:{target="validator-0"}', '{}:{target="validator-1"}']);
     const validator0 = bodies(harness).find((body) => body.groupLabels.target === 'validator-0')!;
     expect(validator0.alerts.map((alert) => alert.labels.alertname).sort()).toEqual(['AvalancheNodeUnhealthy', 'AvalanchePeersLow']);
   });

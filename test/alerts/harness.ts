@@ -65,6 +65,11 @@ export async function drained(alerting: Alerting, timeoutMs = 10_000): Promise<v
   }
 }
 
-export function webhookAlerts(hook: Recorder): Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string> }> {
-  return hook.requests.flatMap((request) => (request.json as { alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string> }> }).alerts);
+export function webhookAlerts(
+  hook: Recorder,
+): Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string> }> {
+  return hook.requests.flatMap(
+    (request) =>
+      (request.json as { alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string> }> }).alerts,
+  );
 }

@@ -26,7 +26,11 @@ function node(healthy: number, failing: readonly string[], name = 'validator-1')
   return [
     targetUp(name),
     { name: 'avaxmon_node_healthy', labels: { target: name }, value: healthy },
-    ...['network', 'bootstrapped', 'bls', 'C'].map((check) => ({ name: 'avaxmon_health_check_passing', labels: { target: name, check }, value: failing.includes(check) ? 0 : 1 })),
+    ...['network', 'bootstrapped', 'bls', 'C'].map((check) => ({
+      name: 'avaxmon_health_check_passing',
+      labels: { target: name, check },
+      value: failing.includes(check) ? 0 : 1,
+    })),
   ];
 }
 
@@ -46,7 +50,11 @@ describe('inhibition (Alertmanager inhibit_rules)', () => {
     alerting.evaluate([...node(1, ['bls']), ...node(1, ['C'], 'validator-2')], sec(60));
     await drained(alerting);
     // The check's group restates validator-2's failing check beside it, as Alertmanager would.
-    expect(statuses(hook.requests).slice(2).sort()).toEqual(['firing:AvalancheHealthCheckFailing', 'firing:AvalancheHealthCheckFailing', 'resolved:AvalancheNodeUnhealthy']);
+    expect(statuses(hook.requests).slice(2).sort()).toEqual([
+      'firing:AvalancheHealthCheckFailing',
+      'firing:AvalancheHealthCheckFailing',
+      'resolved:AvalancheNodeUnhealthy',
+    ]);
     // Inhibited checks that cleared were never notified, so they send no resolve.
     alerting.evaluate([...node(1, []), ...node(1, [], 'validator-2')], sec(90));
     await drained(alerting);
@@ -62,11 +70,17 @@ describe('inhibition (Alertmanager inhibit_rules)', () => {
     await drained(alerting);
     // The default node-unhealthy rule is gone, so the (warning) check is inhibited by this rule instead; peers too.
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
-    expect(alerting.activeAlerts().map((alert) => alert.muted).filter(Boolean)).toHaveLength(2);
+    expect(
+      alerting
+        .activeAlerts()
+        .map((alert) => alert.muted)
+        .filter(Boolean),
+    ).toHaveLength(2);
   });
 
   it('names a bad matcher in the config', () => {
-    const bad = () => parseConfig(`targets: [{ name: v, url: "http://127.0.0.1:9650" }]
+    const bad = () =>
+      parseConfig(`targets: [{ name: v, url: "http://127.0.0.1:9650" }]
 alerts:
   inhibit_rules:
     - { source_matchers: ['alertname=~"("'], target_matchers: [severity="warning"] }`);

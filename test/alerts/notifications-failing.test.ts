@@ -24,7 +24,10 @@ async function withPager(status: number): Promise<{ harness: Harness; pager: Rec
     AvalancheHealthCheckFailing: { enabled: false }`,
     `    - { name: pager, type: webhook, url: ${pager.url}/pager, severity: [warning] }`,
   );
-  cleanups.push(() => harness.close(), () => pager.close());
+  cleanups.push(
+    () => harness.close(),
+    () => pager.close(),
+  );
   return { harness, pager, attempts };
 }
 
@@ -39,11 +42,15 @@ describe('AvaxmonNotificationsFailing', () => {
     alerting.evaluate([...health(0), ...alerting.samples()], sec(15));
     await drained(alerting);
     const failing = webhookAlerts(hook).filter((alert) => alert.labels.alertname === 'AvaxmonNotificationsFailing');
-    expect(failing.map((alert) => alert.labels)).toEqual([{ alertname: 'AvaxmonNotificationsFailing', receiver: 'pager', severity: 'critical' }]);
+    expect(failing.map((alert) => alert.labels)).toEqual([
+      { alertname: 'AvaxmonNotificationsFailing', receiver: 'pager', severity: 'critical' },
+    ]);
     expect(failing[0].annotations.description).toContain('rejected, expired or dropped');
     // Not sent to the failing receiver itself, though a critical alert is outside its severity filter anyway: it saw one request.
     expect(attempts).toHaveLength(1);
-    expect(renderAlertsSection(alerting, { detailed: true })).toMatch(/<td>pager<\/td><td>webhook<\/td><td>warning<\/td><td><span class="badge bad">failing<\/span>/);
+    expect(renderAlertsSection(alerting, { detailed: true })).toMatch(
+      /<td>pager<\/td><td>webhook<\/td><td>warning<\/td><td><span class="badge bad">failing<\/span>/,
+    );
     // 15 minutes without another rejection: it resolves.
     alerting.evaluate([...health(0), ...alerting.samples()], sec(15 + 900));
     await drained(alerting);

@@ -15,7 +15,13 @@ function notification(receiver: string, fingerprint: string, key: string): NewNo
     fingerprint,
     key,
     reminder: false,
-    alert: { fingerprint, status: 'firing', labels: { alertname: 'X', target: fingerprint }, annotations: {}, startsAt: new Date(T0).toISOString() },
+    alert: {
+      fingerprint,
+      status: 'firing',
+      labels: { alertname: 'X', target: fingerprint },
+      annotations: {},
+      startsAt: new Date(T0).toISOString(),
+    },
   };
 }
 
@@ -31,16 +37,22 @@ const files = (stateDir: string) => readdirSync(join(stateDir, 'outbox')).sort()
 describe('outbox', () => {
   it('writes a batch durably with no temporary files left, and restores it in order', () => {
     const { stateDir, outbox } = openOutbox();
-    outbox.enqueue(Array.from({ length: 20 }, (_, index) => notification('hook', `alert-${index}`, `k-${index}`)), T0);
+    outbox.enqueue(
+      Array.from({ length: 20 }, (_, index) => notification('hook', `alert-${index}`, `k-${index}`)),
+      T0,
+    );
     expect(files(stateDir)).toHaveLength(20);
     expect(files(stateDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const restored = new Outbox(stateDir, pino({ level: 'silent' }));
     expect(restored.heads().map((entry) => entry.key)).toEqual(Array.from({ length: 20 }, (_, index) => `k-${index}`));
   });
 
-  it('hands the sender each lane\'s head, and the next one of a lane once the head is done', () => {
+  it("hands the sender each lane's head, and the next one of a lane once the head is done", () => {
     const { outbox } = openOutbox();
-    const [a1, , b1] = outbox.enqueue([notification('hook', 'a', 'a-1'), notification('hook', 'a', 'a-2'), notification('hook', 'b', 'b-1')], T0);
+    const [a1, , b1] = outbox.enqueue(
+      [notification('hook', 'a', 'a-1'), notification('hook', 'a', 'a-2'), notification('hook', 'b', 'b-1')],
+      T0,
+    );
     expect(outbox.heads().map((entry) => entry.key)).toEqual(['a-1', 'b-1']);
     outbox.remove(a1, true, T0);
     // Lanes keep the order they were opened in: a's lane first.

@@ -6,7 +6,11 @@ import { catalogue } from '../../src/metrics/catalogue/index.js';
 
 const RULES_DIR = new URL('../../src/alerts/rules/', import.meta.url);
 const metricNamesIn = (source: string) => new Set(source.match(/'avaxmon_[a-z0-9_]+'/g)?.map((quoted) => quoted.slice(1, -1)) ?? []);
-const declaredBy = (rule: AlertRule) => [...rule.sources.map((source) => source.metric), ...(rule.fleetReads ?? []), ...(rule.alsoReads ?? [])];
+const declaredBy = (rule: AlertRule) => [
+  ...rule.sources.map((source) => source.metric),
+  ...(rule.fleetReads ?? []),
+  ...(rule.alsoReads ?? []),
+];
 
 /**
  * The daemon keeps samples only of the families some rule declares it reads; a family a rule reads
@@ -18,7 +22,9 @@ describe('the families the alert plane reads', () => {
 
   it.each(modules)('%s declares every family it reads', async (file) => {
     const module = (await import(new URL(file, RULES_DIR).href)) as Record<string, unknown>;
-    const rules = Object.values(module).filter((value): value is AlertRule => typeof value === 'object' && value !== null && 'sources' in value);
+    const rules = Object.values(module).filter(
+      (value): value is AlertRule => typeof value === 'object' && value !== null && 'sources' in value,
+    );
     expect(rules.length).toBeGreaterThan(0);
     const declared = new Set(rules.flatMap(declaredBy));
     const undeclared = [...metricNamesIn(readFileSync(new URL(file, RULES_DIR), 'utf8'))].filter((name) => !declared.has(name));
@@ -28,7 +34,8 @@ describe('the families the alert plane reads', () => {
 
   it('includes what the engine reads for every alert, and names only catalogued families', () => {
     for (const file of ['../../src/alerts/engine.ts', '../../src/alerts/collector-health.ts']) {
-      for (const name of metricNamesIn(readFileSync(new URL(file, import.meta.url), 'utf8'))) expect(ALERT_READ_FAMILIES.has(name), name).toBe(true);
+      for (const name of metricNamesIn(readFileSync(new URL(file, import.meta.url), 'utf8')))
+        expect(ALERT_READ_FAMILIES.has(name), name).toBe(true);
     }
     expect([...ALERT_READ_FAMILIES].filter((name) => !catalogue.has(name))).toEqual([]);
   });

@@ -61,7 +61,9 @@ const many = (count: number, length: number, extra: Record<string, string> = {})
 
 describe('receiver limits, against the payload a loopback receiver recorded', () => {
   it('slack escapes & < > in every text it sends', async () => {
-    const request = await sendGroup(receiverConfig(`{ name: s, type: slack, url: ${server.url}/slack }`), [alertOf(0, 'peers <10 & falling > fast', { check: '<bls>' })]);
+    const request = await sendGroup(receiverConfig(`{ name: s, type: slack, url: ${server.url}/slack }`), [
+      alertOf(0, 'peers <10 & falling > fast', { check: '<bls>' }),
+    ]);
     const body = request.json as { text: string; attachments: Array<{ text: string; title: string; fields: Array<{ value: string }> }> };
     expect(body.attachments[0].text).toBe('peers &lt;10 &amp; falling &gt; fast');
     expect(body.attachments[0].fields.map((field) => field.value)).toContain('&lt;bls&gt;');
@@ -77,11 +79,22 @@ describe('receiver limits, against the payload a loopback receiver recorded', ()
   });
 
   it('discord keeps field values <= 1,024, embeds <= 10 and <= 6,000 characters in all, and says how many were cut', async () => {
-    const request = await sendGroup(receiverConfig(`{ name: d, type: discord, url: ${server.url}/discord }`), many(30, 3000, { check: 'y'.repeat(2000) }));
-    const body = request.json as { content: string; embeds: Array<{ title: string; description: string; footer: { text: string }; fields: Array<{ name: string; value: string }> }> };
+    const request = await sendGroup(
+      receiverConfig(`{ name: d, type: discord, url: ${server.url}/discord }`),
+      many(30, 3000, { check: 'y'.repeat(2000) }),
+    );
+    const body = request.json as {
+      content: string;
+      embeds: Array<{ title: string; description: string; footer: { text: string }; fields: Array<{ name: string; value: string }> }>;
+    };
     expect(body.embeds.length).toBeLessThanOrEqual(10);
     const total = body.embeds.reduce(
-      (sum, embed) => sum + embed.title.length + embed.description.length + embed.footer.text.length + embed.fields.reduce((fields, field) => fields + field.name.length + field.value.length, 0),
+      (sum, embed) =>
+        sum +
+        embed.title.length +
+        embed.description.length +
+        embed.footer.text.length +
+        embed.fields.reduce((fields, field) => fields + field.name.length + field.value.length, 0),
       0,
     );
     expect(total).toBeLessThanOrEqual(6000);
@@ -91,7 +104,10 @@ describe('receiver limits, against the payload a loopback receiver recorded', ()
   });
 
   it('telegram keeps a message <= 4,096 characters, cut at whole alerts', async () => {
-    const request = await sendGroup(receiverConfig(`{ name: t, type: telegram, api_url: ${server.url}, bot_token: "1:x", chat_id: 5 }`), many(40, 400));
+    const request = await sendGroup(
+      receiverConfig(`{ name: t, type: telegram, api_url: ${server.url}, bot_token: "1:x", chat_id: 5 }`),
+      many(40, 400),
+    );
     const { text } = request.json as { text: string };
     expect(text.length).toBeLessThanOrEqual(4096);
     expect(text).toMatch(/\n\.\.\. \d+ more alerts$/);
@@ -101,7 +117,9 @@ describe('receiver limits, against the payload a loopback receiver recorded', ()
   });
 
   it('telegram cuts one huge alert without breaking its HTML', async () => {
-    const request = await sendGroup(receiverConfig(`{ name: t, type: telegram, api_url: ${server.url}, bot_token: "1:x", chat_id: 5 }`), [alertOf(0, '<&>'.repeat(3000))]);
+    const request = await sendGroup(receiverConfig(`{ name: t, type: telegram, api_url: ${server.url}, bot_token: "1:x", chat_id: 5 }`), [
+      alertOf(0, '<&>'.repeat(3000)),
+    ]);
     const { text } = request.json as { text: string };
     expect(text.length).toBeLessThanOrEqual(4096);
     expect(text).toContain('&#60;&#38;&#62;');
@@ -111,9 +129,15 @@ describe('receiver limits, against the payload a loopback receiver recorded', ()
   it('reads a decimal Retry-After as seconds, and Discord’s body retry_after', async () => {
     const config = receiverConfig(`{ name: d, type: discord, url: ${server.url}/discord }`);
     server.respond = () => ({ status: 429, headers: { 'retry-after': '0.5' } });
-    expect(await createReceiver(config).send(groupOf([alertOf(0, 'd')]), { http, nowMs: Date.now() })).toMatchObject({ outcome: 'retry', retryAfterMs: 500 });
+    expect(await createReceiver(config).send(groupOf([alertOf(0, 'd')]), { http, nowMs: Date.now() })).toMatchObject({
+      outcome: 'retry',
+      retryAfterMs: 500,
+    });
     server.respond = () => ({ status: 429, body: '{"message":"You are being rate limited.","retry_after":0.25,"global":false}' });
-    expect(await createReceiver(config).send(groupOf([alertOf(0, 'd')]), { http, nowMs: Date.now() })).toMatchObject({ outcome: 'retry', retryAfterMs: 250 });
+    expect(await createReceiver(config).send(groupOf([alertOf(0, 'd')]), { http, nowMs: Date.now() })).toMatchObject({
+      outcome: 'retry',
+      retryAfterMs: 250,
+    });
     server.respond = () => ({ status: 200 });
   });
 });
@@ -121,12 +145,19 @@ describe('receiver limits, against the payload a loopback receiver recorded', ()
 describe('label sets and links', () => {
   const runway = (days: number): Sample[] => [
     targetUp('v'),
-    { name: 'avaxmon_l1_validator_balance_runway_seconds', labels: { target: 'v', subnet: 'l1', node_id: 'NodeID-x' }, value: days * 86_400 },
+    {
+      name: 'avaxmon_l1_validator_balance_runway_seconds',
+      labels: { target: 'v', subnet: 'l1', node_id: 'NodeID-x' },
+      value: days * 86_400,
+    },
   ];
 
   it('a severity change resolves the old label set at Alertmanager in the same request', async () => {
     const am = await startRecorder();
-    const harness = await startAlerting('  rules:\n    AvalancheL1ValidatorBalanceLow: { for: 0s }', `    - { name: am, type: alertmanager, url: ${am.url} }`);
+    const harness = await startAlerting(
+      '  rules:\n    AvalancheL1ValidatorBalanceLow: { for: 0s }',
+      `    - { name: am, type: alertmanager, url: ${am.url} }`,
+    );
     harnesses.push(harness, { ...harness, close: () => am.close() });
     harness.alerting.evaluate(runway(20), sec(0));
     await drained(harness.alerting);
@@ -139,7 +170,9 @@ describe('label sets and links', () => {
   });
 
   it('generatorURL links to the alert’s target on the status page under external_url', async () => {
-    const harness = await startAlerting('  external_url: https://avaxmon.example.com/mon/\n  rules:\n    AvalancheL1ValidatorBalanceLow: { for: 0s }');
+    const harness = await startAlerting(
+      '  external_url: https://avaxmon.example.com/mon/\n  rules:\n    AvalancheL1ValidatorBalanceLow: { for: 0s }',
+    );
     harnesses.push(harness);
     harness.alerting.evaluate(runway(5), sec(0));
     await drained(harness.alerting);

@@ -29,7 +29,11 @@ const alert = (status: 'firing' | 'resolved'): AlertPayload => ({
   fingerprint: fingerprintOf(labels),
   status,
   labels,
-  annotations: { summary: 'Node validator-1 is unhealthy', description: 'failing checks: network', runbook_url: 'https://example.org/runbook' },
+  annotations: {
+    summary: 'Node validator-1 is unhealthy',
+    description: 'failing checks: network',
+    runbook_url: 'https://example.org/runbook',
+  },
   startsAt: '2026-01-01T00:00:00.000Z',
   endsAt: status === 'resolved' ? '2026-01-01T00:05:00.000Z' : undefined,
 });
@@ -38,10 +42,17 @@ function receiverConfig(yaml: string): ReceiverConfig {
   return parseConfig(`alerts:\n  state_dir: ${dir}\n  receivers:\n    - ${yaml}\n`).alerts!.receivers[0];
 }
 
-async function send(config: ReceiverConfig, status: 'firing' | 'resolved' = 'firing', nowMs = Date.now()): Promise<{ result: SendResult; request: Recorder['requests'][number] }> {
+async function send(
+  config: ReceiverConfig,
+  status: 'firing' | 'resolved' = 'firing',
+  nowMs = Date.now(),
+): Promise<{ result: SendResult; request: Recorder['requests'][number] }> {
   const before = server.requests.length;
   const notification = { receiver: config.name, key: 'key-1', reminder: false, alert: alert(status) };
-  const result = await createReceiver(config).send({ receiver: config.name, key: 'key-1', groupLabels: { alertname: notification.alert.labels.alertname }, notifications: [notification] }, { http, nowMs });
+  const result = await createReceiver(config).send(
+    { receiver: config.name, key: 'key-1', groupLabels: { alertname: notification.alert.labels.alertname }, notifications: [notification] },
+    { http, nowMs },
+  );
   return { result, request: server.requests[before] };
 }
 
@@ -50,19 +61,33 @@ describe('receiver request shapes (loopback server)', () => {
     const secretFile = join(dir, 'hmac');
     writeFileSync(secretFile, 's3cret-hmac\n');
     const nowMs = Date.parse('2026-01-01T00:01:00Z');
-    const { result, request } = await send(receiverConfig(`{ name: hook, type: webhook, url: ${server.url}/hook, hmac_secret_file: ${secretFile} }`), 'firing', nowMs);
+    const { result, request } = await send(
+      receiverConfig(`{ name: hook, type: webhook, url: ${server.url}/hook, hmac_secret_file: ${secretFile} }`),
+      'firing',
+      nowMs,
+    );
     expect(result.outcome).toBe('delivered');
     expect(request.path).toBe('/hook');
     expect(request.headers['idempotency-key']).toBe('key-1');
     expect(request.headers['x-avaxmon-timestamp']).toBe(String(nowMs / 1000));
-    const expected = createHmac('sha256', 's3cret-hmac').update(`${nowMs / 1000}.${request.body}`).digest('hex');
+    const expected = createHmac('sha256', 's3cret-hmac')
+      .update(`${nowMs / 1000}.${request.body}`)
+      .digest('hex');
     expect(request.headers['x-avaxmon-signature']).toBe(`sha256=${expected}`);
     expect(request.json).toMatchObject({
       version: '4',
       status: 'firing',
       receiver: 'hook',
       commonLabels: labels,
-      alerts: [{ status: 'firing', labels, startsAt: '2026-01-01T00:00:00.000Z', endsAt: '0001-01-01T00:00:00Z', fingerprint: labelsFingerprint(labels) }],
+      alerts: [
+        {
+          status: 'firing',
+          labels,
+          startsAt: '2026-01-01T00:00:00.000Z',
+          endsAt: '0001-01-01T00:00:00Z',
+          fingerprint: labelsFingerprint(labels),
+        },
+      ],
     });
     expect((request.json as { groupKey: string }).groupKey).toContain('AvalancheNodeUnhealthy');
   });
@@ -95,19 +120,38 @@ describe('receiver request shapes (loopback server)', () => {
       payload: { summary: 'Node validator-1 is unhealthy', source: 'validator-1', severity: 'critical', class: 'AvalancheNodeUnhealthy' },
     });
     const resolve = (await send(config, 'resolved')).request.json;
-    expect(resolve).toEqual({ routing_key: 'R0UTINGKEY0123456789', dedup_key: groupDedupKey({ receiver: 'pd', groupLabels: { alertname: 'AvalancheNodeUnhealthy' } }), event_action: 'resolve' });
+    expect(resolve).toEqual({
+      routing_key: 'R0UTINGKEY0123456789',
+      dedup_key: groupDedupKey({ receiver: 'pd', groupLabels: { alertname: 'AvalancheNodeUnhealthy' } }),
+      event_action: 'resolve',
+    });
     // One alert of two resolving keeps the group's incident open: a trigger, not a resolve.
-    const notification = (status: 'firing' | 'resolved', target: string) => ({ receiver: 'pd', key: target, reminder: false, alert: { ...alert(status), labels: { ...labels, target } } });
+    const notification = (status: 'firing' | 'resolved', target: string) => ({
+      receiver: 'pd',
+      key: target,
+      reminder: false,
+      alert: { ...alert(status), labels: { ...labels, target } },
+    });
     const mixed = await createReceiver(config).send(
-      { receiver: 'pd', key: 'k', groupLabels: { alertname: 'AvalancheNodeUnhealthy' }, notifications: [notification('resolved', 'validator-1'), notification('firing', 'validator-2')] },
+      {
+        receiver: 'pd',
+        key: 'k',
+        groupLabels: { alertname: 'AvalancheNodeUnhealthy' },
+        notifications: [notification('resolved', 'validator-1'), notification('firing', 'validator-2')],
+      },
       { http, nowMs: Date.now() },
     );
     expect(mixed.outcome).toBe('delivered');
-    expect(server.requests.at(-1)!.json).toMatchObject({ event_action: 'trigger', payload: { source: 'validator-2', custom_details: { firing: 1, resolved: 1 } } });
+    expect(server.requests.at(-1)!.json).toMatchObject({
+      event_action: 'trigger',
+      payload: { source: 'validator-2', custom_details: { firing: 1, resolved: 1 } },
+    });
   });
 
   it('telegram: bot sendMessage with chat_id and HTML text', async () => {
-    const { request } = await send(receiverConfig(`{ name: tg, type: telegram, api_url: ${server.url}, bot_token: "123:ABCtoken", chat_id: -100123 }`));
+    const { request } = await send(
+      receiverConfig(`{ name: tg, type: telegram, api_url: ${server.url}, bot_token: "123:ABCtoken", chat_id: -100123 }`),
+    );
     expect(request.path).toBe('/bot123:ABCtoken/sendMessage');
     expect(request.json).toMatchObject({ chat_id: '-100123', parse_mode: 'HTML' });
     expect((request.json as { text: string }).text).toContain('<b>');
@@ -117,7 +161,11 @@ describe('receiver request shapes (loopback server)', () => {
     const second = await startRecorder();
     try {
       const nowMs = Date.now();
-      const { result, request } = await send(receiverConfig(`{ name: am, type: alertmanager, urls: [${server.url}, ${second.url}] }`), 'firing', nowMs);
+      const { result, request } = await send(
+        receiverConfig(`{ name: am, type: alertmanager, urls: [${server.url}, ${second.url}] }`),
+        'firing',
+        nowMs,
+      );
       expect(result.outcome).toBe('delivered');
       expect(request.path).toBe('/api/v2/alerts');
       const [sent] = request.json as Array<{ labels: unknown; startsAt: string; endsAt: string }>;

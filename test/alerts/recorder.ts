@@ -29,15 +29,17 @@ export async function startRecorder(): Promise<Recorder> {
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} requests, got ${requests.length}: ${requests.map((r) => r.body).join('\n')}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} requests, got ${requests.length}: ${requests.map((r) => r.body).join('\n')}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       return requests;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];

@@ -53,10 +53,12 @@ function startEcho(): Promise<void> {
       response.writeHead(400, { 'content-type': 'text/plain' }).end(text);
     });
   });
-  return new Promise((resolve) => echo.listen(0, '127.0.0.1', () => {
-    echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
-    resolve();
-  }));
+  return new Promise((resolve) =>
+    echo.listen(0, '127.0.0.1', () => {
+      echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      resolve();
+    }),
+  );
 }
 
 function config(): string {
@@ -96,7 +98,9 @@ beforeAll(async () => {
   writeFileSync(configFile, config());
   const port = await freePort();
   daemonUrl = `http://127.0.0.1:${port}`;
-  daemon = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  daemon = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   daemon.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   daemon.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await until(() => log.includes('avaxmon listening'), 20_000);
@@ -128,7 +132,13 @@ describe('a receiver that echoes the whole request in its error', () => {
         return entry.msg === 'Notification given up' ? [[entry.receiver, entry.error!.split(' auth=')[0]]] : [];
       }),
     );
-    expect({ hook: givenUp.hook, 'hook-lower': givenUp['hook-lower'], 'hook-mixed': givenUp['hook-mixed'], services: givenUp.services, api: givenUp.api }).toEqual({
+    expect({
+      hook: givenUp.hook,
+      'hook-lower': givenUp['hook-lower'],
+      'hook-mixed': givenUp['hook-mixed'],
+      services: givenUp.services,
+      api: givenUp.api,
+    }).toEqual({
       hook: 'HTTP 400: invalid token <redacted>; POST /hook/<redacted>',
       'hook-lower': 'HTTP 400: invalid token <redacted>; POST /hook/<redacted>',
       'hook-mixed': 'HTTP 400: invalid token <redacted>; POST /hook/<redacted>',

@@ -37,7 +37,9 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000
   }
 }
 
-async function silencedStack(stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-silences-'))): Promise<{ stack: Stack; hook: Recorder; stateDir: string }> {
+async function silencedStack(
+  stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-silences-')),
+): Promise<{ stack: Stack; hook: Recorder; stateDir: string }> {
   const hook = await startRecorder();
   const stack = await startStack({
     extraYaml: `alerts:
@@ -69,8 +71,14 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
 
     stack.sim.apply({ fail_check: 'router' });
     await until(async () => {
-      const alerts = (await (await fetch(`${stack.url}/api/v2/alerts`)).json()) as Array<{ labels: Record<string, string>; status: { state: string; silencedBy: string[] } }>;
-      return alerts.some((alert) => alert.labels.alertname === 'AvalancheNodeUnhealthy' && alert.status.state === 'suppressed' && alert.status.silencedBy[0] === id);
+      const alerts = (await (await fetch(`${stack.url}/api/v2/alerts`)).json()) as Array<{
+        labels: Record<string, string>;
+        status: { state: string; silencedBy: string[] };
+      }>;
+      return alerts.some(
+        (alert) =>
+          alert.labels.alertname === 'AvalancheNodeUnhealthy' && alert.status.state === 'suppressed' && alert.status.silencedBy[0] === id,
+      );
     });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(hook.requests).toHaveLength(0);
@@ -81,9 +89,11 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
 
     const queried = await amtool(stack.url, 'silence', 'query', '-o', 'json', 'target=node-a');
     expect(queried.status, queried.stderr).toBe(0);
-    expect((JSON.parse(queried.stdout) as Array<{ id: string; comment: string; createdBy: string }>).map(({ id: silenceId, comment, createdBy }) => ({ silenceId, comment, createdBy }))).toEqual([
-      { silenceId: id, comment: 'planned restart', createdBy: 'ops' },
-    ]);
+    expect(
+      (JSON.parse(queried.stdout) as Array<{ id: string; comment: string; createdBy: string }>).map(
+        ({ id: silenceId, comment, createdBy }) => ({ silenceId, comment, createdBy }),
+      ),
+    ).toEqual([{ silenceId: id, comment: 'planned restart', createdBy: 'ops' }]);
     const alertQuery = await amtool(stack.url, 'alert', 'query', '--silenced', '-o', 'json');
     expect(alertQuery.status, alertQuery.stderr).toBe(0);
     expect(alertQuery.stdout).toContain('AvalancheNodeUnhealthy');
@@ -104,7 +114,13 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
     const response = await fetch(`${stack.url}/api/v2/silences`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ matchers: [{ name: 'target', value: '.*', isRegex: true }], startsAt: now, endsAt: new Date(Date.now() + 60_000).toISOString(), createdBy: 'a', comment: 'b' }),
+      body: JSON.stringify({
+        matchers: [{ name: 'target', value: '.*', isRegex: true }],
+        startsAt: now,
+        endsAt: new Date(Date.now() + 60_000).toISOString(),
+        createdBy: 'a',
+        comment: 'b',
+      }),
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toBe('matchers: at least one matcher must not match the empty string');
@@ -113,7 +129,16 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
   it('expires a silence on time', () => {
     const silences = new Silences(mkdtempSync(join(tmpdir(), 'avaxmon-silences-')), silentLog);
     const start = Date.parse('2026-01-01T00:00:00Z');
-    const id = silences.upsert({ matchers: [{ name: 'target', value: 'validator-1', isRegex: false }], startsAt: new Date(start).toISOString(), endsAt: new Date(start + 3_600_000).toISOString(), createdBy: 'ops', comment: 'restart' }, start);
+    const id = silences.upsert(
+      {
+        matchers: [{ name: 'target', value: 'validator-1', isRegex: false }],
+        startsAt: new Date(start).toISOString(),
+        endsAt: new Date(start + 3_600_000).toISOString(),
+        createdBy: 'ops',
+        comment: 'restart',
+      },
+      start,
+    );
     expect(silences.silencing({ target: 'validator-1', alertname: 'X' }, start + 60_000)).toEqual([id]);
     expect(silences.silencing({ target: 'validator-2', alertname: 'X' }, start + 60_000)).toEqual([]);
     expect(silences.silencing({ target: 'validator-1', alertname: 'X' }, start + 3_600_000)).toEqual([]);
@@ -127,7 +152,11 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
 alerts:
   state_dir: ${mkdtempSync(join(tmpdir(), 'avaxmon-silences-auth-'))}
 `);
-    const daemon = new Daemon({ config, logger: createLogger('error', 'json'), web: { basicAuthUsers: { ops: bcrypt.hashSync('s3cret', 4) } } });
+    const daemon = new Daemon({
+      config,
+      logger: createLogger('error', 'json'),
+      web: { basicAuthUsers: { ops: bcrypt.hashSync('s3cret', 4) } },
+    });
     await daemon.app.listen({ host: '127.0.0.1', port: 0 });
     await daemon.open();
     cleanups.push(async () => {
@@ -139,7 +168,14 @@ alerts:
     expect((await fetch(`${url}/api/v2/silences`)).status).toBe(401);
     expect((await fetch(`${url}/api/v2/alerts`)).status).toBe(401);
     expect((await amtool(url, 'silence', 'add', 'target=node-a', '--duration=1h', '--comment=x')).status).not.toBe(0);
-    const added = await amtool(url.replace('http://', 'http://ops:s3cret@'), 'silence', 'add', 'target=node-a', '--duration=1h', '--comment=x');
+    const added = await amtool(
+      url.replace('http://', 'http://ops:s3cret@'),
+      'silence',
+      'add',
+      'target=node-a',
+      '--duration=1h',
+      '--comment=x',
+    );
     expect(added.status, added.stderr).toBe(0);
   });
 });

@@ -59,7 +59,13 @@ ${rulesYaml()}
 }
 
 const key = (alert: { alertname: string; severity: string; labels?: Record<string, string> }) =>
-  [alert.alertname, alert.severity, ...Object.entries(alert.labels ?? {}).sort().map(([name, value]) => `${name}=${value}`)].join(' ');
+  [
+    alert.alertname,
+    alert.severity,
+    ...Object.entries(alert.labels ?? {})
+      .sort()
+      .map(([name, value]) => `${name}=${value}`),
+  ].join(' ');
 
 /** The firing alert as the situation's expectations name it: the name, severity and the labels they give. */
 function matches(expected: ExpectedAlert, labels: Record<string, string>): boolean {
@@ -79,11 +85,19 @@ function observed(situation: Situation, alerts: readonly FiringAlert[]) {
   const mine = alerts.filter((alert) => targetsOf(situation).includes(alert.labels.target));
   const describe = (alert: FiringAlert) => {
     const expected = [...situation.fires, ...(situation.muted ?? [])].find((candidate) => matches(candidate, alert.labels));
-    return expected ? key(expected) : `UNEXPECTED ${key({ alertname: alert.labels.alertname, severity: alert.labels.severity, labels: alert.labels })}`;
+    return expected
+      ? key(expected)
+      : `UNEXPECTED ${key({ alertname: alert.labels.alertname, severity: alert.labels.severity, labels: alert.labels })}`;
   };
   return {
-    fires: mine.filter((alert) => alert.status.inhibitedBy.length === 0).map(describe).sort(),
-    muted: mine.filter((alert) => alert.status.inhibitedBy.length > 0).map(describe).sort(),
+    fires: mine
+      .filter((alert) => alert.status.inhibitedBy.length === 0)
+      .map(describe)
+      .sort(),
+    muted: mine
+      .filter((alert) => alert.status.inhibitedBy.length > 0)
+      .map(describe)
+      .sort(),
   };
 }
 
@@ -111,12 +125,17 @@ describe('what pages when: the situation matrix through the daemon process', () 
     writeFileSync(configFile, configYaml(sims, hook, join(dir, 'state')));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], { stdio: 'ignore' });
+    child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], {
+      stdio: 'ignore',
+    });
     // The transients start once the daemon has seen each of their nodes whole.
     const transient = situations.filter((situation) => situation.later);
     await eventually(
       () => scrape(url).catch((): ParsedSample[] => []),
-      (samples) => transient.every((situation) => valueOf(samples, 'avaxmon_validator_uptime_ratio', { target: situation.id, view: 'network' }) !== undefined),
+      (samples) =>
+        transient.every(
+          (situation) => valueOf(samples, 'avaxmon_validator_uptime_ratio', { target: situation.id, view: 'network' }) !== undefined,
+        ),
       30_000,
     );
     for (const situation of transient) {
@@ -134,7 +153,8 @@ describe('what pages when: the situation matrix through the daemon process', () 
   it(`runs ${situations.length} situations, each raising exactly its alerts and nothing else`, async () => {
     expect(situations.length).toBeGreaterThanOrEqual(20);
     const alertsNow = async () => (await (await fetch(`${url}/api/v2/alerts`)).json()) as FiringAlert[];
-    const everyMatches = (alerts: readonly FiringAlert[]) => asserted.every((situation) => JSON.stringify(observed(situation, alerts)) === JSON.stringify(wanted(situation)));
+    const everyMatches = (alerts: readonly FiringAlert[]) =>
+      asserted.every((situation) => JSON.stringify(observed(situation, alerts)) === JSON.stringify(wanted(situation)));
     let alerts: FiringAlert[] = [];
     // Settle: every expected alert firing (`for:` after the first runs), nothing else.
     const deadline = Date.now() + 60_000;
@@ -150,19 +170,25 @@ describe('what pages when: the situation matrix through the daemon process', () 
     // And it stays so: nothing fires late.
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     alerts = await alertsNow();
-    const bySituation = (view: (situation: Situation) => unknown) => Object.fromEntries(asserted.map((situation) => [situation.id, view(situation)]));
+    const bySituation = (view: (situation: Situation) => unknown) =>
+      Object.fromEntries(asserted.map((situation) => [situation.id, view(situation)]));
     expect(bySituation((situation) => observed(situation, alerts))).toEqual(bySituation(wanted));
     // Nothing else was ever notified, not even for a moment (the restart's transient).
     const notified = hook.requests.flatMap((request) => (request.json as { alerts: Array<{ labels: Record<string, string> }> }).alerts);
     for (const situation of asserted) {
       const mine = notified.filter((alert) => targetsOf(situation).includes(alert.labels.target));
-      const unexpected = mine.filter((alert) => !situation.fires.some((expected) => matches(expected, alert.labels))).map((alert) => key({ alertname: alert.labels.alertname, severity: alert.labels.severity, labels: {} }));
+      const unexpected = mine
+        .filter((alert) => !situation.fires.some((expected) => matches(expected, alert.labels)))
+        .map((alert) => key({ alertname: alert.labels.alertname, severity: alert.labels.severity, labels: {} }));
       expect(unexpected, situation.id).toEqual([]);
     }
   }, 120_000);
 
   it('exports the numbers the alerts stand on (the deciding view and the budget)', async () => {
-    const samples: ParsedSample[] = await eventually(() => scrape(url), (found) => valueOf(found, 'avaxmon_validator_downtime_budget_seconds', { target: 'majority-view' }) !== undefined);
+    const samples: ParsedSample[] = await eventually(
+      () => scrape(url),
+      (found) => valueOf(found, 'avaxmon_validator_downtime_budget_seconds', { target: 'majority-view' }) !== undefined,
+    );
     const budget = (target: string) => valueOf(samples, 'avaxmon_validator_downtime_budget_seconds', { target, view: 'network' })!;
     const network = (target: string) => valueOf(samples, 'avaxmon_validator_uptime_ratio', { target, view: 'network' })!;
     const DAY = 86_400;
@@ -180,7 +206,10 @@ describe('what pages when: the situation matrix through the daemon process', () 
     // 0.1·60 d − 0.105·55 d = 0.225 d: 5.4 h.
     expect(budget('budget-nearly-spent') / 3600).toBeCloseTo(5.4, 0);
     // The restart was seen (connections reset), and the view is whole again: it rode out on `for:`.
-    const resets = samples.filter((sample) => sample.name === 'avaxmon_rpc_requests_total' && sample.labels.target === 'restarting' && sample.labels.outcome === 'reset');
+    const resets = samples.filter(
+      (sample) =>
+        sample.name === 'avaxmon_rpc_requests_total' && sample.labels.target === 'restarting' && sample.labels.outcome === 'reset',
+    );
     expect(resets.reduce((sum, sample) => sum + sample.value, 0)).toBeGreaterThan(0);
     expect(network('restarting')).toBeCloseTo(0.995, 9);
   });

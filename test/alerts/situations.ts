@@ -54,7 +54,7 @@ export const situations: readonly Situation[] = [
     node: { validator: false },
     setup: [{ set_version: V115 }],
     fires: [],
-    awaits: 'issue 23: the node\'s role',
+    awaits: "issue 23: the node's role",
   },
   {
     id: 'l1-only-validator',
@@ -63,59 +63,89 @@ export const situations: readonly Situation[] = [
     setup: [{ set_version: V115 }],
     targetYaml: L1_YAML,
     fires: [],
-    awaits: 'issue 23: the node\'s role',
+    awaits: "issue 23: the node's role",
   },
   {
     id: 'unhealthy-odd-details',
     title: 'An unhealthy node (503, `healthy: false`) whose check details have shapes never seen before',
-    setup: [{
-      ...WELL_SEEN,
-      fail_check: { check: 'network', error: 'not connected to a sufficient amount of stake' },
-      // Details are interface{}: a new VM's engine name, a duration as a number, a size as text, a string for an object.
-      health_message: { check: 'C', message: { engine: 'sae', networking: 'n/a', duration: 1500000000, diskSize: '1.1 TB' } },
-    }],
+    setup: [
+      {
+        ...WELL_SEEN,
+        fail_check: { check: 'network', error: 'not connected to a sufficient amount of stake' },
+        // Details are interface{}: a new VM's engine name, a duration as a number, a size as text, a string for an object.
+        health_message: { check: 'C', message: { engine: 'sae', networking: 'n/a', duration: 1500000000, diskSize: '1.1 TB' } },
+      },
+    ],
     fires: [critical('AvalancheNodeUnhealthy')],
     muted: [warning('AvalancheHealthCheckFailing', { check: 'network' })],
   },
   {
     id: 'uptime-call-fails',
     title: '`info.uptime` fails (-32000 "couldn\'t get node uptime") while the validation ends in 12 hours without renewal',
-    setup: [{
-      ...WELL_SEEN,
-      validator_period: { ago_days: 13.5, days: 14 },
-      fault: { match: 'info.uptime', kind: 'rpc_error', message: "couldn't get node uptime: validator set not ready" },
-    }],
+    setup: [
+      {
+        ...WELL_SEEN,
+        validator_period: { ago_days: 13.5, days: 14 },
+        fault: { match: 'info.uptime', kind: 'rpc_error', message: "couldn't get node uptime: validator set not ready" },
+      },
+    ],
     fires: [warning('AvalancheStakeExpiring'), warning('AvaxmonCollectorFailing', { collector: 'uptime' })],
   },
   {
     id: 'upgrades-call-fails',
     title: '`info.upgrades` fails while the validation ends in 12 hours without renewal',
-    setup: [{ ...WELL_SEEN, validator_period: { ago_days: 13.5, days: 14 }, fault: { match: 'info.upgrades', kind: 'rpc_error', message: 'upgrade config not loaded' } }],
+    setup: [
+      {
+        ...WELL_SEEN,
+        validator_period: { ago_days: 13.5, days: 14 },
+        fault: { match: 'info.upgrades', kind: 'rpc_error', message: 'upgrade config not loaded' },
+      },
+    ],
     fires: [warning('AvalancheStakeExpiring'), warning('AvaxmonCollectorFailing', { collector: 'upgrades' })],
     awaits: 'issue 23: parts fail alone',
   },
   {
     id: 'partial-connectivity',
     title: 'Connected to 85% of the stake, every connected validator seeing 99.5%, 6.5 days into a 14-day cycle (budget about 33 h)',
-    setup: [{ set_version: V115, validator_period: { ago_days: 6.5, days: 14 }, network_view: { connected: [{ stake: 85, observed: 99 }] } }],
+    setup: [
+      { set_version: V115, validator_period: { ago_days: 6.5, days: 14 }, network_view: { connected: [{ stake: 85, observed: 99 }] } },
+    ],
     fires: [],
   },
   {
     id: 'majority-view',
     title: '60% of the stake sees the node at 80%, 40% at 100% (the average, 88%, would hide it)',
-    setup: [{ set_version: V115, network_view: { connected: [{ stake: 60, observed: 80 }, { stake: 40, observed: 100 }] } }],
-    fires: [warning('AvalancheRewardAtRisk', { view: 'network' }), warning('AvalancheUptimeLow', { view: 'network' }), warning('AvalancheRewardingStakeLow')],
+    setup: [
+      {
+        set_version: V115,
+        network_view: {
+          connected: [
+            { stake: 60, observed: 80 },
+            { stake: 40, observed: 100 },
+          ],
+        },
+      },
+    ],
+    fires: [
+      warning('AvalancheRewardAtRisk', { view: 'network' }),
+      warning('AvalancheUptimeLow', { view: 'network' }),
+      warning('AvalancheRewardingStakeLow'),
+    ],
   },
   {
     id: 'running-ratio',
     title: 'Two days into a one-year validation after one 6-hour outage: 87.5% against 90%, 36 days of budget',
-    setup: [{ set_version: V115, validator_period: { ago_days: 2, days: 365 }, network_view: { connected: [{ stake: 97, observed: 87 }] } }],
+    setup: [
+      { set_version: V115, validator_period: { ago_days: 2, days: 365 }, network_view: { connected: [{ stake: 97, observed: 87 }] } },
+    ],
     fires: [warning('AvalancheUptimeLow', { view: 'network' }), warning('AvalancheRewardingStakeLow')],
   },
   {
     id: 'fresh-validator',
     title: 'A fresh validator in its first hour',
-    setup: [{ set_version: V115, validator_period: { ago_days: 0.02, days: 14 }, network_view: { connected: [{ stake: 97, observed: 100 }] } }],
+    setup: [
+      { set_version: V115, validator_period: { ago_days: 0.02, days: 14 }, network_view: { connected: [{ stake: 97, observed: 100 }] } },
+    ],
     fires: [],
   },
   {
@@ -124,7 +154,17 @@ export const situations: readonly Situation[] = [
     setup: [WELL_SEEN],
     later: [
       { afterMs: 500, apply: { fault: { match: '*', kind: 'reset', for: '1500ms' } } },
-      { afterMs: 2000, apply: { network_view: { connected: [{ stake: 25, observed: 0 }, { stake: 15, observed: 99 }] } } },
+      {
+        afterMs: 2000,
+        apply: {
+          network_view: {
+            connected: [
+              { stake: 25, observed: 0 },
+              { stake: 15, observed: 99 },
+            ],
+          },
+        },
+      },
       { afterMs: 3500, apply: { network_view: { connected: [{ stake: 97, observed: 99 }] } } },
     ],
     fires: [],
@@ -149,11 +189,13 @@ export const situations: readonly Situation[] = [
   {
     id: 'version-behind',
     title: 'A node on v1.15 while the stake runs v1.16, which schedules an upgrade in 5 days',
-    setup: [{
-      set_version: V115,
-      upgrade_ahead: { from_version: 'avalanchego/1.16.0', days: 5 },
-      network_view: { connected: [{ stake: 97, observed: 99, version: 'avalanchego/1.16.0' }] },
-    }],
+    setup: [
+      {
+        set_version: V115,
+        upgrade_ahead: { from_version: 'avalanchego/1.16.0', days: 5 },
+        network_view: { connected: [{ stake: 97, observed: 99, version: 'avalanchego/1.16.0' }] },
+      },
+    ],
     fires: [warning('AvalancheNodeVersionBehind'), warning('AvalancheUpgradeScheduled')],
   },
   {
@@ -166,13 +208,17 @@ export const situations: readonly Situation[] = [
   {
     id: 'cycle-boundary',
     title: 'An auto-renewed validator minutes into its next cycle',
-    setup: [{ ...WELL_SEEN, validator_auto_renew: { node_id: 'self', next_period_days: 14 }, validator_period: { ago_days: 0.01, days: 14 } }],
+    setup: [
+      { ...WELL_SEEN, validator_auto_renew: { node_id: 'self', next_period_days: 14 }, validator_period: { ago_days: 0.01, days: 14 } },
+    ],
     fires: [],
   },
   {
     id: 'graceful-exit',
     title: 'A graceful exit: auto-renew stopped (`nextPeriod "0"`), the cycle ends in 12 hours',
-    setup: [{ ...WELL_SEEN, validator_auto_renew: { node_id: 'self', next_period_days: 0 }, validator_period: { ago_days: 13.5, days: 14 } }],
+    setup: [
+      { ...WELL_SEEN, validator_auto_renew: { node_id: 'self', next_period_days: 0 }, validator_period: { ago_days: 13.5, days: 14 } },
+    ],
     fires: [warning('AvalancheStakeExpiring')],
   },
   {
@@ -205,14 +251,16 @@ export const situations: readonly Situation[] = [
   },
   {
     id: 'node-down',
-    title: "The node down: its API refuses every connection",
+    title: 'The node down: its API refuses every connection',
     setup: [{ ...WELL_SEEN, fault: { match: '*', kind: 'reset' } }],
     fires: [critical('AvaxmonTargetDown')],
   },
   {
     id: 'budget-nearly-spent',
     title: '55 days into 60 at 89.5%: about 5 hours of downtime budget left',
-    setup: [{ set_version: V115, validator_period: { ago_days: 55, days: 60 }, network_view: { connected: [{ stake: 97, observed: 89 }] } }],
+    setup: [
+      { set_version: V115, validator_period: { ago_days: 55, days: 60 }, network_view: { connected: [{ stake: 97, observed: 89 }] } },
+    ],
     // The validation also ends in 5 days without renewal.
     fires: [
       critical('AvalancheRewardAtRisk', { view: 'network' }),

@@ -87,13 +87,13 @@ describe('state_dir lock', () => {
   it('removes its lock on release, but not one taken over from it', () => {
     const first = writtenLock({ hostname: 'other-host', pid: 1 }, STALE_MS);
     take(first.stateDir);
-    locks.splice(0).forEach((lock) => lock.release());
+    for (const lock of locks.splice(0)) lock.release();
     expect(existsSync(first.file)).toBe(false);
 
     const second = writtenLock({ hostname: 'other-host', pid: 1 }, STALE_MS);
     take(second.stateDir);
     writeFileSync(second.file, readFileSync(second.file, 'utf8').replace(/"instance":"[^"]+"/, '"instance":"newer"'));
-    locks.splice(0).forEach((lock) => lock.release());
+    for (const lock of locks.splice(0)) lock.release();
     expect(holderOf(second.file).instance).toBe('newer');
   });
 });

@@ -27,7 +27,9 @@ afterEach(() => {
 /** A daemon whose log is kept (the shared harness discards it). */
 async function startLogged(configFile: string): Promise<LoggedDaemon> {
   const port = await freePort();
-  const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -46,7 +48,7 @@ function filesUnder(directory: string): string[] {
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('state_dir', () => {
-  it('belongs to one process: a second one exits 2 naming the holder; a dead holder\'s lock is taken over', async () => {
+  it("belongs to one process: a second one exits 2 naming the holder; a dead holder's lock is taken over", async () => {
     const { stateDir, configFile } = await setup();
     const first = await startLogged(configFile);
     await until(() => first.output().includes('avaxmon listening'), 20_000);
@@ -67,7 +69,7 @@ describe('state_dir', () => {
     expect(existsSync(join(stateDir, 'avaxmon.lock'))).toBe(false);
   }, 60_000);
 
-  it('keeps its lock\'s heartbeat fresh, and exits 2 once another avaxmon has taken the lock over', async () => {
+  it("keeps its lock's heartbeat fresh, and exits 2 once another avaxmon has taken the lock over", async () => {
     const { stateDir, configFile } = await setup();
     const daemon = await startLogged(configFile);
     await until(() => daemon.output().includes('avaxmon listening'), 20_000);

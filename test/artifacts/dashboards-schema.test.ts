@@ -60,13 +60,16 @@ function typeErrors(source: string): string[] {
   host.readFile = (name) => (name === CHECK_FILE ? source : readFile.call(host, name));
   const program = ts.createProgram([CHECK_FILE], OPTIONS, host);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+    const where =
+      diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
     return `${where ? `line ${where.line + 1}: ` : ''}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   });
 }
 
 describe("the dashboards against @grafana/schema's Dashboard type", () => {
-  const files = readdirSync(DASHBOARDS).filter((file) => file.endsWith('.json')).sort();
+  const files = readdirSync(DASHBOARDS)
+    .filter((file) => file.endsWith('.json'))
+    .sort();
 
   it('type-check', () => {
     expect(files.length).toBeGreaterThan(0);
@@ -74,7 +77,9 @@ describe("the dashboards against @grafana/schema's Dashboard type", () => {
   });
 
   it('would catch a dashboard that breaks the schema', () => {
-    const smallest = [...files].sort((a, b) => readFileSync(join(DASHBOARDS, a), 'utf8').length - readFileSync(join(DASHBOARDS, b), 'utf8').length)[0];
+    const smallest = [...files].sort(
+      (a, b) => readFileSync(join(DASHBOARDS, a), 'utf8').length - readFileSync(join(DASHBOARDS, b), 'utf8').length,
+    )[0];
     const broken = checkSource([smallest]).replace('"collapsed": false', '"collapsed": "no"');
     expect(typeErrors(broken).join('\n')).toMatch(/Type 'string' is not assignable to type 'boolean'/);
   });

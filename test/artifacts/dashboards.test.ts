@@ -58,7 +58,9 @@ interface AlertRule {
   expr: string;
   annotations?: { runbook_url?: string };
 }
-const alertRules = (parse(readFileSync(join(ROOT, 'alerts/avaxmon.rules.yaml'), 'utf8')) as { groups: Array<{ rules: AlertRule[] }> }).groups
+const alertRules = (
+  parse(readFileSync(join(ROOT, 'alerts/avaxmon.rules.yaml'), 'utf8')) as { groups: Array<{ rules: AlertRule[] }> }
+).groups
   .flatMap((group) => group.rules)
   .filter((rule) => rule.alert);
 const runbookAnchors = new Set(
@@ -109,7 +111,9 @@ describe('dashboards', () => {
     };
     expect(Object.keys(source.dashboards).sort()).toEqual([...files].sort());
     for (const [file, dashboard] of Object.entries(source.dashboards)) {
-      expect(readFileSync(join(DASHBOARDS, file), 'utf8'), `${file}: run node scripts/generate-dashboards.mjs`).toBe(source.renderDashboard(dashboard));
+      expect(readFileSync(join(DASHBOARDS, file), 'utf8'), `${file}: run node scripts/generate-dashboards.mjs`).toBe(
+        source.renderDashboard(dashboard),
+      );
     }
   });
 
@@ -169,7 +173,9 @@ describe('dashboards', () => {
 
     it('filters every metric by $job and $instance, and every target-labelled one by $target', () => {
       for (const expr of panelQueriesOf(dashboard)) {
-        for (const [, name, matchers] of expr.matchAll(/\b(avaxmon_[a-z0-9_]+|process_[a-z0-9_]+|nodejs_[a-z0-9_]+|up)\b(?!\s*\()(\{[^}]*\})?/g)) {
+        for (const [, name, matchers] of expr.matchAll(
+          /\b(avaxmon_[a-z0-9_]+|process_[a-z0-9_]+|nodejs_[a-z0-9_]+|up)\b(?!\s*\()(\{[^}]*\})?/g,
+        )) {
           expect(matchers ?? '', `${name} in ${expr}`).toContain('job=~"$job"');
           expect(matchers ?? '', `${name} in ${expr}`).toContain('instance=~"$instance"');
           if (catalogue.get(name)?.labels.includes('target')) expect(matchers ?? '', `${name} in ${expr}`).toContain('target=~"$target"');
@@ -187,7 +193,10 @@ describe('dashboards', () => {
     it("annotates firing alerts: the built-in engine's and Prometheus' from the shipped rules", () => {
       const annotations = dashboard.annotations.list;
       expect(annotations.map((annotation) => annotation.expr)).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^avaxmon_alerts\{[^}]*state="firing"/), expect.stringMatching(/^ALERTS\{[^}]*alertstate="firing"/)]),
+        expect.arrayContaining([
+          expect.stringMatching(/^avaxmon_alerts\{[^}]*state="firing"/),
+          expect.stringMatching(/^ALERTS\{[^}]*alertstate="firing"/),
+        ]),
       );
       for (const annotation of annotations) {
         expect(annotation.enable, annotation.name).toBe(true);
@@ -198,9 +207,12 @@ describe('dashboards', () => {
     it('links every panel to the runbook of each alert rule that fires on a metric it shows', () => {
       for (const panel of panelsOf(dashboard)) {
         const shown = new Set((panel.targets ?? []).flatMap((target) => ruleMetrics(target.expr)));
-        const expected = alertRules.filter((rule) => ruleMetrics(rule.expr).some((name) => shown.has(name))).map((rule) => rule.annotations!.runbook_url!);
+        const expected = alertRules
+          .filter((rule) => ruleMetrics(rule.expr).some((name) => shown.has(name)))
+          .map((rule) => rule.annotations!.runbook_url!);
         expect((panel.links ?? []).map((link) => link.url).sort(), panel.title).toEqual([...new Set(expected)].sort());
-        for (const link of panel.links ?? []) expect(runbookAnchors.has(link.url.split('#')[1]), `${link.url} has no section in docs/runbooks.md`).toBe(true);
+        for (const link of panel.links ?? [])
+          expect(runbookAnchors.has(link.url.split('#')[1]), `${link.url} has no section in docs/runbooks.md`).toBe(true);
       }
     });
 
@@ -223,7 +235,9 @@ function withVariables(expr: string): string {
 describe('dashboard queries', () => {
   it('are valid PromQL once the variables are filled in (promtool check rules)', () => {
     if (!requireTool('/usr/bin/promtool', 'prometheus')) return;
-    const rules = dashboards.flatMap(([, dashboard]) => panelQueriesOf(dashboard)).map((expr, index) => ({ record: `dashboard:query_${index}`, expr: withVariables(expr) }));
+    const rules = dashboards
+      .flatMap(([, dashboard]) => panelQueriesOf(dashboard))
+      .map((expr, index) => ({ record: `dashboard:query_${index}`, expr: withVariables(expr) }));
     const directory = mkdtempSync(join(tmpdir(), 'avaxmon-dashboards-'));
     try {
       const file = join(directory, 'queries.yaml');
@@ -239,7 +253,9 @@ describe('dashboard queries', () => {
 
 describe('runbook links', () => {
   it('reach the runbook of every shipped alert rule from some panel', () => {
-    const linked = new Set(dashboards.flatMap(([, dashboard]) => panelsOf(dashboard).flatMap((panel) => (panel.links ?? []).map((link) => link.url))));
+    const linked = new Set(
+      dashboards.flatMap(([, dashboard]) => panelsOf(dashboard).flatMap((panel) => (panel.links ?? []).map((link) => link.url))),
+    );
     expect(alertRules.map((rule) => rule.annotations?.runbook_url).filter((url) => !linked.has(url!))).toEqual([]);
   });
 });

@@ -55,7 +55,9 @@ const runtime = () => stages().at(-1)!;
 /** The KEY=VALUE lines of deploy/memory.env. */
 function memorySettings(): Record<string, string> {
   const lines = readFileSync(join(ROOT, 'deploy/memory.env'), 'utf8').split('\n');
-  return Object.fromEntries(lines.filter((line) => /^[A-Z_]+=/.test(line)).map((line) => [line.split('=')[0], unquote(line.slice(line.indexOf('=') + 1))]));
+  return Object.fromEntries(
+    lines.filter((line) => /^[A-Z_]+=/.test(line)).map((line) => [line.split('=')[0], unquote(line.slice(line.indexOf('=') + 1))]),
+  );
 }
 
 function unquote(value: string): string {
@@ -96,7 +98,9 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
 
   it('reads /etc/avaxmon/config.yaml, keeps state in a volume and exposes 9683', () => {
     expect(jsonArgs(only(runtime(), 'CMD').at(-1)!)).toEqual(['--config.file=/etc/avaxmon/config.yaml']);
-    expect(only(runtime(), 'VOLUME').map((volume) => volume.getArgumentsContent())).toContainEqual(expect.stringContaining('/var/lib/avaxmon'));
+    expect(only(runtime(), 'VOLUME').map((volume) => volume.getArgumentsContent())).toContainEqual(
+      expect.stringContaining('/var/lib/avaxmon'),
+    );
     expect(only(runtime(), 'EXPOSE').map((expose) => expose.getArgumentsContent())).toContain('9683');
     // The default alerts.state_dir (./data, relative to WORKDIR /app) must land on the volume.
     expect(only(runtime(), 'WORKDIR').at(-1)!.getArgumentsContent()).toBe('/app');
@@ -114,10 +118,14 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
   it('takes VERSION and REVISION build arguments into build_info (through the environment) and the OCI labels', () => {
     const args = only(runtime(), 'ARG').map((arg) => arg.getArgumentsContent()?.split('=')[0]);
     expect(args).toEqual(expect.arrayContaining(['VERSION', 'REVISION']));
-    const env = only(runtime(), 'ENV').map((instruction) => instruction.getArgumentsContent() ?? '').join(' ');
+    const env = only(runtime(), 'ENV')
+      .map((instruction) => instruction.getArgumentsContent() ?? '')
+      .join(' ');
     expect(env).toContain('AVAXMON_VERSION=${VERSION}');
     expect(env).toContain('AVAXMON_REVISION=${REVISION}');
-    const labels = only(runtime(), 'LABEL').map((label) => label.getArgumentsContent() ?? '').join(' ');
+    const labels = only(runtime(), 'LABEL')
+      .map((label) => label.getArgumentsContent() ?? '')
+      .join(' ');
     for (const label of ['title', 'source', 'licenses="Apache-2.0"', 'version="${VERSION}"', 'revision="${REVISION}"']) {
       expect(labels).toContain(`org.opencontainers.image.${label}`);
     }
@@ -125,7 +133,9 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
 
   it('gives the daemon the memory settings of deploy/memory.env', () => {
     const env = Object.fromEntries(
-      only(runtime(), 'ENV').flatMap((instruction) => (instruction as Env).getProperties().map((property) => [property.getName(), unquote(property.getValue() ?? '')])),
+      only(runtime(), 'ENV').flatMap((instruction) =>
+        (instruction as Env).getProperties().map((property) => [property.getName(), unquote(property.getValue() ?? '')]),
+      ),
     );
     const { AVAXMON_NODE_FLAGS: nodeFlags, ...environment } = memorySettings();
     expect(env).toMatchObject(environment);
@@ -160,7 +170,11 @@ describe("the runtime stage's install and command, outside a container", () => {
     copyBuildOutput(join(workDir, 'dist'));
 
     const install = runCommands(runtime()).find((command) => command.startsWith('npm ci'))!;
-    const npm = spawnSync('sh', ['-c', install], { cwd: workDir, encoding: 'utf8', env: { ...process.env, npm_config_prefer_offline: 'true', NODE_ENV: 'production' } });
+    const npm = spawnSync('sh', ['-c', install], {
+      cwd: workDir,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_prefer_offline: 'true', NODE_ENV: 'production' },
+    });
     expect(npm.status, npm.stderr).toBe(0);
     expect(existsSync(join(workDir, 'node_modules/fastify/package.json'))).toBe(true);
     expect(existsSync(join(workDir, 'node_modules/vitest'))).toBe(false);
@@ -186,7 +200,10 @@ describe("the runtime stage's install and command, outside a container", () => {
     // daemon's listen address, as PID 1's command line would in the container.
     const healthcheck = healthcheckCommand();
     expect(healthcheck[0]).toBe('node');
-    const probe = spawnSync(process.execPath, [...healthcheck.slice(1), `--web.listen-address=127.0.0.1:${port}`], { cwd: workDir, encoding: 'utf8' });
+    const probe = spawnSync(process.execPath, [...healthcheck.slice(1), `--web.listen-address=127.0.0.1:${port}`], {
+      cwd: workDir,
+      encoding: 'utf8',
+    });
     expect(probe.status, probe.stderr).toBe(0);
     expect(probe.stdout).toContain(`http://127.0.0.1:${port}/-/healthy: HTTP 200`);
 
@@ -220,7 +237,9 @@ function copyBuildOutput(destination: string): void {
     cpSync(join(ROOT, 'dist'), destination, { recursive: true });
     return;
   }
-  const tsc = spawnSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', destination], { encoding: 'utf8' });
+  const tsc = spawnSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', destination], {
+    encoding: 'utf8',
+  });
   expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
 }
 
@@ -234,7 +253,12 @@ function newestMtime(directory: string): number {
 function copyContextFiles(workDir: string): void {
   const sources = only(runtime(), 'COPY')
     .filter((copy) => (copy as Copy).getFromFlag() === null)
-    .flatMap((copy) => copy.getArguments().slice(0, -1).map((argument) => argument.getValue()));
+    .flatMap((copy) =>
+      copy
+        .getArguments()
+        .slice(0, -1)
+        .map((argument) => argument.getValue()),
+    );
   expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json']));
   for (const source of sources) {
     const tracked = spawnSync('git', ['ls-files', '--', source], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n').filter(Boolean);

@@ -13,7 +13,17 @@ const DIR = new URL('../../deploy/kubernetes/fleet/', import.meta.url).pathname;
 const read = (file: string) => parse(readFileSync(join(DIR, file), 'utf8'));
 
 interface FleetSet {
-  spec: { replicas: number; template: { spec: { containers: Array<{ args: string[]; env: Array<{ name: string; value?: string; valueFrom?: { fieldRef: { fieldPath: string } } }> }> } } };
+  spec: {
+    replicas: number;
+    template: {
+      spec: {
+        containers: Array<{
+          args: string[];
+          env: Array<{ name: string; value?: string; valueFrom?: { fieldRef: { fieldPath: string } } }>;
+        }>;
+      };
+    };
+  };
 }
 
 describe('deploy/kubernetes/fleet (sharded central mode)', () => {
@@ -32,7 +42,8 @@ describe('deploy/kubernetes/fleet (sharded central mode)', () => {
     expect(container.args).toContain('--shard=$(SHARD_INDEX)/$(SHARD_COUNT)');
     expect(env.SHARD_INDEX.valueFrom?.fieldRef.fieldPath).toBe("metadata.labels['apps.kubernetes.io/pod-index']");
     expect(Number(env.SHARD_COUNT.value)).toBe(set.spec.replicas);
-    for (let ordinal = 0; ordinal < set.spec.replicas; ordinal++) expect(parseShard(`${ordinal}/${env.SHARD_COUNT.value}`).index).toBe(ordinal);
+    for (let ordinal = 0; ordinal < set.spec.replicas; ordinal++)
+      expect(parseShard(`${ordinal}/${env.SHARD_COUNT.value}`).index).toBe(ordinal);
   });
 
   it('ships a config avaxmon accepts', () => {

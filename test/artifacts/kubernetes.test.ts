@@ -53,7 +53,16 @@ interface Container {
   env?: { name: string }[];
 }
 const statefulSet = byKind('StatefulSet')[0] as unknown as {
-  spec: { template: { metadata: { labels: Record<string, string> }; spec: { securityContext: Record<string, unknown>; containers: Container[]; volumes: { name: string; secret?: { secretName: string }; configMap?: { name: string } }[] } } };
+  spec: {
+    template: {
+      metadata: { labels: Record<string, string> };
+      spec: {
+        securityContext: Record<string, unknown>;
+        containers: Container[];
+        volumes: { name: string; secret?: { secretName: string }; configMap?: { name: string } }[];
+      };
+    };
+  };
 };
 const podSpec = statefulSet.spec.template.spec;
 const container = (name: string) => podSpec.containers.find((candidate) => candidate.name === name)!;
@@ -66,7 +75,9 @@ describe('deploy/kubernetes', () => {
 
   it("takes avaxmon's image from the one kustomize images: field", () => {
     expect(container('avaxmon').image).toBe('avaxmon');
-    expect(kustomization.images).toEqual([{ name: 'avaxmon', newName: 'ghcr.io/avaxmon/avaxmon', newTag: expect.stringMatching(/^\d+\.\d+\.\d+/) }]);
+    expect(kustomization.images).toEqual([
+      { name: 'avaxmon', newName: 'ghcr.io/avaxmon/avaxmon', newTag: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+    ]);
   });
 
   it('ships every dashboard as a ConfigMap labelled grafana_dashboard: "1" through a configMapGenerator', () => {
@@ -79,11 +90,20 @@ describe('deploy/kubernetes', () => {
     expect(generator.generatorOptions.labels).toEqual({ grafana_dashboard: '1' });
     expect(generator.generatorOptions.disableNameSuffixHash).toBe(true);
     const shipped = generator.configMapGenerator.flatMap((entry) => entry.files);
-    expect(shipped.sort()).toEqual(readdirSync(DASHBOARDS).filter((file) => file.endsWith('.json')).sort());
+    expect(shipped.sort()).toEqual(
+      readdirSync(DASHBOARDS)
+        .filter((file) => file.endsWith('.json'))
+        .sort(),
+    );
     // What kustomize generates from each entry is a valid ConfigMap whose data is the dashboard JSON.
     for (const entry of generator.configMapGenerator) {
       const data = Object.fromEntries(entry.files.map((file) => [file, readFileSync(join(DASHBOARDS, file), 'utf8')]));
-      const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: entry.name, labels: generator.generatorOptions.labels }, data };
+      const configMap = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: entry.name, labels: generator.generatorOptions.labels },
+        data,
+      };
       expect(() => new ConfigMap(configMap as never).validate()).not.toThrow();
       for (const text of Object.values(data)) expect((JSON.parse(text) as { title?: string }).title).toMatch(/\S/);
     }
@@ -159,17 +179,26 @@ describe('deploy/kubernetes', () => {
   it('monitors select the pods and ports, and give the jobs the rule files select', () => {
     const podLabels = statefulSet.spec.template.metadata.labels;
     const portNames = podSpec.containers.flatMap((each) => (each.ports ?? []).map((port) => port.name));
-    const services = byKind('Service') as unknown as { metadata: { name: string; labels: Record<string, string> }; spec: { selector: Record<string, string>; ports: { name: string; targetPort: string }[] } }[];
+    const services = byKind('Service') as unknown as {
+      metadata: { name: string; labels: Record<string, string> };
+      spec: { selector: Record<string, string>; ports: { name: string; targetPort: string }[] };
+    }[];
     for (const service of services) {
       expect(podLabels).toMatchObject(service.spec.selector);
       for (const port of service.spec.ports) expect(portNames).toContain(port.targetPort);
     }
-    const serviceMonitor = byKind('ServiceMonitor')[0] as unknown as { spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string }[] } };
-    const scraped = services.filter((service) => Object.entries(serviceMonitor.spec.selector.matchLabels).every(([key, value]) => service.metadata.labels[key] === value));
+    const serviceMonitor = byKind('ServiceMonitor')[0] as unknown as {
+      spec: { selector: { matchLabels: Record<string, string> }; endpoints: { port: string }[] };
+    };
+    const scraped = services.filter((service) =>
+      Object.entries(serviceMonitor.spec.selector.matchLabels).every(([key, value]) => service.metadata.labels[key] === value),
+    );
     // A ServiceMonitor's job label is the Service name.
     expect(scraped.map((service) => service.metadata.name)).toEqual(['avaxmon']);
     expect(scraped[0].spec.ports.map((port) => port.name)).toContain(serviceMonitor.spec.endpoints[0].port);
-    const podMonitor = byKind('PodMonitor')[0] as unknown as { spec: { jobLabel: string; selector: { matchLabels: Record<string, string> }; podMetricsEndpoints: { port: string; path: string }[] } };
+    const podMonitor = byKind('PodMonitor')[0] as unknown as {
+      spec: { jobLabel: string; selector: { matchLabels: Record<string, string> }; podMetricsEndpoints: { port: string; path: string }[] };
+    };
     expect(podLabels).toMatchObject(podMonitor.spec.selector.matchLabels);
     expect(podLabels[podMonitor.spec.jobLabel]).toMatch(/^avalanchego/);
     expect(podMonitor.spec.podMetricsEndpoints[0]).toMatchObject({ port: 'http', path: '/ext/metrics' });
@@ -181,10 +210,14 @@ describe('deploy/kubernetes/prometheusrule.yaml', () => {
 
   it('is in sync with alerts/*.rules.yaml (scripts/generate-prometheusrule.mjs)', async () => {
     const generator = (await import(generatorUrl)) as { renderPrometheusRule(jobs?: Record<string, string>): string };
-    expect(readFileSync(join(DIR, 'prometheusrule.yaml'), 'utf8'), 'run node scripts/generate-prometheusrule.mjs').toBe(generator.renderPrometheusRule());
+    expect(readFileSync(join(DIR, 'prometheusrule.yaml'), 'utf8'), 'run node scripts/generate-prometheusrule.mjs').toBe(
+      generator.renderPrometheusRule(),
+    );
     const rules = byKind('PrometheusRule')[0] as unknown as { spec: { groups: { rules: { alert: string }[] }[] } };
     const alertsInFiles = ['avaxmon.rules.yaml', 'avalanchego.rules.yaml'].flatMap((file) =>
-      (parse(readFileSync(join(ROOT, 'alerts', file), 'utf8')) as { groups: { rules: { alert: string }[] }[] }).groups.flatMap((group) => group.rules.map((rule) => rule.alert)),
+      (parse(readFileSync(join(ROOT, 'alerts', file), 'utf8')) as { groups: { rules: { alert: string }[] }[] }).groups.flatMap((group) =>
+        group.rules.map((rule) => rule.alert),
+      ),
     );
     expect(rules.spec.groups.flatMap((group) => group.rules.map((rule) => rule.alert))).toEqual(alertsInFiles);
   });

@@ -22,11 +22,19 @@ const AVALANCHEGO_SOURCE = { version: 'v1.14.2', commit: '6e5acf909c7a16b991142d
 const CHECKED_NATIVE_METRICS: Readonly<Record<string, { type: 'counter' | 'gauge'; labels: readonly string[]; source: string }>> = {
   avalanche_snowman_polls_successful: { type: 'counter', labels: ['chain'], source: 'snow/consensus/snowman/metrics.go' },
   avalanche_snowman_polls_failed: { type: 'counter', labels: ['chain'], source: 'snow/consensus/snowman/metrics.go' },
-  avalanche_snowman_blks_rejected_count: { type: 'counter', labels: ['chain'], source: 'snow/consensus/snowman/metrics.go + utils/metric/averager.go' },
+  avalanche_snowman_blks_rejected_count: {
+    type: 'counter',
+    labels: ['chain'],
+    source: 'snow/consensus/snowman/metrics.go + utils/metric/averager.go',
+  },
   avalanche_snowman_blks_processing: { type: 'gauge', labels: ['chain'], source: 'snow/consensus/snowman/metrics.go' },
   avalanche_stake_percent_connected: { type: 'gauge', labels: ['chain'], source: 'snow/engine/common/tracker/peers.go' },
   avalanche_benchlist_benched_num: { type: 'gauge', labels: ['chain'], source: 'snow/networking/benchlist/benchlist.go' },
-  avalanche_resource_tracker_disk_available_percentage: { type: 'gauge', labels: [], source: 'snow/networking/tracker/resource_tracker.go' },
+  avalanche_resource_tracker_disk_available_percentage: {
+    type: 'gauge',
+    labels: [],
+    source: 'snow/networking/tracker/resource_tracker.go',
+  },
   avalanche_health_checks_failing: { type: 'gauge', labels: ['check', 'tag'], source: 'api/health/health.go' },
 };
 /** Labels Prometheus itself attaches to every scraped series. */
@@ -65,7 +73,10 @@ function metricNames(expr: string, prefix: string): string[] {
 
 function labelMatchers(expr: string, metric: string): string[] {
   return [...expr.matchAll(new RegExp(`\\b${metric}\\{([^}]*)\\}`, 'g'))].flatMap((match) =>
-    match[1].split(',').map((matcher) => matcher.trim().split(/[=!~]/)[0]).filter(Boolean),
+    match[1]
+      .split(',')
+      .map((matcher) => matcher.trim().split(/[=!~]/)[0])
+      .filter(Boolean),
   );
 }
 
@@ -84,14 +95,17 @@ describe('Prometheus rule files', () => {
     expect(result.stdout.match(/SUCCESS/g)).toHaveLength(testFiles.length);
   });
 
-  it.each(allRules.map((rule) => [`${rule.alert} (${rule.labels?.severity})`, rule] as const))('%s has for, severity, summary, templated description and runbook', (_name, rule) => {
-    expect(rule.for).toMatch(/^\d+[smhd]$/);
-    expect(['critical', 'warning', 'info']).toContain(rule.labels?.severity);
-    expect(rule.alert).toMatch(/^(Avaxmon|Avalanche)[A-Z][A-Za-z0-9]+$/);
-    expect(rule.annotations?.summary).toMatch(/\S/);
-    expect(rule.annotations?.description).toMatch(/\{\{.+\}\}/);
-    expect(rule.annotations?.runbook_url).toBe(RUNBOOK_BASE + rule.alert.toLowerCase());
-  });
+  it.each(allRules.map((rule) => [`${rule.alert} (${rule.labels?.severity})`, rule] as const))(
+    '%s has for, severity, summary, templated description and runbook',
+    (_name, rule) => {
+      expect(rule.for).toMatch(/^\d+[smhd]$/);
+      expect(['critical', 'warning', 'info']).toContain(rule.labels?.severity);
+      expect(rule.alert).toMatch(/^(Avaxmon|Avalanche)[A-Z][A-Za-z0-9]+$/);
+      expect(rule.annotations?.summary).toMatch(/\S/);
+      expect(rule.annotations?.description).toMatch(/\{\{.+\}\}/);
+      expect(rule.annotations?.runbook_url).toBe(RUNBOOK_BASE + rule.alert.toLowerCase());
+    },
+  );
 
   it('have one runbook section per alert, and no section without an alert', () => {
     const runbooks = readFileSync(join(ROOT, 'docs/runbooks.md'), 'utf8');
@@ -104,13 +118,20 @@ describe('Prometheus rule files', () => {
       const tests = ruleTests.filter((test) => test.alertname === rule.alert);
       const firing = tests.flatMap((test) => test.exp_alerts ?? []).filter((alert) => alert.exp_labels?.severity === rule.labels?.severity);
       expect(firing.length, `${rule.alert} ${rule.labels?.severity} never expected to fire`).toBeGreaterThan(0);
-      for (const alert of firing) expect(Object.keys(alert.exp_annotations ?? {}).sort()).toEqual(['description', 'runbook_url', 'summary']);
-      expect(tests.some((test) => (test.exp_alerts ?? []).length === 0), `${rule.alert} never expected silent`).toBe(true);
+      for (const alert of firing)
+        expect(Object.keys(alert.exp_annotations ?? {}).sort()).toEqual(['description', 'runbook_url', 'summary']);
+      expect(
+        tests.some((test) => (test.exp_alerts ?? []).length === 0),
+        `${rule.alert} never expected silent`,
+      ).toBe(true);
     }
   });
 
   it('select every series by job, so alerts/settings.yaml can retarget them', () => {
-    for (const [file, job] of [['avaxmon.rules.yaml', 'job=~"avaxmon.*"'], ['avalanchego.rules.yaml', 'job=~"avalanchego.*"']] as const) {
+    for (const [file, job] of [
+      ['avaxmon.rules.yaml', 'job=~"avaxmon.*"'],
+      ['avalanchego.rules.yaml', 'job=~"avalanchego.*"'],
+    ] as const) {
       for (const rule of rulesOf(file)) {
         const selectors = [...rule.expr.matchAll(/\b(avaxmon_|avalanche_|up\b)[a-zA-Z0-9_]*(\{[^}]*\})?/g)];
         for (const selector of selectors) expect(selector[2] ?? '', `${rule.alert}: ${selector[0]}`).toContain(job);
@@ -123,13 +144,21 @@ describe('Prometheus rule files', () => {
     expect(check.status, check.stderr).toBe(0);
   });
 
-  it('take an operator\'s own selectors and thresholds from a settings file, with nothing left unfilled', () => {
+  it("take an operator's own selectors and thresholds from a settings file, with nothing left unfilled", () => {
     const dir = mkdtempSync(join(tmpdir(), 'avaxmon-rules-'));
     const settings = join(dir, 'settings.yaml');
     const defaults = readFileSync(join(ROOT, 'alerts/settings.yaml'), 'utf8');
-    writeFileSync(settings, defaults.replace(`avaxmon: 'job=~"avaxmon.*"'`, `avaxmon: 'job="validator-monitor"'`).replace('disk_available_warning_percent: 10', 'disk_available_warning_percent: 15').replace('rewarding_stake_warning: 0.75 ', 'rewarding_stake_warning: 0.85 '));
+    writeFileSync(
+      settings,
+      defaults
+        .replace(`avaxmon: 'job=~"avaxmon.*"'`, `avaxmon: 'job="validator-monitor"'`)
+        .replace('disk_available_warning_percent: 10', 'disk_available_warning_percent: 15')
+        .replace('rewarding_stake_warning: 0.75 ', 'rewarding_stake_warning: 0.85 '),
+    );
     const out = join(dir, 'rules');
-    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-rules.mjs'), '--settings', settings, '--out', out], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-rules.mjs'), '--settings', settings, '--out', out], {
+      encoding: 'utf8',
+    });
     expect(result.status, result.stderr).toBe(0);
     const avaxmon = readFileSync(join(out, 'avaxmon.rules.yaml'), 'utf8');
     const avalanchego = readFileSync(join(out, 'avalanchego.rules.yaml'), 'utf8');
@@ -141,15 +170,21 @@ describe('Prometheus rule files', () => {
     expect(avaxmon).toContain('Less than 85% of stake would vote to reward');
     expect(avaxmon + avalanchego).not.toContain('%{');
     if (!requireTool(PROMTOOL, 'prometheus')) return;
-    const promtool = spawnSync(PROMTOOL, ['check', 'rules', join(out, 'avaxmon.rules.yaml'), join(out, 'avalanchego.rules.yaml')], { encoding: 'utf8' });
+    const promtool = spawnSync(PROMTOOL, ['check', 'rules', join(out, 'avaxmon.rules.yaml'), join(out, 'avalanchego.rules.yaml')], {
+      encoding: 'utf8',
+    });
     expect(promtool.status, promtool.stdout + promtool.stderr).toBe(0);
   });
 
   it('refuse a placeholder the settings do not fill', () => {
     const dir = mkdtempSync(join(tmpdir(), 'avaxmon-rules-'));
     const settings = join(dir, 'settings.yaml');
-    writeFileSync(settings, readFileSync(join(ROOT, 'alerts/settings.yaml'), 'utf8').replace(/^  connected_stake: .*$/m, ''));
-    const result = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-rules.mjs'), '--settings', settings, '--out', join(dir, 'rules')], { encoding: 'utf8' });
+    writeFileSync(settings, readFileSync(join(ROOT, 'alerts/settings.yaml'), 'utf8').replace(/^ {2}connected_stake: .*$/m, ''));
+    const result = spawnSync(
+      process.execPath,
+      [join(ROOT, 'scripts/generate-rules.mjs'), '--settings', settings, '--out', join(dir, 'rules')],
+      { encoding: 'utf8' },
+    );
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain('%{thresholds.connected_stake} has no value in thresholds.connected_stake');
   });
@@ -178,7 +213,8 @@ describe('alerts/avaxmon.rules.yaml: twins of the built-in rules', () => {
       for (const name of metricNames(rule.expr, 'avaxmon_')) {
         const desc = catalogue.get(name);
         expect(desc, `${rule.alert} uses ${name}, which is not in the catalogue`).toBeDefined();
-        for (const label of labelMatchers(rule.expr, name)) expect([...TARGET_LABELS, ...desc!.labels], `${rule.alert}: ${name}{${label}}`).toContain(label);
+        for (const label of labelMatchers(rule.expr, name))
+          expect([...TARGET_LABELS, ...desc!.labels], `${rule.alert}: ${name}{${label}}`).toContain(label);
       }
     }
   });
@@ -200,15 +236,21 @@ describe(`alerts/avalanchego.rules.yaml: native metrics of AvalancheGo ${AVALANC
         used.add(name);
         const checked = CHECKED_NATIVE_METRICS[name];
         expect(checked, `${rule.alert} uses ${name}, not checked against AvalancheGo ${AVALANCHEGO_SOURCE.version}`).toBeDefined();
-        for (const label of labelMatchers(rule.expr, name)) expect([...TARGET_LABELS, ...checked.labels], `${rule.alert}: ${name}{${label}}`).toContain(label);
-        if (checked.type === 'counter') expect(rule.expr, `${name} is a counter`).toMatch(new RegExp(`(rate|increase)\\(${name}\\{[^}]*\\}\\[`));
+        for (const label of labelMatchers(rule.expr, name))
+          expect([...TARGET_LABELS, ...checked.labels], `${rule.alert}: ${name}{${label}}`).toContain(label);
+        if (checked.type === 'counter')
+          expect(rule.expr, `${name} is a counter`).toMatch(new RegExp(`(rate|increase)\\(${name}\\{[^}]*\\}\\[`));
       }
     }
     expect([...used].sort()).toEqual(Object.keys(CHECKED_NATIVE_METRICS).sort());
   });
 
   it('covers the signals Avalanche recommends, at its thresholds', () => {
-    const exprOf = (alert: string, severity: string) => native.find((rule) => rule.alert === alert && rule.labels?.severity === severity)?.expr.replace(/\s+/g, ' ').trim();
+    const exprOf = (alert: string, severity: string) =>
+      native
+        .find((rule) => rule.alert === alert && rule.labels?.severity === severity)
+        ?.expr.replace(/\s+/g, ' ')
+        .trim();
     expect(exprOf('AvalancheQuerySuccessRateLow', 'warning')).toMatch(/< 0\.95$/);
     expect(exprOf('AvalancheQuerySuccessRateLow', 'critical')).toMatch(/< 0\.90?$/);
     expect(exprOf('AvalancheDiskSpaceLow', 'warning')).toMatch(/< 10$/);

@@ -20,7 +20,9 @@ describe('the systemd unit in docs/deploy-systemd.md', () => {
   it('runs the same command as the image, with reload and stop signals', () => {
     // $AVAXMON_NODE_FLAGS (deploy/memory.env) is split into words by systemd: node's own flags.
     // The node on PATH, never a hard-coded /usr/bin/node (Debian's is too old); loopback by default.
-    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/env node \$AVAXMON_NODE_FLAGS \/opt\/avaxmon\/dist\/main\.js --config\.file=\/etc\/avaxmon\/config\.yaml --web\.listen-address=127\.0\.0\.1:9683 /m);
+    expect(unit).toMatch(
+      /^ExecStart=\/usr\/bin\/env node \$AVAXMON_NODE_FLAGS \/opt\/avaxmon\/dist\/main\.js --config\.file=\/etc\/avaxmon\/config\.yaml --web\.listen-address=127\.0\.0\.1:9683 /m,
+    );
     expect(unit).not.toContain('/usr/bin/node');
     expect(unit).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);

@@ -13,13 +13,19 @@ const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
 const NODES = 200;
 const INTERVAL_S = 10;
 const children: ChildProcess[] = [];
-afterAll(() => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
 
 /** The simulator serving NODES nodes on consecutive ports below the ephemeral range; another base if one is taken. */
 async function startFleet(): Promise<{ sim: ChildProcess; simPort: number }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const simPort = 10_000 + Math.floor(Math.random() * (30_000 - NODES));
-    const sim = spawn('node', [MAIN, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '20', '--peers', '20'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const sim = spawn(
+      'node',
+      [MAIN, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '20', '--peers', '20'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     children.push(sim);
     const listening = await new Promise<boolean>((resolve) => {
       sim.stdout!.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
@@ -42,12 +48,19 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
   it('is collected while scraped: every scrape answered within a generous bound, no stale collector, SIGTERM exits 0 at once', async () => {
     const { sim, simPort } = await startFleet();
     const dir = mkdtempSync(join(tmpdir(), 'avaxmon-fleet-process-'));
-    const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`).join('\n');
+    const targets = Array.from(
+      { length: NODES },
+      (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`,
+    ).join('\n');
     writeFileSync(join(dir, 'config.yaml'), `global: { interval: ${INTERVAL_S}s }\ntargets:\n${targets}\n`);
     const port = await freePort();
-    const daemon = spawn('node', [MAIN, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const daemon = spawn(
+      'node',
+      [MAIN, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     children.push(daemon);
     const origin = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 60_000);
@@ -70,7 +83,9 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     expect(slowest.ms).toBeLessThan(10_000);
     expect(last).toContain(`avaxmon_node_healthy{target="node-${NODES - 1}"} 1`);
     const nowSeconds = Date.now() / 1000;
-    const lastSuccess = [...last.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm)].map((match) => Number(match[1]));
+    const lastSuccess = [...last.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm)].map((match) =>
+      Number(match[1]),
+    );
     expect(lastSuccess.length).toBeGreaterThanOrEqual(NODES);
     expect(lastSuccess.filter((seconds) => nowSeconds - seconds > 2 * INTERVAL_S)).toEqual([]);
 

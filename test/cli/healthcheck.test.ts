@@ -53,7 +53,11 @@ describe('avaxmon healthcheck', () => {
     const port = await freePort();
     expect((await run(['healthcheck', `--web.listen-address=127.0.0.1:${port}`])).code).toBe(1);
     await startDaemon([`--web.listen-address=127.0.0.1:${port}`]);
-    await eventually(() => run(['healthcheck', `--web.listen-address=127.0.0.1:${port}`]), (result) => result.code === 0, 15_000);
+    await eventually(
+      () => run(['healthcheck', `--web.listen-address=127.0.0.1:${port}`]),
+      (result) => result.code === 0,
+      15_000,
+    );
   });
 
   it('follows --web.config.file: TLS with required client certificates, and basic auth', async () => {
@@ -72,7 +76,11 @@ basic_auth_users:
     const port = await freePort();
     const flags = [`--web.listen-address=127.0.0.1:${port}`, `--web.config.file=${webConfig}`];
     await startDaemon(flags);
-    const result = await eventually(() => run(['healthcheck', ...flags]), (outcome) => outcome.code === 0, 15_000);
+    const result = await eventually(
+      () => run(['healthcheck', ...flags]),
+      (outcome) => outcome.code === 0,
+      15_000,
+    );
     expect(result.stdout).toContain(`https://127.0.0.1:${port}/-/healthy: HTTP 401 (basic auth on: the daemon answers)`);
     // Without the web config, the same port speaks TLS to a plain-HTTP probe: not healthy.
     expect((await run(['healthcheck', `--web.listen-address=127.0.0.1:${port}`])).code).toBe(1);
@@ -81,7 +89,11 @@ basic_auth_users:
   it('reaches a daemon listening on every address (":PORT") over loopback', async () => {
     const port = await freePort();
     await startDaemon([`--web.listen-address=:${port}`]);
-    await eventually(() => run(['healthcheck', `--web.listen-address=:${port}`]), (result) => result.code === 0, 15_000);
+    await eventually(
+      () => run(['healthcheck', `--web.listen-address=:${port}`]),
+      (result) => result.code === 0,
+      15_000,
+    );
     // One dual-stack socket: IPv4 and IPv6 clients both reach it (where this host has IPv6 loopback).
     expect((await fetch(`http://127.0.0.1:${port}/-/healthy`)).status).toBe(200);
     if (await ipv6Loopback()) expect((await fetch(`http://[::1]:${port}/-/healthy`)).status).toBe(200);

@@ -37,7 +37,10 @@ describe('check-config', () => {
 
   it('the daemon exits 2 at start-up on the same errors', () => {
     const file = writeConfig('bad2.yaml', 'targets: [{ name: a, url: "ftp://x" }]\n');
-    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('targets[0].url: must be an http(s) URL');
   });
@@ -77,7 +80,11 @@ describe('the daemon process', () => {
     });
     daemon.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     daemon.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    await eventually(async () => (await fetch(`${base}/-/ready`).catch(() => undefined))?.status, (status) => status === 200, 15_000);
+    await eventually(
+      async () => (await fetch(`${base}/-/ready`).catch(() => undefined))?.status,
+      (status) => status === 200,
+      15_000,
+    );
   });
   afterAll(async () => {
     daemon.kill('SIGKILL');
@@ -130,8 +137,14 @@ describe('the daemon process', () => {
 describe('start-up and shutdown bounds', () => {
   it('exits 2 with the path when alerts.state_dir is unusable, before listening', () => {
     const plainFile = writeConfig('not-a-dir', 'x');
-    const file = writeConfig('bad-state.yaml', `targets: [{ name: a, url: "http://127.0.0.1:9" }]\nalerts: { state_dir: ${plainFile}/data }\n`);
-    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], { encoding: 'utf8', timeout: 30_000 });
+    const file = writeConfig(
+      'bad-state.yaml',
+      `targets: [{ name: a, url: "http://127.0.0.1:9" }]\nalerts: { state_dir: ${plainFile}/data }\n`,
+    );
+    const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/alerts\.state_dir: cannot use .*not-a-dir\/data as a writable directory: ENOTDIR/);
     expect(result.stdout).not.toContain('avaxmon listening');
@@ -145,7 +158,11 @@ describe('start-up and shutdown bounds', () => {
     const port = await freePort();
     const child = spawn('node', [MAIN, `--config.file=${file}`, `--web.listen-address=127.0.0.1:${port}`]);
     try {
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/-/healthy`).catch(() => undefined))?.status, (status) => status === 200, 15_000);
+      await eventually(
+        async () => (await fetch(`http://127.0.0.1:${port}/-/healthy`).catch(() => undefined))?.status,
+        (status) => status === 200,
+        15_000,
+      );
       await new Promise((resolve) => setTimeout(resolve, 6000)); // every first run has started
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       const signalledAt = Date.now();

@@ -74,12 +74,16 @@ describe('HttpClient', () => {
           (caught: unknown) => caught as UpstreamError,
         );
       const results = await Promise.all(['node-a', 'node-b', 'node-c'].map((name) => read('/endless', name)));
-      const overBudget = results.filter((error) => /exceed the memory budget of 262144 bytes \(global\.max_response_memory_bytes\)/.test(error.message));
+      const overBudget = results.filter((error) =>
+        /exceed the memory budget of 262144 bytes \(global\.max_response_memory_bytes\)/.test(error.message),
+      );
       expect(overBudget.length).toBeGreaterThan(0);
       expect(overBudget[0].message).toMatch(/^node-[abc] GET test: /);
       // A declared body that cannot fit fails before a byte of it is read.
       const declared = await read('/declared-large', 'node-d');
-      expect(declared.message).toBe('node-d GET test: response bodies being read exceed the memory budget of 262144 bytes (global.max_response_memory_bytes)');
+      expect(declared.message).toBe(
+        'node-d GET test: response bodies being read exceed the memory budget of 262144 bytes (global.max_response_memory_bytes)',
+      );
       expect(responseMemory.usedBytes).toBe(0);
     } finally {
       await roomy.close();
@@ -94,7 +98,12 @@ describe('HttpClient', () => {
   });
 
   it('turns credentials in the URL into basic auth', async () => {
-    const response = await client.request({ url: `${base.replace('http://', 'http://user:p%40ss@')}/auth`, timeoutMs: 1000, upstream: 'x', operation: 'y' });
+    const response = await client.request({
+      url: `${base.replace('http://', 'http://user:p%40ss@')}/auth`,
+      timeoutMs: 1000,
+      upstream: 'x',
+      operation: 'y',
+    });
     expect(response.text).toBe(`Basic ${Buffer.from('user:p@ss').toString('base64')}`);
   });
 });

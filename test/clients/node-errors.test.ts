@@ -30,10 +30,19 @@ afterAll(async () => {
 });
 
 function client(prefix: string): NodeClient {
-  return new NodeClient(http, new SelfMetrics({ version: 't', revision: 't' }), { target: 'n', baseUrl: `${base}${prefix}`, headers: {}, timeoutMs: 2000 });
+  return new NodeClient(http, new SelfMetrics({ version: 't', revision: 't' }), {
+    target: 'n',
+    baseUrl: `${base}${prefix}`,
+    headers: {},
+    timeoutMs: 2000,
+  });
 }
 
-const messageOf = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: Error) => error.message);
+const messageOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: Error) => error.message,
+  );
 
 describe('errors that tell "not AvalancheGo" from "API disabled"', () => {
   it('a 404 is "not an AvalancheGo API" with the path, and the body only when there is one', async () => {

@@ -28,7 +28,7 @@ describe('OriginClients', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const get = async (path: string) => (await (await clients.request({ origin, path, method: 'GET' })).body.text());
+  const get = async (path: string) => await (await clients.request({ origin, path, method: 'GET' })).body.text();
   const until = async (condition: () => boolean) => {
     while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
   };

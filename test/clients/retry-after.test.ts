@@ -28,7 +28,8 @@ describe('public REST API client', () => {
     const arrivals: number[] = [];
     const server = createServer((_request, response) => {
       arrivals.push(Date.now());
-      if (arrivals.length === 1) response.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"message":"maintenance"}');
+      if (arrivals.length === 1)
+        response.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"message":"maintenance"}');
       else response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,15 +38,19 @@ describe('public REST API client', () => {
       await http.close();
       await new Promise((resolve) => server.close(resolve));
     });
-    const client = new RestApiClient(http, { recordRequest: () => undefined }, {
-      api: 'data_api',
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      headers: {},
-      timeoutMs: 2000,
-      maxRequestsPerRun: 5,
-      requestSpacingMs: 0,
-      maxRetryWaitMs: 5000,
-    });
+    const client = new RestApiClient(
+      http,
+      { recordRequest: () => undefined },
+      {
+        api: 'data_api',
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        headers: {},
+        timeoutMs: 2000,
+        maxRequestsPerRun: 5,
+        requestSpacingMs: 0,
+        maxRetryWaitMs: 5000,
+      },
+    );
     const body = await client.getJson({ route: 'GET /v1/test', path: 'v1/test', signal: AbortSignal.timeout(5000) });
     expect(body).toEqual({ ok: true });
     expect(arrivals).toHaveLength(2);

@@ -33,15 +33,34 @@ beforeAll(async () => {
   openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=private CA');
   writeFileSync(file('san.ext'), 'subjectAltName=DNS:node.internal\n');
   openssl('req', ...ec, '-keyout', 'node.key', '-out', 'node.csr', '-subj', '/CN=node.internal');
-  openssl('x509', '-req', '-in', 'node.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'node.crt', '-days', '1', '-extfile', 'san.ext');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'node.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'node.crt',
+    '-days',
+    '1',
+    '-extfile',
+    'san.ext',
+  );
   openssl('req', ...ec, '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=avaxmon');
   openssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'client.crt', '-days', '1');
   const read = (name: string) => readFileSync(file(name));
 
   // The node answers 200 to a verified client certificate and 401 without one.
-  tlsNode = createHttpsServer({ key: read('node.key'), cert: read('node.crt'), ca: read('ca.crt'), requestCert: true, rejectUnauthorized: false }, (request, response) => {
-    response.writeHead((request.socket as TLSSocket).authorized ? 200 : 401).end('tls node');
-  });
+  tlsNode = createHttpsServer(
+    { key: read('node.key'), cert: read('node.crt'), ca: read('ca.crt'), requestCert: true, rejectUnauthorized: false },
+    (request, response) => {
+      response.writeHead((request.socket as TLSSocket).authorized ? 200 : 401).end('tls node');
+    },
+  );
   plainNode = createHttpServer((_request, response) => response.writeHead(200).end('plain node'));
   // A CONNECT proxy, as corporate proxies and squid answer HTTPS_PROXY clients.
   proxy = createHttpServer((_request, response) => response.writeHead(405).end());
@@ -57,7 +76,8 @@ beforeAll(async () => {
     upstream.on('error', () => clientSocket.destroy());
     clientSocket.on('error', () => upstream.destroy());
   });
-  const listen = (server: HttpServer | HttpsServer) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  const listen = (server: HttpServer | HttpsServer) =>
+    new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
   [tlsPort, plainPort] = await Promise.all([listen(tlsNode), listen(plainNode)]);
   proxyUrl = `http://127.0.0.1:${await listen(proxy)}`;
 });
@@ -112,7 +132,9 @@ describe('tls_config toward a node with a private CA', () => {
   });
 
   it('names the field of a file that cannot be read, and wants cert_file with key_file', () => {
-    const issues = issuesOf(`targets: [{ name: n, url: "http://127.0.0.1:9650", tls_config: { ca_file: ${file('missing.crt')}, cert_file: ${file('client.crt')} } }]`);
+    const issues = issuesOf(
+      `targets: [{ name: n, url: "http://127.0.0.1:9650", tls_config: { ca_file: ${file('missing.crt')}, cert_file: ${file('client.crt')} } }]`,
+    );
     expect(issues).toEqual(
       expect.arrayContaining([
         `targets[0].tls_config.ca_file: cannot read ${file('missing.crt')}: ENOENT`,

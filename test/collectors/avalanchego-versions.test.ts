@@ -23,7 +23,8 @@ const NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
 const DAY = 86_400;
 
 type Body = { result?: Record<string, unknown>; error?: unknown };
-const fixture = (version: string, name: string): Body => JSON.parse(readFileSync(new URL(`${version}/${name}.json`, FIXTURES), 'utf8')) as Body;
+const fixture = (version: string, name: string): Body =>
+  JSON.parse(readFileSync(new URL(`${version}/${name}.json`, FIXTURES), 'utf8')) as Body;
 
 let closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -52,7 +53,12 @@ async function collect(url: string, collector: Collector, nowMs = Date.now(), be
   const target = parseConfig(`targets:\n  - { name: node-a, url: ${url}, validators: { node_ids: [self] } }\n`).targets[0];
   const http = new HttpClient({ maxResponseBytes: 1024 * 1024 });
   closers.push(() => http.close());
-  const node = new NodeClient(http, new SelfMetrics({ version: 'test', revision: 'test' }), { target: target.name, baseUrl: url, headers: {}, timeoutMs: 5000 });
+  const node = new NodeClient(http, new SelfMetrics({ version: 'test', revision: 'test' }), {
+    target: target.name,
+    baseUrl: url,
+    headers: {},
+    timeoutMs: 5000,
+  });
   const log = createLogger('error', 'json', captureStream([]));
   const facts = { unavailableMethods: new Set<string>() };
   const context = () => ({ target, node, log, signal: new AbortController().signal, nowMs, memory: new Map(), facts });
@@ -63,25 +69,42 @@ async function collect(url: string, collector: Collector, nowMs = Date.now(), be
 function firing(rule: string, samples: Sample[], nowMs: number): Array<Record<string, string>> {
   const spec = ruleRegistry.get(rule)!;
   const params = Object.fromEntries(Object.entries(spec.params).map(([name, param]) => [name, param.default]));
-  return spec.evaluate({ samples: new SampleIndex(samples), nowMs, params, memory: new Map() }).map((candidate) => ({ ...candidate.labels, severity: candidate.severity }));
+  return spec
+    .evaluate({ samples: new SampleIndex(samples), nowMs, params, memory: new Map() })
+    .map((candidate) => ({ ...candidate.labels, severity: candidate.severity }));
 }
 
 /** Keys and JSON types, recursively: what "the same shape" means for two answers. */
 function shape(value: unknown): unknown {
   if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])];
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shape(item)]).sort());
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .map(([key, item]) => [key, shape(item)])
+        .sort(),
+    );
   return typeof value;
 }
 
 async function post(url: string, path: string, method: string, params: unknown = {}): Promise<Body> {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await response.json()) as Body;
 }
 
 /** info.getNodeVersion's answer for a release. */
 function nodeVersion(release: string): Record<string, unknown> {
   const vm = `v${release}`;
-  return { version: `avalanchego/${release}`, databaseVersion: 'v1.4.5', rpcProtocolVersion: '42', gitCommit: '6e5acf909c7a16b991142d6b3979bac5699bdb68', vmVersions: { avm: vm, evm: 'v0.15.3', platform: vm } };
+  return {
+    version: `avalanchego/${release}`,
+    databaseVersion: 'v1.4.5',
+    rpcProtocolVersion: '42',
+    gitCommit: '6e5acf909c7a16b991142d6b3979bac5699bdb68',
+    vmVersions: { avm: vm, evm: 'v0.15.3', platform: vm },
+  };
 }
 
 /** A node answering as the watched validator does on that AvalancheGo version, from the fixtures. */
@@ -117,7 +140,9 @@ describe('the same validator on AvalancheGo v1.14 and v1.15 answers', () => {
     expect(firing('AvalancheRewardAtRisk', samples, nowMs)).toEqual([]);
     // Ends in 30 days: not yet; 12 hours before the end it is a warning, as it will not renew.
     expect(firing('AvalancheStakeExpiring', samples, nowMs)).toEqual([]);
-    expect(firing('AvalancheStakeExpiring', samples, (start + 90 * DAY - 12 * 3600) * 1000)).toEqual([{ target: 'node-a', ...labels, severity: 'warning' }]);
+    expect(firing('AvalancheStakeExpiring', samples, (start + 90 * DAY - 12 * 3600) * 1000)).toEqual([
+      { target: 'node-a', ...labels, severity: 'warning' },
+    ]);
   });
 
   it('v1.15: an auto-renewed cycle after Helicon needs 90%; disconnected stake is unknown, not 0%, and it never "expires"', async () => {
@@ -162,12 +187,13 @@ describe('the same validator on AvalancheGo v1.14 and v1.15 answers', () => {
 });
 
 describe('the simulator answers in the v1.15 shapes', () => {
-  it('for an auto-renewed and a fixed-period validator, info.upgrades, info.acps and a non-validator\'s info.uptime', async () => {
+  it("for an auto-renewed and a fixed-period validator, info.upgrades, info.acps and a non-validator's info.uptime", async () => {
     const harness = await startHarness('validators: { node_ids: [self] }');
     closers.push(() => harness.close());
     const url = harness.sim.url;
     const [renewing, fixed] = [primaryValidator(2, 0).nodeId, primaryValidator(1, 0).nodeId];
-    const listed = (await post(url, '/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [renewing, fixed] })).result!.validators as Array<{ nodeID: string }>;
+    const listed = (await post(url, '/ext/bc/P', 'platform.getCurrentValidators', { nodeIDs: [renewing, fixed] })).result!
+      .validators as Array<{ nodeID: string }>;
     const entries = [renewing, fixed].map((nodeId) => listed.find((entry) => entry.nodeID === nodeId));
     const [v115, v114] = [fixture('v1.15', 'platform.getCurrentValidators'), fixture('v1.14', 'platform.getCurrentValidators')].map(
       (body) => (body.result!.validators as unknown[])[0],

@@ -60,7 +60,8 @@ export async function startHarness(
       const memory = memories.get(collector.name)!;
       const observation = await collector.collect({ target, node, log, signal: new AbortController().signal, nowMs, memory, facts });
       const known = new Set(collector.metrics.map((desc) => desc.name));
-      for (const sample of observation.samples) if (!known.has(sample.name)) throw new Error(`${collector.name} exported ${sample.name} outside its metrics`);
+      for (const sample of observation.samples)
+        if (!known.has(sample.name)) throw new Error(`${collector.name} exported ${sample.name} outside its metrics`);
       return observation.samples;
     },
     async close() {
@@ -86,6 +87,8 @@ export function value(samples: readonly Sample[], name: string, labels: Record<s
 export function requestCount(self: SelfMetrics, method: string, outcome = 'success'): number {
   return self
     .samples()
-    .filter((sample) => sample.name === 'avaxmon_rpc_requests_total' && sample.labels.method === method && sample.labels.outcome === outcome)
+    .filter(
+      (sample) => sample.name === 'avaxmon_rpc_requests_total' && sample.labels.method === method && sample.labels.outcome === outcome,
+    )
     .reduce((sum, sample) => sum + sample.value, 0);
 }

@@ -17,7 +17,12 @@ describe('chain_progress collector', () => {
     const world = chainWorld(harness.sim.state);
     const nowMs = Date.now();
     const samples = await harness.run(createChainProgressCollector(), nowMs);
-    for (const [chain, id] of [['P', 'P'], ['X', 'X'], ['C', 'C'], [SIM_L1.name, SIM_L1.blockchainId]]) {
+    for (const [chain, id] of [
+      ['P', 'P'],
+      ['X', 'X'],
+      ['C', 'C'],
+      [SIM_L1.name, SIM_L1.blockchainId],
+    ]) {
       const expected = chainHeight(world.chains.get(id)!, nowMs);
       // The simulator may have moved a block between the request and now.
       expect(value(samples, 'avaxmon_chain_height', { target: 'node-a', chain })).toBeGreaterThanOrEqual(expected - 1);
@@ -25,13 +30,11 @@ describe('chain_progress collector', () => {
       expect(value(samples, 'avaxmon_chain_last_progress_timestamp_seconds', { chain })).toBe(nowMs / 1000);
     }
     expect(value(samples, 'avaxmon_blockchain_status', { chain: SIM_L1.name, status: 'Validating' })).toBe(1);
-    expect(series(samples, 'avaxmon_blockchain_status', { chain: SIM_L1.name }).map((s) => s.labels.status).sort()).toEqual([
-      'Created',
-      'Preferred',
-      'Syncing',
-      'Unknown',
-      'Validating',
-    ]);
+    expect(
+      series(samples, 'avaxmon_blockchain_status', { chain: SIM_L1.name })
+        .map((s) => s.labels.status)
+        .sort(),
+    ).toEqual(['Created', 'Preferred', 'Syncing', 'Unknown', 'Validating']);
     expect(series(samples, 'avaxmon_blockchain_status', { chain: 'C' }).reduce((sum, s) => sum + s.value, 0)).toBe(1);
     expect(value(samples, 'avaxmon_current_supply_avax')).toBeCloseTo(460_123_456.789012345, 6);
     expect(value(samples, 'avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'tx' })).toBe(0.001);
@@ -74,7 +77,11 @@ describe('chain_progress collector', () => {
     let samples = await harness.run(collector, t0);
     const xHeight = value(samples, 'avaxmon_chain_height', { chain: 'X' })!;
     harness.sim.apply({ chain_bootstrapping: 'X' });
-    const reply = await fetch(`${harness.sim.url}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}' });
+    const reply = await fetch(`${harness.sim.url}/ext/bc/X`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"avm.getHeight","params":{}}',
+    });
     expect(reply.status).toBe(503);
     expect(await reply.text()).toMatch(/not done bootstrapping/);
 
@@ -127,7 +134,9 @@ describe('chain_progress collector', () => {
   });
 
   it('reports an L1 chain without an EVM RPC as unavailable, once, and still exports the other chains', async () => {
-    harness = await startHarness(`${SIM_SUBNETS_YAML}\n  - { name: ghost, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${UNKNOWN_CHAIN} }`);
+    harness = await startHarness(
+      `${SIM_SUBNETS_YAML}\n  - { name: ghost, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${UNKNOWN_CHAIN} }`,
+    );
     harness.sim.apply({ fault: { match: `/ext/bc/${UNKNOWN_CHAIN}/rpc`, kind: 'unavailable' } });
     const collector = createChainProgressCollector();
     await harness.run(collector);

@@ -31,7 +31,12 @@ describe('chain lists', () => {
 
   it('reads the C-Chain and the L1 chains at the node, or at rpc_url when set', async () => {
     const http = new HttpClient({ maxResponseBytes: 1024 });
-    const node = new NodeClient(http, new SelfMetrics({ version: 't', revision: 't' }), { target: 'node-a', baseUrl: target.url, headers: {}, timeoutMs: 1000 });
+    const node = new NodeClient(http, new SelfMetrics({ version: 't', revision: 't' }), {
+      target: 'node-a',
+      baseUrl: target.url,
+      headers: {},
+      timeoutMs: 1000,
+    });
     expect(evmChains(target, new EvmRpcClient(node))).toEqual([
       { label: 'C', url: 'http://127.0.0.1:9650/ext/bc/C/rpc' },
       { label: 'dfk', url: 'http://127.0.0.1:9650/ext/bc/q2aTwKuyzgs8pynF7UXBZCU7DejbZbZ6EUyHr3JQzYgwNPUPi/rpc' },

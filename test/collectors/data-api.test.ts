@@ -42,7 +42,8 @@ ${extra}
 /** What the simulator's delegators add up to, computed from its own generator. */
 function expected(nodeId: string, status: string) {
   const mine = simulatedDelegators(nodeId, 23, Date.now()).filter((delegator) => delegator.delegationStatus === status);
-  const avax = (field: 'amountDelegated' | 'grossReward' | 'netReward') => mine.reduce((total, delegator) => total + Number(delegator[field]) / 1e9, 0);
+  const avax = (field: 'amountDelegated' | 'grossReward' | 'netReward') =>
+    mine.reduce((total, delegator) => total + Number(delegator[field]) / 1e9, 0);
   return { count: mine.length, amount: avax('amountDelegated'), gross: avax('grossReward'), net: avax('netReward') };
 }
 
@@ -64,13 +65,17 @@ describe('Data API collector', () => {
       expect(harness.value('avaxmon_delegators', { node_id: nodeId, status: 'completed' })).toBeUndefined();
     }
     expect(harness.value('avaxmon_address_native_balance', { chain_id: '43114', name: 'relayer-hot-wallet' })).toBe(25.5);
-    expect(harness.value('avaxmon_address_native_balance_value', { chain_id: '43114', name: 'relayer-hot-wallet', currency: 'usd' })).toBe(510);
+    expect(harness.value('avaxmon_address_native_balance_value', { chain_id: '43114', name: 'relayer-hot-wallet', currency: 'usd' })).toBe(
+      510,
+    );
     // 26 active delegations at 5 a page is 6 pages; 10 pending is 2; one balance.
     const requests = harness.requests('data');
     expect(requests).toHaveLength(9);
     expect(requests.every((request) => !request.hasKey)).toBe(true);
     expect(harness.selfValue('avaxmon_rpc_requests_total', { target: 'data_api', method: DELEGATORS_ROUTE, outcome: 'success' })).toBe(8);
-    expect(harness.selfValue('avaxmon_rpc_requests_total', { target: 'data_api', method: NATIVE_BALANCE_ROUTE, outcome: 'success' })).toBe(1);
+    expect(harness.selfValue('avaxmon_rpc_requests_total', { target: 'data_api', method: NATIVE_BALANCE_ROUTE, outcome: 'success' })).toBe(
+      1,
+    );
   });
 
   it('follows a draining balance down', async () => {
@@ -123,7 +128,9 @@ describe('Data API collector', () => {
     harness = await startPublicApiHarness(dataApi());
     harness.sim.apply({ require_data_api_key: { key: KEY } });
     const missing = await harness.run('data_api');
-    expect(String((missing.error as Error).message)).toContain('Data API key missing: set data_api.api_key or data_api.api_key_file (HTTP 401');
+    expect(String((missing.error as Error).message)).toContain(
+      'Data API key missing: set data_api.api_key or data_api.api_key_file (HTTP 401',
+    );
     await harness.close();
 
     harness = await startPublicApiHarness(dataApi('  api_key: ${AVAX_DATA_API_KEY}'), { AVAX_DATA_API_KEY: KEY });
@@ -158,6 +165,10 @@ describe('Data API collector', () => {
     harness = await startPublicApiHarness(dataApi());
     const response = await fetch(`${harness.sim.url}/v1/networks/mainnet/delegators?pageSize=500`);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ message: 'pageSize must not be greater than 100 and not less than 1', error: 'Bad Request', statusCode: 400 });
+    expect(await response.json()).toEqual({
+      message: 'pageSize must not be greater than 100 and not less than 1',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
   });
 });

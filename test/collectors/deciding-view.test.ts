@@ -5,16 +5,20 @@ import { downtimeBudgetSeconds } from '../../src/collectors/validators/downtime-
 const DAY = 86_400;
 
 describe('the deciding view: the uptime at least 75% of the connected stake sees', () => {
-  it('is alpha/k = 15/20 of Mainnet\'s polls', () => {
+  it("is alpha/k = 15/20 of Mainnet's polls", () => {
     expect(DECIDING_STAKE_SHARE).toBe(0.75);
   });
 
   it('follows the majority, not the average (issue 23 case 6)', () => {
     // 60% of the stake sees 80%, 40% sees 100%: the average is 88%, but 75% of the stake sees only 80%.
-    const views = [{ uptimeRatio: 0.8, weight: 60 }, { uptimeRatio: 1, weight: 40 }];
+    const views = [
+      { uptimeRatio: 0.8, weight: 60 },
+      { uptimeRatio: 1, weight: 40 },
+    ];
     expect(uptimeSeenByShare(views, DECIDING_STAKE_SHARE)).toBe(0.8);
     // A one-year validation, 100 days in, 0.9 required: (1 − 0.9)·365 d − (1 − u)·100 d
-    const budget = (uptime: number) => downtimeBudgetSeconds({ requirement: 0.9, uptimeRatio: uptime, startSeconds: 0, endSeconds: 365 * DAY, nowSeconds: 100 * DAY });
+    const budget = (uptime: number) =>
+      downtimeBudgetSeconds({ requirement: 0.9, uptimeRatio: uptime, startSeconds: 0, endSeconds: 365 * DAY, nowSeconds: 100 * DAY });
     expect(budget(0.8) / DAY).toBeCloseTo(16.5, 9); // 36.5 − 20
     expect(budget(0.88) / DAY).toBeCloseTo(24.5, 9); // 36.5 − 12: the average overstates it by 8 days
   });
@@ -24,17 +28,33 @@ describe('the deciding view: the uptime at least 75% of the connected stake sees
     const connected = [{ uptimeRatio: observedUptimeRatio(99), weight: 85 }];
     expect(uptimeSeenByShare(connected, DECIDING_STAKE_SHARE)).toBeCloseTo(0.995, 12);
     // A 14-day cycle at 0.9, 13 days in: (1 − 0.9)·14 d − (1 − 0.995)·13 d = 120,960 − 5,616 = 115,344 s (32.0 h)
-    expect(downtimeBudgetSeconds({ requirement: 0.9, uptimeRatio: 0.995, startSeconds: 0, endSeconds: 14 * DAY, nowSeconds: 13 * DAY }) / 3600).toBeCloseTo(32.04, 2);
+    expect(
+      downtimeBudgetSeconds({ requirement: 0.9, uptimeRatio: 0.995, startSeconds: 0, endSeconds: 14 * DAY, nowSeconds: 13 * DAY }) / 3600,
+    ).toBeCloseTo(32.04, 2);
     // info.uptime's average: (0.85·99 + own 100·~0) ≈ 84.15%: 120,960 − 0.1585·13 d = −57,067 s, "reward lost".
-    expect(downtimeBudgetSeconds({ requirement: 0.9, uptimeRatio: 0.8415, startSeconds: 0, endSeconds: 14 * DAY, nowSeconds: 13 * DAY })).toBeLessThan(0);
+    expect(
+      downtimeBudgetSeconds({ requirement: 0.9, uptimeRatio: 0.8415, startSeconds: 0, endSeconds: 14 * DAY, nowSeconds: 13 * DAY }),
+    ).toBeLessThan(0);
   });
 
   it('takes the highest uptime that the share still sees at or above, whatever the order given', () => {
-    const views = [{ uptimeRatio: 0.95, weight: 10 }, { uptimeRatio: 1, weight: 70 }, { uptimeRatio: 0.5, weight: 20 }];
+    const views = [
+      { uptimeRatio: 0.95, weight: 10 },
+      { uptimeRatio: 1, weight: 70 },
+      { uptimeRatio: 0.5, weight: 20 },
+    ];
     // ≥ 1.0: 70%, short of 75%; ≥ 0.95: 80%.
     expect(uptimeSeenByShare(views, 0.75)).toBe(0.95);
     // Exactly 75% at or above counts.
-    expect(uptimeSeenByShare([{ uptimeRatio: 1, weight: 75 }, { uptimeRatio: 0, weight: 25 }], 0.75)).toBe(1);
+    expect(
+      uptimeSeenByShare(
+        [
+          { uptimeRatio: 1, weight: 75 },
+          { uptimeRatio: 0, weight: 25 },
+        ],
+        0.75,
+      ),
+    ).toBe(1);
     expect(uptimeSeenByShare([], 0.75)).toBeUndefined();
     expect(uptimeSeenByShare([{ uptimeRatio: 1, weight: 0 }], 0.75)).toBeUndefined();
   });

@@ -16,7 +16,11 @@ afterEach(async () => {
 const l1 = { target: 'node-a', chain: SIM_L1.name };
 
 async function rpc(url: string, method: string): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: [] }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: [] }),
+  });
   return (await response.json()) as Record<string, unknown>;
 }
 
@@ -80,7 +84,8 @@ describe('fee_config collector', () => {
 
   it('reads an L1 at its configured rpc_url', async () => {
     harness = await startHarness(
-      (url) => `subnets:\n  - { name: viaurl, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId}, rpc_url: '${url}/ext/bc/${SIM_L1.blockchainId}/rpc' }`,
+      (url) =>
+        `subnets:\n  - { name: viaurl, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId}, rpc_url: '${url}/ext/bc/${SIM_L1.blockchainId}/rpc' }`,
     );
     const samples = await harness.run(createFeeConfigCollector());
     expect(value(samples, 'avaxmon_evm_chain_id', { chain: 'viaurl' })).toBe(432204);
@@ -107,7 +112,9 @@ describe('fee_config collector', () => {
     expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'txAllowListConfig' })).toBe(0);
 
     // Re-enabled by a later upgrade: configured again.
-    chainWorld(harness.sim.state).chains.get(SIM_L1.blockchainId)!.evm!.precompileUpgrades.push({ txAllowListConfig: { blockTimestamp: 1_760_000_000 } });
+    chainWorld(harness.sim.state)
+      .chains.get(SIM_L1.blockchainId)!
+      .evm!.precompileUpgrades.push({ txAllowListConfig: { blockTimestamp: 1_760_000_000 } });
     samples = await harness.run(createFeeConfigCollector());
     expect(value(samples, 'avaxmon_evm_precompile_configured', { ...l1, precompile: 'txAllowListConfig' })).toBe(1);
     expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'txAllowListConfig' })).toBe(1);
@@ -117,7 +124,13 @@ describe('fee_config collector', () => {
     harness = await startHarness(SIM_SUBNETS_YAML);
     harness.sim.state.upgrades.heliconTime = '2026-09-22T15:00:00Z';
     const c = (await rpc(`${harness.sim.url}/ext/bc/C/rpc`, 'eth_getChainConfig')).result as Record<string, unknown>;
-    expect(c).toMatchObject({ chainId: 43114, shanghaiTime: 1_709_740_800, cancunTime: 1_734_368_400, graniteTimestamp: 1_763_568_000, heliconTimestamp: 1_790_089_200 });
+    expect(c).toMatchObject({
+      chainId: 43114,
+      shanghaiTime: 1_709_740_800,
+      cancunTime: 1_734_368_400,
+      graniteTimestamp: 1_763_568_000,
+      heliconTimestamp: 1_790_089_200,
+    });
     expect(c.initialMinDelayMS).toBeUndefined();
     const rules = await rpc(`${harness.sim.url}/ext/bc/C/rpc`, 'eth_getActiveRulesAt');
     expect(rules.error).toEqual({ code: -32601, message: 'the method eth_getActiveRulesAt does not exist/is not available' });
@@ -128,7 +141,9 @@ describe('fee_config collector', () => {
     expect(value(samples, 'avaxmon_evm_method_available', { chain: 'C', method: 'eth_getActiveRulesAt' })).toBe(0);
     expect(series(samples, 'avaxmon_evm_initial_min_delay_seconds', { chain: 'C' })).toEqual([]);
     expect(value(samples, 'avaxmon_evm_rule_active', { ...l1, rule: 'IsHelicon' })).toBe(1);
-    expect(harness.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('eth_getActiveRulesAt'))).toHaveLength(1);
+    expect(
+      harness.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('eth_getActiveRulesAt')),
+    ).toHaveLength(1);
   });
 
   it('isolates a chain answering 503 while it bootstraps: the other chain keeps its series', async () => {
@@ -177,7 +192,11 @@ describe('the two JSON-RPC error dialects', () => {
   });
 
   it('gorilla errors carry data:null and code -32000 for everything, so the gorilla parser reads the message', () => {
-    const gorilla = ok({ jsonrpc: '2.0', error: { code: -32000, message: 'rpc: can\'t find method "platform.GetFoo"', data: null }, id: 1 });
+    const gorilla = ok({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'rpc: can\'t find method "platform.GetFoo"', data: null },
+      id: 1,
+    });
     expect(() => parseGorillaResponse(gorilla, 't', 'platform.getFoo', '/ext/bc/P')).toThrow(UpstreamError);
     try {
       parseGorillaResponse(gorilla, 't', 'platform.getFoo', '/ext/bc/P');

@@ -33,36 +33,50 @@ describe('Metrics API collector', () => {
     expect(result.success).toBe(true);
     const day = yesterday();
     for (const chain of ['43114', 'total']) {
-      expect(harness.value('avaxmon_chain_transactions', { chain_id: chain, interval: 'day' })).toBe(simulatedMetricValue(chain, 'txCount', day));
+      expect(harness.value('avaxmon_chain_transactions', { chain_id: chain, interval: 'day' })).toBe(
+        simulatedMetricValue(chain, 'txCount', day),
+      );
       expect(harness.value('avaxmon_chain_avg_tps', { chain_id: chain, interval: 'day' })).toBe(simulatedMetricValue(chain, 'avgTps', day));
       expect(harness.value('avaxmon_chain_fees_paid_wei', { chain_id: chain })).toBe(simulatedMetricValue(chain, 'feesPaid', day));
-      expect(harness.value('avaxmon_chain_cumulative_transactions', { chain_id: chain })).toBe(simulatedMetricValue(chain, 'cumulativeTxCount', day));
+      expect(harness.value('avaxmon_chain_cumulative_transactions', { chain_id: chain })).toBe(
+        simulatedMetricValue(chain, 'cumulativeTxCount', day),
+      );
       expect(harness.value('avaxmon_chain_avg_tps_v1', { chain_id: chain })).toBe(simulatedMetricValue(chain, 'avg_tps', day));
       expect(harness.value('avaxmon_chain_metric_timestamp_seconds', { chain_id: chain, metric: 'txCount', interval: 'day' })).toBe(day);
       const lastHour = intervalStart(Date.now() / 1000, 'hour') - 3600;
-      expect(harness.value('avaxmon_chain_transactions', { chain_id: chain, interval: 'hour' })).toBe(simulatedMetricValue(chain, 'txCount', lastHour));
-      expect(harness.value('avaxmon_chain_metric_timestamp_seconds', { chain_id: chain, metric: 'txCount', interval: 'hour' })).toBe(lastHour);
+      expect(harness.value('avaxmon_chain_transactions', { chain_id: chain, interval: 'hour' })).toBe(
+        simulatedMetricValue(chain, 'txCount', lastHour),
+      );
+      expect(harness.value('avaxmon_chain_metric_timestamp_seconds', { chain_id: chain, metric: 'txCount', interval: 'hour' })).toBe(
+        lastHour,
+      );
     }
     // 2 chains x 9 metrics, each answered by its first page (page_size 3 holds the current and the complete point).
     expect(harness.requests('metrics')).toHaveLength(18);
     expect(harness.selfValue('avaxmon_rpc_requests_total', { target: 'metrics_api', method: V2_ROUTE, outcome: 'success' })).toBe(16);
-    expect(harness.selfValue('avaxmon_rpc_requests_total', { target: 'metrics_api', method: V1_AVG_TPS_ROUTE, outcome: 'success' })).toBe(2);
+    expect(harness.selfValue('avaxmon_rpc_requests_total', { target: 'metrics_api', method: V1_AVG_TPS_ROUTE, outcome: 'success' })).toBe(
+      2,
+    );
     expect(harness.selfValue('avaxmon_collector_success', { target: 'metrics_api', collector: 'metrics_api' })).toBe(1);
   });
 
   it('follows nextPageToken until a complete point is found, and stops there', async () => {
     harness = await startPublicApiHarness(metricsApi('  page_size: 1'));
     expect((await harness.run('metrics_api')).success).toBe(true);
-    expect(harness.value('avaxmon_chain_transactions', { chain_id: '43114', interval: 'day' })).toBe(simulatedMetricValue('43114', 'txCount', yesterday()));
+    expect(harness.value('avaxmon_chain_transactions', { chain_id: '43114', interval: 'day' })).toBe(
+      simulatedMetricValue('43114', 'txCount', yesterday()),
+    );
     const txCount = harness.requests('metrics').filter((request) => request.path === '/v2/chains/43114/metrics/txCount');
     // Day and hour listings: page 1 is the incomplete current interval, page 2 the complete one.
     expect(txCount.map((request) => request.pageToken === undefined)).toEqual([true, false, true, false]);
   });
 
   it('restarts a listing from the first page when its page token has expired', async () => {
-    harness = await startPublicApiHarness((url) => `
+    harness = await startPublicApiHarness(
+      (url) => `
 metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], page_size: 1, request_spacing: 0s }
-`);
+`,
+    );
     harness.sim.apply({ expire_page_tokens: { next: 1 } });
     expect((await harness.run('metrics_api')).success).toBe(true);
     const requests = harness.requests('metrics');
@@ -77,9 +91,11 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], page_size: 1, r
   });
 
   it('waits out a short Retry-After and sends nothing before it', async () => {
-    harness = await startPublicApiHarness((url) => `
+    harness = await startPublicApiHarness(
+      (url) => `
 metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing: 0s, max_retry_wait: 5s }
-`);
+`,
+    );
     harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '1500ms' } });
     const limitedUntil = publicApiWorld(harness.sim.state).rateLimitedUntilMs.metrics;
     expect((await harness.run('metrics_api')).success).toBe(true);
@@ -91,9 +107,11 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing
   });
 
   it('fails the run on a long Retry-After and sends no request until that time, even from the next run', async () => {
-    harness = await startPublicApiHarness((url) => `
+    harness = await startPublicApiHarness(
+      (url) => `
 metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing: 0s, max_retry_wait: 100ms }
-`);
+`,
+    );
     expect((await harness.run('metrics_api')).success).toBe(true);
     expect(harness.samples('metrics_api').length).toBeGreaterThan(0);
     harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '2s' } });
@@ -118,9 +136,11 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing
   });
 
   it('fails the run on a 503 without retrying, and recovers on the next run', async () => {
-    harness = await startPublicApiHarness((url) => `
+    harness = await startPublicApiHarness(
+      (url) => `
 metrics_api: { url: ${url}, chains: [43114], metrics: [txCount, gasUsed], request_spacing: 0s }
-`);
+`,
+    );
     expect((await harness.run('metrics_api')).success).toBe(true);
     harness.sim.apply({ public_api_unavailable: { api: 'metrics', for: '300ms' } });
     const failed = await harness.run('metrics_api');
@@ -136,9 +156,11 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount, gasUsed], reques
   });
 
   it('stops at the request budget of a run', async () => {
-    harness = await startPublicApiHarness((url) => `
+    harness = await startPublicApiHarness(
+      (url) => `
 metrics_api: { url: ${url}, chains: [43114, 43113, total], metrics: [txCount], request_spacing: 0s, max_requests_per_run: 2 }
-`);
+`,
+    );
     const result = await harness.run('metrics_api');
     expect(result.success).toBe(false);
     expect(String((result.error as Error).message)).toContain('request budget of 2 per run exhausted');

@@ -63,7 +63,11 @@ describe('peers collector: statistics over validators, weighted by stake', () =>
   it('answers platform.getValidatorsAt as v1.15 marshals it and refetches the weights only every 10 minutes', async () => {
     harness = await tenValidatorPeers();
     const answer = (await (
-      await fetch(`${harness.sim.url}/ext/bc/P`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getValidatorsAt', params: { height: 'proposed' } }) })
+      await fetch(`${harness.sim.url}/ext/bc/P`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getValidatorsAt', params: { height: 'proposed' } }),
+      })
     ).json()) as { result: Record<string, { weight: string; publicKey: string }> };
     expect(answer.result[harness.sim.state.peers[0].nodeId].weight).toBe(String(1_000_000 * AVAX));
     const collector = createPeersCollector();

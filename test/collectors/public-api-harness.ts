@@ -39,7 +39,8 @@ export async function startPublicApiHarness(yaml: (simUrl: string) => string, en
   const log = createLogger('debug', 'json', captureStream(logs));
   const runs = new PublicApiJobs(http, self).build(config);
   const stop = new AbortController();
-  const matches = (sample: Sample, labels: Record<string, string>) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value);
+  const matches = (sample: Sample, labels: Record<string, string>) =>
+    Object.entries(labels).every(([key, value]) => sample.labels[key] === value);
   return {
     sim,
     self,

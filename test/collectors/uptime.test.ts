@@ -18,7 +18,7 @@ async function postInfo(url: string, method: string): Promise<Record<string, unk
 }
 
 describe('uptime collector', () => {
-  it('reports a validating node with the network\'s view of its uptime and the stake that would reward it', async () => {
+  it("reports a validating node with the network's view of its uptime and the stake that would reward it", async () => {
     harness = await startHarness('validators: { node_ids: [self] }');
     harness.sim.apply({ network_uptime: { weighted: 91.25, rewarding: 62.5 } });
     const samples = await harness.run(createUptimeCollector());
@@ -31,7 +31,11 @@ describe('uptime collector', () => {
   it('reports a node that is not a validator as not validating, and the run succeeds', async () => {
     harness = await startHarness('validators: { node_ids: [self] }', { validator: false });
     // The real answer: HTTP 200 with a gorilla -32000 error.
-    expect((await postInfo(harness.sim.url, 'info.uptime')).error).toEqual({ code: -32000, message: "couldn't get node uptime: node is not a validator", data: null });
+    expect((await postInfo(harness.sim.url, 'info.uptime')).error).toEqual({
+      code: -32000,
+      message: "couldn't get node uptime: node is not a validator",
+      data: null,
+    });
     const samples = await harness.run(createUptimeCollector());
     expect(samples.map((sample) => [sample.name, sample.value])).toEqual([['avaxmon_node_validating', 0]]);
     expect(requestCount(harness.self, 'info.uptime', 'rpc_error')).toBe(1);

@@ -103,7 +103,7 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
   });
 
-  it('reads the other validators from the target\'s view, and ACP-236 renewal from v1.15 fields', async () => {
+  it("reads the other validators from the target's view, and ACP-236 renewal from v1.15 fields", async () => {
     const fixed = primaryValidator(1, 0).nodeId;
     const renewing = primaryValidator(2, 0).nodeId;
     harness = await startHarness(`validators: { node_ids: [self, ${fixed}, ${renewing}] }`);
@@ -129,7 +129,7 @@ describe('validators collector', () => {
     expect(requestCount(harness.self, 'info.peers')).toBe(0);
   });
 
-  it('follows the network\'s view, not the node\'s own, into the budget; a validator leaving and rejoining', async () => {
+  it("follows the network's view, not the node's own, into the budget; a validator leaving and rejoining", async () => {
     harness = await startHarness('validators: { node_ids: [self] }');
     const me = chainWorld(harness.sim.state).validators[0];
     const at30Days = (me.startTime + 30 * DAY) * 1000;
@@ -158,7 +158,7 @@ describe('validators collector', () => {
     expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
   });
 
-  it('without fresh peers\' views (the peers collector off or failing) leaves the network view and budget out, never guesses', async () => {
+  it("without fresh peers' views (the peers collector off or failing) leaves the network view and budget out, never guesses", async () => {
     harness = await startHarness('validators: { node_ids: [self] }');
     const me = chainWorld(harness.sim.state).validators[0];
     const at = (me.startTime + 30 * DAY) * 1000;
@@ -322,10 +322,15 @@ describe('validator and chain collectors in the daemon', () => {
     try {
       const samples = await eventually(
         () => scrape(stack.url),
-        (s) => ['validators', 'l1_validators', 'fee_config', 'chain_progress'].every((c) => valueOf(s, 'avaxmon_collector_success', { collector: c }) === 1),
+        (s) =>
+          ['validators', 'l1_validators', 'fee_config', 'chain_progress'].every(
+            (c) => valueOf(s, 'avaxmon_collector_success', { collector: c }) === 1,
+          ),
       );
       expect(valueOf(samples, 'avaxmon_validator_active', { subnet: 'primary', node_id: SIM_NODE_ID })).toBe(1);
-      expect(valueOf(samples, 'avaxmon_l1_validator_balance_runway_seconds', { subnet: SIM_L1.name, node_id: SIM_NODE_ID })).toBeGreaterThan(0);
+      expect(
+        valueOf(samples, 'avaxmon_l1_validator_balance_runway_seconds', { subnet: SIM_L1.name, node_id: SIM_NODE_ID }),
+      ).toBeGreaterThan(0);
       expect(valueOf(samples, 'avaxmon_subnet_validator_active', { subnet: SIM_L1.name, node_id: SIM_NODE_ID })).toBe(1);
       expect(valueOf(samples, 'avaxmon_evm_chain_id', { chain: 'C' })).toBe(43114);
       expect(valueOf(samples, 'avaxmon_chain_height', { chain: 'P' })).toBeGreaterThan(0);

@@ -58,31 +58,126 @@ const failingRuns: Mutation[] = [
   { collector: createPeersCollector, answer: 'info.peers', field: 'numPeers', value: 60 },
   { collector: createPeersCollector, answer: 'info.peers', field: 'peers[5].benched[0]', value: 7 },
   { collector: createPeersCollector, answer: 'info.peers', field: 'peers[2].observedUptime', value: '98%' },
-  { collector: createPeersCollector, answer: 'platform.getValidatorsAt', field: (result) => `${Object.keys(result)[0]}.weight`, value: 2e12 },
+  {
+    collector: createPeersCollector,
+    answer: 'platform.getValidatorsAt',
+    field: (result) => `${Object.keys(result)[0]}.weight`,
+    value: 2e12,
+  },
   { collector: createUptimeCollector, answer: 'info.uptime', field: 'weightedAveragePercentage', value: '99.5x' },
   { collector: createUpgradesCollector, answer: 'info.upgrades', field: 'heliconTime', value: true },
-  { collector: createUpgradesCollector, answer: 'info.acps', field: (result) => `acps.${Object.keys(result.acps)[0]}.supportWeight`, value: 15e16 },
-  { collector: createValidatorsCollector, yaml: WATCH_SELF, answer: 'platform.getCurrentValidators', field: 'validators[0].weight', value: 2e12 },
-  { collector: createValidatorsCollector, yaml: WATCH_SELF, answer: 'platform.getCurrentValidators', field: 'validators[0].connected', value: 'true' },
-  { collector: createValidatorsCollector, yaml: WATCH_SELF, answer: 'platform.getCurrentValidators', field: 'validators[0].uptime', value: '99.5%' },
+  {
+    collector: createUpgradesCollector,
+    answer: 'info.acps',
+    field: (result) => `acps.${Object.keys(result.acps)[0]}.supportWeight`,
+    value: 15e16,
+  },
+  {
+    collector: createValidatorsCollector,
+    yaml: WATCH_SELF,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[0].weight',
+    value: 2e12,
+  },
+  {
+    collector: createValidatorsCollector,
+    yaml: WATCH_SELF,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[0].connected',
+    value: 'true',
+  },
+  {
+    collector: createValidatorsCollector,
+    yaml: WATCH_SELF,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[0].uptime',
+    value: '99.5%',
+  },
   { collector: createValidatorsCollector, yaml: WITH_SUBNETS, answer: 'platform.getCurrentValidators', field: l1Balance, value: '12x' },
   { collector: createValidatorsCollector, yaml: WITH_SUBNETS, answer: 'platform.getValidatorFeeState', field: 'price', value: '512x' },
-  { collector: createValidatorsCollector, yaml: NETWORK_WIDE, answer: 'platform.getCurrentValidators', field: 'validators[3].weight', value: '0x10' },
-  { collector: createValidatorsCollector, yaml: NETWORK_WIDE, answer: 'platform.getCurrentValidators', field: 'validators[4].startTime', value: ' 12 ' },
-  { collector: createValidatorsCollector, yaml: NETWORK_WIDE, answer: 'platform.getCurrentValidators', field: 'validators[5].delegatorWeight', value: 25e9 },
-  { collector: createL1ValidatorsCollector, yaml: WITH_SUBNETS, answer: 'validators.getCurrentValidators', field: 'validators[0].isActive', value: 'true' },
-  { collector: createL1ValidatorsCollector, yaml: WITH_SUBNETS, answer: 'validators.getCurrentValidators', field: 'validators[0].uptimePercentage', value: '99.5x' },
+  {
+    collector: createValidatorsCollector,
+    yaml: NETWORK_WIDE,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[3].weight',
+    value: '0x10',
+  },
+  {
+    collector: createValidatorsCollector,
+    yaml: NETWORK_WIDE,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[4].startTime',
+    value: ' 12 ',
+  },
+  {
+    collector: createValidatorsCollector,
+    yaml: NETWORK_WIDE,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[5].delegatorWeight',
+    value: 25e9,
+  },
+  {
+    collector: createL1ValidatorsCollector,
+    yaml: WITH_SUBNETS,
+    answer: 'validators.getCurrentValidators',
+    field: 'validators[0].isActive',
+    value: 'true',
+  },
+  {
+    collector: createL1ValidatorsCollector,
+    yaml: WITH_SUBNETS,
+    answer: 'validators.getCurrentValidators',
+    field: 'validators[0].uptimePercentage',
+    value: '99.5x',
+  },
   // Every chain answers eth_getChainConfig, so every chain's part fails, and with them the run.
   { collector: createFeeConfigCollector, yaml: SIM_SUBNETS_YAML, answer: 'eth_getChainConfig', field: 'chainId', value: '0xa86a' },
 ];
 
 const failingChains: ChainMutation[] = [
-  { collector: createChainProgressCollector, answer: 'platform.getHeight', field: 'height', value: 123, up: 'avaxmon_chain_up', chain: 'P' },
-  { collector: createChainProgressCollector, answer: 'platform.getCurrentSupply', field: 'supply', value: '12x', up: 'avaxmon_chain_up', chain: 'P' },
-  { collector: createChainProgressCollector, answer: 'platform.getBlockchainStatus', field: 'status', value: 1, up: 'avaxmon_chain_up', chain: 'P' },
+  {
+    collector: createChainProgressCollector,
+    answer: 'platform.getHeight',
+    field: 'height',
+    value: 123,
+    up: 'avaxmon_chain_up',
+    chain: 'P',
+  },
+  {
+    collector: createChainProgressCollector,
+    answer: 'platform.getCurrentSupply',
+    field: 'supply',
+    value: '12x',
+    up: 'avaxmon_chain_up',
+    chain: 'P',
+  },
+  {
+    collector: createChainProgressCollector,
+    answer: 'platform.getBlockchainStatus',
+    field: 'status',
+    value: 1,
+    up: 'avaxmon_chain_up',
+    chain: 'P',
+  },
   { collector: createChainProgressCollector, answer: 'avm.getTxFee', field: 'txFee', value: 1e6, up: 'avaxmon_chain_up', chain: 'X' },
-  { collector: createFeeConfigCollector, yaml: SIM_SUBNETS_YAML, answer: 'eth_feeConfig', field: 'feeConfig.gasLimit', value: '15000000x', up: 'avaxmon_evm_config_up', chain: SIM_L1.name },
-  { collector: createFeeConfigCollector, yaml: SIM_SUBNETS_YAML, answer: 'eth_getActiveRulesAt', field: 'avalancheRules.IsDurango', value: 'true', up: 'avaxmon_evm_config_up', chain: SIM_L1.name },
+  {
+    collector: createFeeConfigCollector,
+    yaml: SIM_SUBNETS_YAML,
+    answer: 'eth_feeConfig',
+    field: 'feeConfig.gasLimit',
+    value: '15000000x',
+    up: 'avaxmon_evm_config_up',
+    chain: SIM_L1.name,
+  },
+  {
+    collector: createFeeConfigCollector,
+    yaml: SIM_SUBNETS_YAML,
+    answer: 'eth_getActiveRulesAt',
+    field: 'avalancheRules.IsDurango',
+    value: 'true',
+    up: 'avaxmon_evm_config_up',
+    chain: SIM_L1.name,
+  },
 ];
 
 let harness: Harness | undefined;
@@ -140,8 +235,15 @@ const skippedDetails: ReadonlyArray<{ check: string; field: string; value: Json 
 ];
 
 describe('a health detail of another type is skipped and counted; health is read regardless', () => {
-  it.each(skippedDetails.map((detail) => [`checks.${detail.check}.message.${detail.field} as ${JSON.stringify(detail.value)}`, detail] as const))('%s', async (_, detail) => {
-    const started = await startMutated({ collector: createHealthCollector, answer: '/ext/health', field: `checks.${detail.check}.message.${detail.field}`, value: detail.value });
+  it.each(
+    skippedDetails.map((detail) => [`checks.${detail.check}.message.${detail.field} as ${JSON.stringify(detail.value)}`, detail] as const),
+  )('%s', async (_, detail) => {
+    const started = await startMutated({
+      collector: createHealthCollector,
+      answer: '/ext/health',
+      field: `checks.${detail.check}.message.${detail.field}`,
+      value: detail.value,
+    });
     harness = started.harness;
     const samples = await harness.run(createHealthCollector());
     expect(value(samples, 'avaxmon_node_healthy')).toBe(1);
@@ -150,7 +252,13 @@ describe('a health detail of another type is skipped and counted; health is read
   });
 
   it('a failing check whose error is not a string still fails', async () => {
-    const started = await startMutated({ collector: createHealthCollector, answer: '/ext/health', field: 'checks.router.error', value: 12, step: { fail_check: 'router' } });
+    const started = await startMutated({
+      collector: createHealthCollector,
+      answer: '/ext/health',
+      field: 'checks.router.error',
+      value: 12,
+      step: { fail_check: 'router' },
+    });
     harness = started.harness;
     const samples = await harness.run(createHealthCollector());
     expect(value(samples, 'avaxmon_health_check_passing', { check: 'router' })).toBe(0);
@@ -188,7 +296,12 @@ async function rewritingProxy(simUrl: string, answer: string, rewrite: (result: 
   };
 }
 
-async function relay(simUrl: string, request: IncomingMessage, answer: string, rewrite: (result: Json) => void): Promise<{ status: number; type: string; text: string }> {
+async function relay(
+  simUrl: string,
+  request: IncomingMessage,
+  answer: string,
+  rewrite: (result: Json) => void,
+): Promise<{ status: number; type: string; text: string }> {
   let body = '';
   for await (const chunk of request) body += String(chunk);
   const upstream = await fetch(`${simUrl}${request.url}`, {

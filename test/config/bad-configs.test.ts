@@ -39,47 +39,160 @@ const BAD: BadConfig[] = [
   { name: 'top-level list', text: '- a\n- b\n', expect: ['(root): expected a mapping, got a list'] },
   { name: 'top-level string', text: 'hello\n', expect: ['(root): expected a mapping, got a string'] },
   { name: 'top-level number', text: '42\n', expect: ['(root): expected a mapping, got a number'] },
-  { name: 'binary garbage', text: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x01]), expect: ['(root): not a UTF-8 text file (invalid byte at line 1, column 1)'] },
-  { name: 'control characters', text: `targets: [{ ${TARGET} }]\n\u0000\u0001\n`, expect: ['(root): not a text file (control character U+0000 at line 2, column 1)'] },
+  {
+    name: 'binary garbage',
+    text: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0x01]),
+    expect: ['(root): not a UTF-8 text file (invalid byte at line 1, column 1)'],
+  },
+  {
+    name: 'control characters',
+    text: `targets: [{ ${TARGET} }]\n\u0000\u0001\n`,
+    expect: ['(root): not a text file (control character U+0000 at line 2, column 1)'],
+  },
   // YAML syntax, each with its position
-  { name: 'alias bomb', text: aliasBomb, expect: ['(root): YAML error: Excessive alias count indicates a resource exhaustion attack (first alias at line 2, column 8)'] },
+  {
+    name: 'alias bomb',
+    text: aliasBomb,
+    expect: ['(root): YAML error: Excessive alias count indicates a resource exhaustion attack (first alias at line 2, column 8)'],
+  },
   { name: 'unresolved alias', text: `targets: *nowhere\n`, expect: ['(root): YAML error: Unresolved alias'] },
   { name: 'unclosed flow mapping', text: 'global: {\n', expect: ['(root): YAML error at line 2, column 1:'] },
-  { name: 'duplicate key', text: `targets: [{ ${TARGET} }]\ntargets: []\n`, expect: ['(root): YAML error at line 2, column 1: Map keys must be unique'] },
+  {
+    name: 'duplicate key',
+    text: `targets: [{ ${TARGET} }]\ntargets: []\n`,
+    expect: ['(root): YAML error at line 2, column 1: Map keys must be unique'],
+  },
   { name: 'tab indentation', text: 'targets:\n\t- name: a\n', expect: ['(root): YAML error at line 2, column 1:'] },
   // Durations
-  { name: 'interval beyond any timer', text: `global: { interval: 99999999999999999h }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval: must be at most 24d'] },
-  { name: 'collector interval beyond a timer', text: `targets: [{ ${TARGET}, collectors: { health: { interval: 3000000s } } }]\n`, expect: ['targets[0].collectors.health.interval: must be at most 24d'] },
-  { name: 'repeated unit', text: `global: { interval: 1s1s }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval: must be a duration'] },
-  { name: 'units out of order', text: `global: { interval: 30s1m }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval: must be a duration'] },
-  { name: 'negative duration', text: `global: { timeout: -1s }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.timeout: must be a duration'] },
+  {
+    name: 'interval beyond any timer',
+    text: `global: { interval: 99999999999999999h }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.interval: must be at most 24d'],
+  },
+  {
+    name: 'collector interval beyond a timer',
+    text: `targets: [{ ${TARGET}, collectors: { health: { interval: 3000000s } } }]\n`,
+    expect: ['targets[0].collectors.health.interval: must be at most 24d'],
+  },
+  {
+    name: 'repeated unit',
+    text: `global: { interval: 1s1s }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.interval: must be a duration'],
+  },
+  {
+    name: 'units out of order',
+    text: `global: { interval: 30s1m }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.interval: must be a duration'],
+  },
+  {
+    name: 'negative duration',
+    text: `global: { timeout: -1s }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.timeout: must be a duration'],
+  },
   { name: 'unitless duration', text: `global: { interval: 15 }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval:'] },
   { name: 'unknown unit', text: `global: { interval: 1y }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval: must be a duration'] },
-  { name: 'interval below 1s', text: `global: { interval: 500ms, timeout: 100ms }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval: must be at least 1s'] },
-  { name: 'timeout above interval', text: `global: { interval: 10s, timeout: 1m }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.timeout: must not exceed global.interval'] },
-  { name: 'retry backoff beyond a timer', text: `targets: [{ ${TARGET} }]\nalerts: { retry: { max_backoff: 4w } }\n`, expect: ['alerts.retry.max_backoff: must be at most 24d'] },
+  {
+    name: 'interval below 1s',
+    text: `global: { interval: 500ms, timeout: 100ms }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.interval: must be at least 1s'],
+  },
+  {
+    name: 'timeout above interval',
+    text: `global: { interval: 10s, timeout: 1m }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.timeout: must not exceed global.interval'],
+  },
+  {
+    name: 'retry backoff beyond a timer',
+    text: `targets: [{ ${TARGET} }]\nalerts: { retry: { max_backoff: 4w } }\n`,
+    expect: ['alerts.retry.max_backoff: must be at most 24d'],
+  },
   // Headers: CR/LF would split the request, undici refuses other characters at the first request
-  { name: 'CR/LF in a header value', text: `targets: [{ ${TARGET}, headers: { X-Token: "abc\\r\\nX-Injected: 1" } }]\n`, expect: ['targets[0].headers."X-Token": must not contain a line break'] },
-  { name: 'LF in a header value', text: `targets: [{ ${TARGET}, headers: { Authorization: "Bearer a\\nb" } }]\n`, expect: ['targets[0].headers.Authorization: must not contain a line break'] },
-  { name: 'NUL in a header value', text: `targets: [{ ${TARGET}, headers: { Authorization: "Bearer \\0" } }]\n`, expect: ['targets[0].headers.Authorization: must hold only printable characters'] },
-  { name: 'CR/LF from the environment', text: `targets: [{ ${TARGET}, headers: { Authorization: "\${TOKEN}" } }]\n`, env: { TOKEN: 'a\r\nX-Injected: 1' }, expect: ['targets[0].headers.Authorization: must not contain a line break'] },
-  { name: 'CR/LF in a header file', text: `targets: [{ ${TARGET}, header_files: { Authorization: "${secretWithLineBreak}" } }]\n`, expect: ['targets[0].header_files.Authorization: the file\'s content must not contain a line break'] },
-  { name: 'space in a header name', text: `targets: [{ ${TARGET}, headers: { "X Token": abc } }]\n`, expect: ['targets[0].headers."X Token": must be an HTTP header name'] },
-  { name: 'colon in a header name', text: `targets: [{ ${TARGET}, headers: { "X-Token:": abc } }]\n`, expect: ['targets[0].headers."X-Token:": must be an HTTP header name'] },
-  { name: 'line break in a data API key', text: 'data_api: { api_key: "abc\\ndef" }\n', expect: ['data_api.api_key: must not contain a line break'] },
+  {
+    name: 'CR/LF in a header value',
+    text: `targets: [{ ${TARGET}, headers: { X-Token: "abc\\r\\nX-Injected: 1" } }]\n`,
+    expect: ['targets[0].headers."X-Token": must not contain a line break'],
+  },
+  {
+    name: 'LF in a header value',
+    text: `targets: [{ ${TARGET}, headers: { Authorization: "Bearer a\\nb" } }]\n`,
+    expect: ['targets[0].headers.Authorization: must not contain a line break'],
+  },
+  {
+    name: 'NUL in a header value',
+    text: `targets: [{ ${TARGET}, headers: { Authorization: "Bearer \\0" } }]\n`,
+    expect: ['targets[0].headers.Authorization: must hold only printable characters'],
+  },
+  {
+    name: 'CR/LF from the environment',
+    text: `targets: [{ ${TARGET}, headers: { Authorization: "\${TOKEN}" } }]\n`,
+    env: { TOKEN: 'a\r\nX-Injected: 1' },
+    expect: ['targets[0].headers.Authorization: must not contain a line break'],
+  },
+  {
+    name: 'CR/LF in a header file',
+    text: `targets: [{ ${TARGET}, header_files: { Authorization: "${secretWithLineBreak}" } }]\n`,
+    expect: ["targets[0].header_files.Authorization: the file's content must not contain a line break"],
+  },
+  {
+    name: 'space in a header name',
+    text: `targets: [{ ${TARGET}, headers: { "X Token": abc } }]\n`,
+    expect: ['targets[0].headers."X Token": must be an HTTP header name'],
+  },
+  {
+    name: 'colon in a header name',
+    text: `targets: [{ ${TARGET}, headers: { "X-Token:": abc } }]\n`,
+    expect: ['targets[0].headers."X-Token:": must be an HTTP header name'],
+  },
+  {
+    name: 'line break in a data API key',
+    text: 'data_api: { api_key: "abc\\ndef" }\n',
+    expect: ['data_api.api_key: must not contain a line break'],
+  },
   // Everything else keeps naming its path
-  { name: 'missing header file', text: `targets: [{ ${TARGET}, header_files: { Authorization: /nonexistent/token } }]\n`, expect: ['targets[0].header_files.Authorization: cannot read secret file /nonexistent/token: ENOENT'] },
-  { name: 'unset variable', text: `targets: [{ name: a, url: "\${NODE_URL}" }]\n`, expect: ['targets[0].url: environment variable NODE_URL is not set'] },
+  {
+    name: 'missing header file',
+    text: `targets: [{ ${TARGET}, header_files: { Authorization: /nonexistent/token } }]\n`,
+    expect: ['targets[0].header_files.Authorization: cannot read secret file /nonexistent/token: ENOENT'],
+  },
+  {
+    name: 'unset variable',
+    text: `targets: [{ name: a, url: "\${NODE_URL}" }]\n`,
+    expect: ['targets[0].url: environment variable NODE_URL is not set'],
+  },
   { name: 'non-http url', text: 'targets: [{ name: a, url: "ftp://x" }]\n', expect: ['targets[0].url: must be an http(s) URL'] },
-  { name: 'bad target name', text: 'targets: [{ name: "a b", url: "http://x:1" }]\n', expect: ['targets[0].name: must be 1-63 characters'] },
+  {
+    name: 'bad target name',
+    text: 'targets: [{ name: "a b", url: "http://x:1" }]\n',
+    expect: ['targets[0].name: must be 1-63 characters'],
+  },
   { name: 'duplicate target', text: `targets: [{ ${TARGET} }, { ${TARGET} }]\n`, expect: ['targets[1].name: duplicate target name "a"'] },
   { name: 'unknown top-level key', text: `targets: [{ ${TARGET} }]\ntarget: []\n`, expect: ['target: unknown key'] },
-  { name: 'unknown collector', text: `targets: [{ ${TARGET}, collectors: { nosuch: {} } }]\n`, expect: ['targets[0].collectors.nosuch: unknown collector'] },
-  { name: 'string where a number belongs', text: `global: { max_response_bytes: "12x" }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.max_response_bytes:'] },
-  { name: 'string where a boolean belongs', text: `targets: [{ ${TARGET}, collectors: { peers: { enabled: "true" } } }]\n`, expect: ['targets[0].collectors.peers.enabled:'] },
+  {
+    name: 'unknown collector',
+    text: `targets: [{ ${TARGET}, collectors: { nosuch: {} } }]\n`,
+    expect: ['targets[0].collectors.nosuch: unknown collector'],
+  },
+  {
+    name: 'string where a number belongs',
+    text: `global: { max_response_bytes: "12x" }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.max_response_bytes:'],
+  },
+  {
+    name: 'string where a boolean belongs',
+    text: `targets: [{ ${TARGET}, collectors: { peers: { enabled: "true" } } }]\n`,
+    expect: ['targets[0].collectors.peers.enabled:'],
+  },
   { name: 'ratio out of range', text: `global: { jitter_ratio: 2 }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.jitter_ratio:'] },
-  { name: 'webhook without url', text: `targets: [{ ${TARGET} }]\nalerts: { receivers: [{ name: hook, type: webhook }] }\n`, expect: ['alerts.receivers[0].url: a webhook receiver needs exactly one url or url_file'] },
-  { name: 'unknown receiver type', text: `targets: [{ ${TARGET} }]\nalerts: { receivers: [{ name: hook, type: email, url: "http://x:1" }] }\n`, expect: ['alerts.receivers[0].type:'] },
+  {
+    name: 'webhook without url',
+    text: `targets: [{ ${TARGET} }]\nalerts: { receivers: [{ name: hook, type: webhook }] }\n`,
+    expect: ['alerts.receivers[0].url: a webhook receiver needs exactly one url or url_file'],
+  },
+  {
+    name: 'unknown receiver type',
+    text: `targets: [{ ${TARGET} }]\nalerts: { receivers: [{ name: hook, type: email, url: "http://x:1" }] }\n`,
+    expect: ['alerts.receivers[0].type:'],
+  },
 ];
 
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -118,7 +231,16 @@ function mismatch(bad: BadConfig, lines: string[]): string | undefined {
 
 // Spawning a CLI per row would take minutes on a small machine: the table runs through the loader
 // check-config uses, and these rows (the ones that once passed or crashed) also through the processes.
-const THROUGH_THE_CLI = ['empty file', 'no targets', 'top-level list', 'binary garbage', 'alias bomb', 'collector interval beyond a timer', 'CR/LF in a header value', 'CR/LF from the environment'];
+const THROUGH_THE_CLI = [
+  'empty file',
+  'no targets',
+  'top-level list',
+  'binary garbage',
+  'alias bomb',
+  'collector interval beyond a timer',
+  'CR/LF in a header value',
+  'CR/LF from the environment',
+];
 
 describe(`${BAD.length} bad configs`, () => {
   it('are each refused with one line per bad path', () => {

@@ -27,7 +27,11 @@ describe('config.schema.json', () => {
       expect(validate(parse(readFileSync(`${ROOT}${file}`, 'utf8'))), `${file}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
     expect(validate({ targets: [{ name: 'a', url: 'http://127.0.0.1:9650', colectors: {} }] })).toBe(false);
-    expect(validate.errors?.[0]).toMatchObject({ instancePath: '/targets/0', keyword: 'additionalProperties', params: { additionalProperty: 'colectors' } });
+    expect(validate.errors?.[0]).toMatchObject({
+      instancePath: '/targets/0',
+      keyword: 'additionalProperties',
+      params: { additionalProperty: 'colectors' },
+    });
   });
 
   it('is referenced by a yaml-language-server line in every example config', () => {

@@ -37,13 +37,24 @@ describe('public API config', () => {
     const config = parseConfig(issueExample(keyFile));
     expect(config.metrics_api).toMatchObject({ interval: 3_600_000, chains: ['43114', 'total'], time_interval: 'day' });
     expect(config.metrics_api!.metrics[4]).toEqual({ name: 'avgTps', interval: 'day' });
-    expect(config.data_api).toMatchObject({ api_key: 'file-key-abcdef', interval: 600_000, max_requests_per_run: 200, request_spacing: 100 });
-    expect(config.data_api!.balances[0]).toEqual({ chain_id: '43114', address: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC', name: 'relayer-hot-wallet' });
+    expect(config.data_api).toMatchObject({
+      api_key: 'file-key-abcdef',
+      interval: 600_000,
+      max_requests_per_run: 200,
+      request_spacing: 100,
+    });
+    expect(config.data_api!.balances[0]).toEqual({
+      chain_id: '43114',
+      address: '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC',
+      name: 'relayer-hot-wallet',
+    });
     expect(scrubSecrets('key=file-key-abcdef')).toBe('key=<redacted>');
   });
 
   it('reads the key from the environment, and gives a keyless client lower limits', () => {
-    const keyed = parseConfig(`data_api: { api_key: "\${AVAX_DATA_API_KEY}", balances: [] }`, { env: { AVAX_DATA_API_KEY: 'env-key-123456' } });
+    const keyed = parseConfig(`data_api: { api_key: "\${AVAX_DATA_API_KEY}", balances: [] }`, {
+      env: { AVAX_DATA_API_KEY: 'env-key-123456' },
+    });
     expect(keyed.data_api!.api_key).toBe('env-key-123456');
     expect(scrubSecrets('env-key-123456')).toBe('<redacted>');
     const keyless = parseConfig(`data_api: { balances: [] }`);
@@ -94,7 +105,9 @@ data_api:
         'data_api.api_key_file: set api_key or api_key_file, not both',
       ]),
     );
-    expect(issuesOf(`data_api: { api_key_file: ${join(dir, 'missing')} }`)).toEqual([`data_api.api_key_file: cannot read secret file ${join(dir, 'missing')}: ENOENT`]);
+    expect(issuesOf(`data_api: { api_key_file: ${join(dir, 'missing')} }`)).toEqual([
+      `data_api.api_key_file: cannot read secret file ${join(dir, 'missing')}: ENOENT`,
+    ]);
   });
 
   describe('check-config', () => {

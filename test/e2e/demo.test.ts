@@ -13,22 +13,44 @@ describe('npm run demo', () => {
     let stdout = '';
     demo.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     try {
-      await eventually(async () => stdout, (text) => text.includes(`metrics:    http://127.0.0.1:${port}/metrics`), 15_000);
+      await eventually(
+        async () => stdout,
+        (text) => text.includes(`metrics:    http://127.0.0.1:${port}/metrics`),
+        15_000,
+      );
       const scrape = async () => parseExposition(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
       const first = await eventually(scrape, (s) => find(s, 'avaxmon_collector_success').length >= 11, 30_000);
       expect(Date.now() - started).toBeLessThan(30_000);
       expect(find(first, 'avaxmon_collector_success').filter((sample) => sample.value !== 1)).toEqual([]);
-      for (const name of ['avaxmon_node_healthy', 'avaxmon_node_peers', 'avaxmon_node_uptime_weighted_average_ratio', 'avaxmon_network_upgrade_scheduled', 'avaxmon_node_info']) {
+      for (const name of [
+        'avaxmon_node_healthy',
+        'avaxmon_node_peers',
+        'avaxmon_node_uptime_weighted_average_ratio',
+        'avaxmon_network_upgrade_scheduled',
+        'avaxmon_node_info',
+      ]) {
         expect(find(first, name).length, name).toBeGreaterThan(0);
       }
       // The scenario fails the network check at 8s and drops the peers to 12 at 16s.
       await eventually(scrape, (s) => valueOf(s, 'avaxmon_node_healthy') === 0, 20_000);
       await eventually(scrape, (s) => valueOf(s, 'avaxmon_node_peers') === 12, 20_000);
       // The alerts: section and the webhook sink: the flip fires, shows on the status page, and resolves.
-      await eventually(async () => stdout, (text) => /webhook: +firing AvalancheNodeUnhealthy/.test(text), 20_000);
+      await eventually(
+        async () => stdout,
+        (text) => /webhook: +firing AvalancheNodeUnhealthy/.test(text),
+        20_000,
+      );
       // The flip lasts about 16 s of every 60 s loop.
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/`)).text(), (html) => html.includes('<td>AvalancheNodeUnhealthy</td>'), 70_000);
-      await eventually(async () => stdout, (text) => /webhook: +resolved AvalancheNodeUnhealthy/.test(text), 40_000);
+      await eventually(
+        async () => (await fetch(`http://127.0.0.1:${port}/`)).text(),
+        (html) => html.includes('<td>AvalancheNodeUnhealthy</td>'),
+        70_000,
+      );
+      await eventually(
+        async () => stdout,
+        (text) => /webhook: +resolved AvalancheNodeUnhealthy/.test(text),
+        40_000,
+      );
     } finally {
       demo.kill('SIGTERM');
     }

@@ -4,7 +4,11 @@ import { scrape, startStack, valueOf, find, type Stack } from '../helpers/stack.
 describe('node collectors against the simulator', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ manualTime: true, sim: { peers: 2000 }, targetYaml: 'health_tags: [11111111111111111111111111111111LpoYY]' });
+    stack = await startStack({
+      manualTime: true,
+      sim: { peers: 2000 },
+      targetYaml: 'health_tags: [11111111111111111111111111111111LpoYY]',
+    });
   });
   afterAll(() => stack.close());
 
@@ -21,15 +25,23 @@ describe('node collectors against the simulator', () => {
     const before = Date.now() / 1000;
     stack.sim.apply({ fail_check: { check: 'C', error: 'block processing too slow' } });
     stack.sim.apply({ fail_check: 'C' });
-    const failing = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 0);
+    const failing = await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_node_healthy') === 0,
+    );
     expect(valueOf(failing, 'avaxmon_health_check_passing', { check: 'C' })).toBe(0);
     expect(valueOf(failing, 'avaxmon_health_check_contiguous_failures', { check: 'C' })).toBe(2);
-    expect(valueOf(failing, 'avaxmon_health_check_first_failure_timestamp_seconds', { check: 'C' })).toBeGreaterThanOrEqual(Math.floor(before));
+    expect(valueOf(failing, 'avaxmon_health_check_first_failure_timestamp_seconds', { check: 'C' })).toBeGreaterThanOrEqual(
+      Math.floor(before),
+    );
     // The C-Chain check carries the primary network's tag, so the tag turns unhealthy too.
     expect(valueOf(failing, 'avaxmon_health_tag_healthy')).toBe(0);
     expect(valueOf(failing, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
     stack.sim.apply({ recover_check: 'C' });
-    const recovered = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 1);
+    const recovered = await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_node_healthy') === 1,
+    );
     expect(find(recovered, 'avaxmon_health_check_first_failure_timestamp_seconds')).toEqual([]);
   });
 
@@ -46,7 +58,9 @@ describe('node collectors against the simulator', () => {
     expect(valueOf(samples, 'avaxmon_node_network_id')).toBe(1);
     expect(valueOf(samples, 'avaxmon_chain_bootstrapped', { chain: 'X' })).toBe(1);
     expect(valueOf(samples, 'avaxmon_node_vm_info', { vm: 'avm' })).toBe(1);
-    expect(find(samples, 'avaxmon_node_installed_vm_info').map((sample) => [sample.labels.vm_id, sample.labels.aliases, sample.value])).toEqual(
+    expect(
+      find(samples, 'avaxmon_node_installed_vm_info').map((sample) => [sample.labels.vm_id, sample.labels.aliases, sample.value]),
+    ).toEqual(
       expect.arrayContaining([
         ['jvYyfQTxGMJLuGWa55kdP2p2zSUYsQ5Raupu4TW34ZAUBAbtq', 'avm', 1],
         ['mgj786NP7uDwBCcq6YwThhaN8FLyybkCa4zBWTQbNgmK6k9A6', 'evm', 1],
@@ -76,26 +90,40 @@ describe('node collectors against the simulator', () => {
 
   it('follows the peer count down and up', async () => {
     stack.sim.apply({ set_peers: 8 });
-    await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_peers') === 8);
+    await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_node_peers') === 8,
+    );
     stack.sim.apply({ set_peers: 2000 });
-    await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_peers') === 2000);
+    await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_node_peers') === 2000,
+    );
   });
 
   it('converts info.uptime percentages to ratios', async () => {
     stack.sim.apply({ set_uptime: 79.5 });
-    const samples = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_uptime_rewarding_stake_ratio') === 0.795);
+    const samples = await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_node_uptime_rewarding_stake_ratio') === 0.795,
+    );
     expect(valueOf(samples, 'avaxmon_node_uptime_weighted_average_ratio', { subnet: 'primary' })).toBe(0.795);
   });
 
   it('exports upgrade times (v1.15: Helicon activated) and ACP weights in AVAX', async () => {
     const samples = await scrape(stack.url);
-    expect(valueOf(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'etna' })).toBe(Date.parse('2024-12-16T17:00:00Z') / 1000);
+    expect(valueOf(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'etna' })).toBe(
+      Date.parse('2024-12-16T17:00:00Z') / 1000,
+    );
     expect(valueOf(samples, 'avaxmon_network_upgrade_scheduled', { upgrade: 'etna' })).toBe(1);
     expect(valueOf(samples, 'avaxmon_network_upgrade_scheduled', { upgrade: 'helicon' })).toBe(1);
-    expect(valueOf(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'helicon' })).toBe(Date.parse('2026-09-22T15:00:00Z') / 1000);
+    expect(valueOf(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'helicon' })).toBe(
+      Date.parse('2026-09-22T15:00:00Z') / 1000,
+    );
     expect(valueOf(samples, 'avaxmon_acp_support_weight_avax', { acp: '23' })).toBe(150_000_000);
     const weight = (name: string) => valueOf(samples, name, { acp: '23' })!;
-    const total = weight('avaxmon_acp_support_weight_avax') + weight('avaxmon_acp_object_weight_avax') + weight('avaxmon_acp_abstain_weight_avax');
+    const total =
+      weight('avaxmon_acp_support_weight_avax') + weight('avaxmon_acp_object_weight_avax') + weight('avaxmon_acp_abstain_weight_avax');
     expect(valueOf(samples, 'avaxmon_acp_support_stake_ratio', { acp: '23' })).toBeCloseTo(150_000_000 / total, 9);
     expect(find(samples, 'avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade: 'apricotPhase4MinPChainHeight' })).toEqual([]);
   });

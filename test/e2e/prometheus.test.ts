@@ -28,7 +28,9 @@ const haveTools = requireTool(PROMETHEUS, 'prometheus') && requireTool(ALERTMANA
  * labels and annotations stay exactly as shipped.
  */
 function rulesWithoutHoldTimes(): string {
-  const rules = parse(readFileSync('alerts/avaxmon.rules.yaml', 'utf8')) as { groups: Array<{ interval?: string; rules: Array<Record<string, unknown>> }> };
+  const rules = parse(readFileSync('alerts/avaxmon.rules.yaml', 'utf8')) as {
+    groups: Array<{ interval?: string; rules: Array<Record<string, unknown>> }>;
+  };
   for (const group of rules.groups) {
     delete group.interval;
     for (const rule of group.rules) {
@@ -95,7 +97,10 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     receiver = await startWebhookReceiver();
     // The built-in engine gets its own receiver, so its notifications never pass for Alertmanager's.
     builtInReceiver = await startWebhookReceiver();
-    daemon = new Daemon({ config: fullConfig(sim.url, { webhookUrl: builtInReceiver.url }), logger: createLogger('warn', 'json', captureStream([])) });
+    daemon = new Daemon({
+      config: fullConfig(sim.url, { webhookUrl: builtInReceiver.url }),
+      logger: createLogger('warn', 'json', captureStream([])),
+    });
     await daemon.app.listen({ host: '127.0.0.1', port: 0 });
     const avaxmon = `127.0.0.1:${(daemon.app.server.address() as { port: number }).port}`;
     alertmanager = await startRealSystem(ALERTMANAGER, { 'alertmanager.yml': alertmanagerConfig(receiver.url) }, (dir, listen) => [
@@ -137,7 +142,12 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
       (result) => (result.result as unknown[]).length === DELIVERY_OUTCOMES.length,
       15_000,
     );
-    const byOutcome = Object.fromEntries((data.result as Array<{ metric: Record<string, string>; value: [number, string] }>).map((sample) => [sample.metric.outcome, sample.value[1]]));
+    const byOutcome = Object.fromEntries(
+      (data.result as Array<{ metric: Record<string, string>; value: [number, string] }>).map((sample) => [
+        sample.metric.outcome,
+        sample.value[1],
+      ]),
+    );
     expect(Object.keys(byOutcome).sort()).toEqual([...DELIVERY_OUTCOMES].sort());
     // Nothing here expires or drops a notification, so these two exist only because they start at 0.
     expect(byOutcome).toMatchObject({ expired: '0', dropped: '0' });
@@ -151,8 +161,12 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     );
     const shards = (data.result as Array<{ metric: Record<string, string> }>).map((sample) => [sample.metric.instance, sample.metric.job]);
     expect(shards.map(([instance]) => instance).sort()).toEqual(['node-a', 'node-b']);
-    const targets = (await (await fetch(`${prometheus.url}/api/v1/targets`)).json()) as { data: { activeTargets: Array<{ labels: Record<string, string> }> } };
-    const probed = targets.data.activeTargets.filter((target) => target.labels.job.startsWith('probe-shard-')).map((target) => target.labels.instance);
+    const targets = (await (await fetch(`${prometheus.url}/api/v1/targets`)).json()) as {
+      data: { activeTargets: Array<{ labels: Record<string, string> }> };
+    };
+    const probed = targets.data.activeTargets
+      .filter((target) => target.labels.job.startsWith('probe-shard-'))
+      .map((target) => target.labels.instance);
     expect(probed.sort()).toEqual(['node-a', 'node-b']);
   });
 
@@ -174,17 +188,27 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     const unhealthy = (status: string) => () =>
       (receiver.bodies as Array<{ alerts: WebhookAlert[] }>)
         .flatMap((body) => body.alerts)
-        .find((alert) => alert.labels.alertname === 'AvalancheNodeUnhealthy' && alert.labels.target === 'node-a' && alert.status === status);
+        .find(
+          (alert) => alert.labels.alertname === 'AvalancheNodeUnhealthy' && alert.labels.target === 'node-a' && alert.status === status,
+        );
     expect(unhealthy('firing')()).toBeUndefined();
     sim.apply({ fail_check: 'network' });
-    const firing = await eventually(async () => unhealthy('firing')(), (alert) => alert !== undefined, 30_000);
+    const firing = await eventually(
+      async () => unhealthy('firing')(),
+      (alert) => alert !== undefined,
+      30_000,
+    );
     expect(firing!.labels).toMatchObject({ severity: 'critical', job: 'avaxmon' });
     expect(firing!.annotations.summary).toBe('Node node-a is unhealthy');
     // The templated description ran its query against Prometheus and named the failing check.
     expect(firing!.annotations.description).toContain('network');
     expect(firing!.annotations.runbook_url).toMatch(/docs\/runbooks\.md#avalanchenodeunhealthy$/);
     sim.apply({ recover_check: 'network' });
-    await eventually(async () => unhealthy('resolved')(), (alert) => alert !== undefined, 30_000);
+    await eventually(
+      async () => unhealthy('resolved')(),
+      (alert) => alert !== undefined,
+      30_000,
+    );
   }, 70_000);
 
   it('answers every query of every dashboard with data: every panel target and every annotation', async () => {

@@ -16,7 +16,8 @@ const haveChromium = requireTool(CHROMIUM, 'chromium');
  * The README's screenshot is refreshed with `UPDATE_SCREENSHOTS=1 npx vitest run test/e2e/status-page.test.ts`;
  * other runs write it to a scratch file, so a test run leaves the work tree clean.
  */
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/status-page.png' : join(tmpdir(), `avaxmon-status-page-${process.pid}.png`);
+const SCREENSHOT =
+  process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/status-page.png' : join(tmpdir(), `avaxmon-status-page-${process.pid}.png`);
 
 /** Flags for a quiet, self-contained headless Chromium that reaches nothing but loopback. */
 const CHROMIUM_ARGS = [
@@ -48,7 +49,10 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
   beforeAll(async () => {
     sim = await startSimulator({ validators: 50 });
     receiver = await startWebhookReceiver();
-    daemon = new Daemon({ config: fullConfig(sim.url, { webhookUrl: receiver.url }), logger: createLogger('warn', 'json', captureStream([])) });
+    daemon = new Daemon({
+      config: fullConfig(sim.url, { webhookUrl: receiver.url }),
+      logger: createLogger('warn', 'json', captureStream([])),
+    });
     await daemon.app.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(daemon.app.server.address() as { port: number }).port}/`;
     await daemon.start();
@@ -90,7 +94,9 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     );
     // node-b is the same simulated node under a second name, so it is unhealthy too.
     for (const target of ['node-a', 'node-b']) {
-      expect(alertRows.find((row) => row.startsWith('AvalancheNodeUnhealthy') && row.includes(`target=${target}`))).toMatch(/Node node-. is unhealthy/);
+      expect(alertRows.find((row) => row.startsWith('AvalancheNodeUnhealthy') && row.includes(`target=${target}`))).toMatch(
+        /Node node-. is unhealthy/,
+      );
     }
     expect(await page.title()).toBe('avaxmon');
 

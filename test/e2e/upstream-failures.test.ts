@@ -20,32 +20,46 @@ describe('upstream failures', () => {
   });
   afterAll(() => stack.close());
 
-  it.each(FAULTS)('$kind: the peers series vanish, success goes to 0, the outcome is counted, then it recovers', async ({ kind, delay, outcome }) => {
-    stack.sim.apply({ clear_faults: true });
-    stack.sim.apply({ fault: { match: 'info.peers', kind, delay } });
-    const failed = await stack.time!.eventually(
-      () => scrape(stack.url),
-      (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 0 && (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome }) ?? 0) > 0,
-    );
-    expect(find(failed, 'avaxmon_node_peers')).toEqual([]);
-    // One method failing while the node answers the others leaves the target up.
-    expect(valueOf(failed, 'avaxmon_target_up')).toBe(1);
-    expect(find(failed, 'avaxmon_node_peers_by_version')).toEqual([]);
-    // Other collectors of the same target keep working.
-    expect(valueOf(failed, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
-    const logged = stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find(
-      (entry) => entry.msg === 'Collection failed' && entry.collector === 'peers' && JSON.stringify(entry.err).includes('info.peers'),
-    );
-    expect(logged?.target).toBe('node-a');
-    stack.sim.apply({ clear_faults: true });
-    const recovered = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 1, 10_000);
-    expect(valueOf(recovered, 'avaxmon_node_peers')).toBe(60);
-    expect(valueOf(recovered, 'avaxmon_target_up')).toBe(1);
-  });
+  it.each(FAULTS)(
+    '$kind: the peers series vanish, success goes to 0, the outcome is counted, then it recovers',
+    async ({ kind, delay, outcome }) => {
+      stack.sim.apply({ clear_faults: true });
+      stack.sim.apply({ fault: { match: 'info.peers', kind, delay } });
+      const failed = await stack.time!.eventually(
+        () => scrape(stack.url),
+        (s) =>
+          valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 0 &&
+          (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome }) ?? 0) > 0,
+      );
+      expect(find(failed, 'avaxmon_node_peers')).toEqual([]);
+      // One method failing while the node answers the others leaves the target up.
+      expect(valueOf(failed, 'avaxmon_target_up')).toBe(1);
+      expect(find(failed, 'avaxmon_node_peers_by_version')).toEqual([]);
+      // Other collectors of the same target keep working.
+      expect(valueOf(failed, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
+      const logged = stack.logs
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find(
+          (entry) => entry.msg === 'Collection failed' && entry.collector === 'peers' && JSON.stringify(entry.err).includes('info.peers'),
+        );
+      expect(logged?.target).toBe('node-a');
+      stack.sim.apply({ clear_faults: true });
+      const recovered = await stack.time!.eventually(
+        () => scrape(stack.url),
+        (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'peers' }) === 1,
+        10_000,
+      );
+      expect(valueOf(recovered, 'avaxmon_node_peers')).toBe(60);
+      expect(valueOf(recovered, 'avaxmon_target_up')).toBe(1);
+    },
+  );
 
   it('a 503 health answer is an answer: the target stays up', async () => {
     stack.sim.apply({ fail_check: 'network' });
-    const samples = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_healthy') === 0);
+    const samples = await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_node_healthy') === 0,
+    );
     expect(valueOf(samples, 'avaxmon_target_up')).toBe(1);
     expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
     stack.sim.apply({ recover_check: 'network' });
@@ -53,10 +67,16 @@ describe('upstream failures', () => {
 
   it('reports a disabled node-specific method as unavailable, logged once, without failing the collector', async () => {
     stack.sim.apply({ disable_method: 'info.getVMs' });
-    const samples = await stack.time!.eventually(() => scrape(stack.url), (s) => valueOf(s, 'avaxmon_node_api_available', { method: 'info.getVMs' }) === 0);
+    const samples = await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => valueOf(s, 'avaxmon_node_api_available', { method: 'info.getVMs' }) === 0,
+    );
     expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'node_info' })).toBe(1);
     expect(valueOf(samples, 'avaxmon_node_info')).toBe(1);
-    await stack.time!.eventually(() => scrape(stack.url), (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.getVMs', outcome: 'unavailable' }) ?? 0) >= 3);
+    await stack.time!.eventually(
+      () => scrape(stack.url),
+      (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.getVMs', outcome: 'unavailable' }) ?? 0) >= 3,
+    );
     const warnings = stack.logs.filter((line) => line.includes('Node method is unavailable') && line.includes('info.getVMs'));
     expect(warnings).toHaveLength(1);
   });
@@ -78,7 +98,10 @@ describe('an unreachable target', () => {
       expect(line).toMatch(/node-a info\.peers: .*ECONNREFUSED/);
       expect((await fetch(`${stack.url}/-/healthy`)).status).toBe(200);
       // Later runs fail the same way: logged at debug, so a dead node is no warning storm.
-      await stack.time!.eventually(() => scrape(stack.url), (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'refused' }) ?? 0) >= 3);
+      await stack.time!.eventually(
+        () => scrape(stack.url),
+        (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'refused' }) ?? 0) >= 3,
+      );
       const peersFailures = stack.logs.filter((entry) => entry.includes('Collection failed') && entry.includes('"collector":"peers"'));
       expect(peersFailures.filter((entry) => entry.includes('"level":"warn"'))).toHaveLength(1);
       expect(peersFailures.filter((entry) => entry.includes('"level":"debug"')).length).toBeGreaterThanOrEqual(2);

@@ -25,6 +25,8 @@ export function countingCollectors(): CountingCollectors {
       }
     },
   });
-  const registry = new Map([...collectorRegistry].map(([name, factory]) => [name, { ...factory, create: () => counted(name, factory.create()) }]));
+  const registry = new Map(
+    [...collectorRegistry].map(([name, factory]) => [name, { ...factory, create: () => counted(name, factory.create()) }]),
+  );
   return { registry, running: () => running, started: (name) => started.get(name) ?? 0 };
 }

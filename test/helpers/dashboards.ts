@@ -45,7 +45,9 @@ export function dashboardQueries(dir = DASHBOARD_DIR): DashboardQuery[] {
       const fromPanels = flattenPanels(dashboard.panels ?? []).flatMap((panel) =>
         (panel.targets ?? []).filter((target) => target.expr).map((target) => query(panel.title ?? '(untitled)', target.expr!)),
       );
-      const fromAnnotations = (dashboard.annotations?.list ?? []).filter((annotation) => annotation.expr).map((annotation) => query(`annotation ${annotation.name}`, annotation.expr!));
+      const fromAnnotations = (dashboard.annotations?.list ?? [])
+        .filter((annotation) => annotation.expr)
+        .map((annotation) => query(`annotation ${annotation.name}`, annotation.expr!));
       return [...fromPanels, ...fromAnnotations];
     });
 }

@@ -75,7 +75,8 @@ export class ManualClock implements Clock {
 
   private earliest(): PendingTimer | undefined {
     let earliest: PendingTimer | undefined;
-    for (const timer of this.timers) if (!earliest || timer.dueMs < earliest.dueMs || (timer.dueMs === earliest.dueMs && timer.order < earliest.order)) earliest = timer;
+    for (const timer of this.timers)
+      if (!earliest || timer.dueMs < earliest.dueMs || (timer.dueMs === earliest.dueMs && timer.order < earliest.order)) earliest = timer;
     return earliest;
   }
 

@@ -43,7 +43,8 @@ function manualTime(): ManualTime & { attach(daemon: Daemon): void } {
   const eventually = async <T>(probe: () => Promise<T>, check: (value: T) => boolean, maxMs = 10_000): Promise<T> => {
     let last = await probe();
     for (let elapsedMs = 0; !check(last); elapsedMs += STEP_MS) {
-      if (elapsedMs >= maxMs) throw new Error(`condition not met within ${maxMs} ms of manual time; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+      if (elapsedMs >= maxMs)
+        throw new Error(`condition not met within ${maxMs} ms of manual time; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
       await step();
       last = await probe();
     }
@@ -57,7 +58,11 @@ function manualTime(): ManualTime & { attach(daemon: Daemon): void } {
       for (let elapsedMs = 0; elapsedMs < ms; elapsedMs += STEP_MS) await step();
     },
     async advanceUntil(condition, maxMs) {
-      await eventually(async () => condition(), (holds) => holds, maxMs);
+      await eventually(
+        async () => condition(),
+        (holds) => holds,
+        maxMs,
+      );
     },
     eventually,
   };
@@ -65,7 +70,16 @@ function manualTime(): ManualTime & { attach(daemon: Daemon): void } {
 
 /** A simulator plus a daemon scraping it, both on loopback ports chosen by the OS. */
 export async function startStack(
-  options: { sim?: SimulatorOptions; targetUrl?: string; targetYaml?: string; globalYaml?: string; extraYaml?: string; env?: NodeJS.ProcessEnv; manualTime?: boolean; web?: WebOptions } = {},
+  options: {
+    sim?: SimulatorOptions;
+    targetUrl?: string;
+    targetYaml?: string;
+    globalYaml?: string;
+    extraYaml?: string;
+    env?: NodeJS.ProcessEnv;
+    manualTime?: boolean;
+    web?: WebOptions;
+  } = {},
 ): Promise<Stack> {
   const sim = await startSimulator(options.sim);
   const config = parseConfig(
@@ -82,7 +96,12 @@ ${options.extraYaml ?? ''}
   const logs: string[] = [];
   const logger = createLogger('debug', 'json', captureStream(logs));
   const time = options.manualTime ? manualTime() : undefined;
-  const daemon = new Daemon({ config, logger, web: options.web, ...(time && { clock: time.clock, collectorRegistry: time.runs.registry }) });
+  const daemon = new Daemon({
+    config,
+    logger,
+    web: options.web,
+    ...(time && { clock: time.clock, collectorRegistry: time.runs.registry }),
+  });
   time?.attach(daemon);
   await daemon.app.listen({ host: '127.0.0.1', port: 0 });
   const address = daemon.app.server.address() as { port: number };
@@ -154,7 +173,8 @@ export async function eventually<T>(probe: () => Promise<T>, check: (value: T) =
   const deadline = Date.now() + timeoutMs;
   let last: T = await probe();
   while (!check(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs}ms; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs}ms; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
     last = await probe();
   }

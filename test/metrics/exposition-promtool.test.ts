@@ -32,7 +32,9 @@ describe('/metrics', () => {
     const response = await fetch(`${stack.url}/metrics`);
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const body = await response.text();
-    expect(body).toContain('# HELP avaxmon_collector_success Whether the last scheduled run of the collector succeeded. Collection runs on a schedule, not on scrape.');
+    expect(body).toContain(
+      '# HELP avaxmon_collector_success Whether the last scheduled run of the collector succeeded. Collection runs on a schedule, not on scrape.',
+    );
     expect(body).toMatch(/^process_cpu_user_seconds_total \d/m);
   });
 

@@ -31,7 +31,9 @@ describe('MetricsSnapshot', () => {
 
   it('renders OpenMetrics counter families without _total and gzips on request', () => {
     const snapshot = new MetricsSnapshot(allMetrics);
-    snapshot.setSlice('self', [{ name: 'avaxmon_rpc_requests_total', labels: { target: 'a', method: 'info.peers', outcome: 'success' }, value: 3 }]);
+    snapshot.setSlice('self', [
+      { name: 'avaxmon_rpc_requests_total', labels: { target: 'a', method: 'info.peers', outcome: 'success' }, value: 3 },
+    ]);
     const openmetrics = snapshot.body('openmetrics', false).toString();
     expect(openmetrics).toContain('# TYPE avaxmon_rpc_requests counter\n');
     expect(openmetrics).toContain('avaxmon_rpc_requests_total{target="a",method="info.peers",outcome="success"} 3\n');
@@ -40,7 +42,9 @@ describe('MetricsSnapshot', () => {
 
   it('escapes label values', () => {
     const snapshot = new MetricsSnapshot(allMetrics);
-    snapshot.setSlice('x', [{ name: 'avaxmon_health_check_passing', labels: { target: 'a', check: 'odd "name"\\ with\nnewline' }, value: 0 }]);
+    snapshot.setSlice('x', [
+      { name: 'avaxmon_health_check_passing', labels: { target: 'a', check: 'odd "name"\\ with\nnewline' }, value: 0 },
+    ]);
     expect(snapshot.body('text', false).toString()).toContain('check="odd \\"name\\"\\\\ with\\nnewline"');
   });
 
@@ -67,7 +71,7 @@ describe('MetricsSnapshot', () => {
     expect(incremental.body('text', false).toString()).toContain('avaxmon_node_peers{target="a"} 4\navaxmon_node_peers{target="c"} 5\n');
   });
 
-  it('keeps a rendered slice in one buffer of its own, not in a slab of the shared pool, with each family\'s range', () => {
+  it("keeps a rendered slice in one buffer of its own, not in a slab of the shared pool, with each family's range", () => {
     const slice = renderSamples([...peers('é', 1), { name: 'avaxmon_node_validating', labels: { target: 'a' }, value: 1 }]);
     expect(slice.buffer.buffer.byteLength).toBe(slice.buffer.length);
     expect(slice.names).toEqual(['avaxmon_node_peers', 'avaxmon_node_validating']);

@@ -38,7 +38,16 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   let log = '';
-  daemon = spawn('node', [MAIN, `--config.file=${join(dir, 'config.yaml')}`, `--web.config.file=${join(dir, 'web.yml')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  daemon = spawn(
+    'node',
+    [
+      MAIN,
+      `--config.file=${join(dir, 'config.yaml')}`,
+      `--web.config.file=${join(dir, 'web.yml')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   daemon.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await until(() => log.includes('avaxmon listening'), 20_000);
 }, 30_000);

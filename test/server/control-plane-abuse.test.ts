@@ -33,7 +33,10 @@ ${options.extraYaml ?? ''}`,
   return stack;
 }
 
-function silence(overrides: Record<string, unknown> = {}, matchers: unknown[] = [{ name: 'target', value: 'node-a', isRegex: false }]): Record<string, unknown> {
+function silence(
+  overrides: Record<string, unknown> = {},
+  matchers: unknown[] = [{ name: 'target', value: 'node-a', isRegex: false }],
+): Record<string, unknown> {
   const now = Date.now();
   return {
     matchers,
@@ -45,7 +48,13 @@ function silence(overrides: Record<string, unknown> = {}, matchers: unknown[] = 
   };
 }
 
-type Inject = { method?: 'GET' | 'POST' | 'DELETE'; url: string; remoteAddress?: string; headers?: Record<string, string>; payload?: unknown };
+type Inject = {
+  method?: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  remoteAddress?: string;
+  headers?: Record<string, string>;
+  payload?: unknown;
+};
 
 /** A request as it arrives over the network, from `remoteAddress` (loopback unless said otherwise). */
 function request(stack: Stack, { method = 'GET', url, remoteAddress = '127.0.0.1', headers = {}, payload }: Inject) {
@@ -75,10 +84,18 @@ describe('linear-time matching', () => {
 
   it('keeps answering while a catastrophic silence and filter meet a firing alert', async () => {
     const stack = await alertingStack();
-    const posted = await request(stack, { method: 'POST', url: '/api/v2/silences', payload: silence({}, [{ name: 'alertname', value: '(.*){30}!', isRegex: true }]) });
+    const posted = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      payload: silence({}, [{ name: 'alertname', value: '(.*){30}!', isRegex: true }]),
+    });
     expect(posted.statusCode, posted.body).toBe(200);
     stack.sim.apply({ fail_check: 'router' });
-    await until(async () => (await request(stack, { url: '/api/v2/alerts' })).json().some((alert: { labels: Record<string, string> }) => alert.labels.alertname === 'AvalancheNodeUnhealthy'));
+    await until(async () =>
+      (await request(stack, { url: '/api/v2/alerts' }))
+        .json()
+        .some((alert: { labels: Record<string, string> }) => alert.labels.alertname === 'AvalancheNodeUnhealthy'),
+    );
     const filtered = await request(stack, { url: `/api/v2/alerts?filter=${encodeURIComponent('alertname=~"(.*){9}!"')}` });
     expect(filtered.statusCode).toBe(200);
     expect(filtered.json()).toEqual([]);
@@ -90,7 +107,13 @@ describe('linear-time matching', () => {
 
   it('starts healthy on a poisoned state_dir, dropping the silences it would refuse if posted', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-poisoned-'));
-    const base = { startsAt: '2026-01-01T00:00:00Z', endsAt: '2099-01-01T00:00:00Z', createdBy: 'x', comment: 'x', updatedAt: '2026-01-01T00:00:00Z' };
+    const base = {
+      startsAt: '2026-01-01T00:00:00Z',
+      endsAt: '2099-01-01T00:00:00Z',
+      createdBy: 'x',
+      comment: 'x',
+      updatedAt: '2026-01-01T00:00:00Z',
+    };
     writeFileSync(
       join(stateDir, 'silences.json'),
       JSON.stringify({
@@ -133,7 +156,9 @@ describe('writes need authority', () => {
 
   it('opens each endpoint with its own flag', async () => {
     const stack = await alertingStack({ web: { control: { enableSilences: true } } });
-    expect((await request(stack, { method: 'POST', url: '/api/v2/silences', remoteAddress: REMOTE, payload: silence() })).statusCode).toBe(200);
+    expect((await request(stack, { method: 'POST', url: '/api/v2/silences', remoteAddress: REMOTE, payload: silence() })).statusCode).toBe(
+      200,
+    );
     expect((await request(stack, { method: 'POST', url: '/-/reload', remoteAddress: REMOTE })).statusCode).toBe(403);
   });
 
@@ -141,13 +166,29 @@ describe('writes need authority', () => {
     const users = { reader: bcrypt.hashSync('r-pass', 4), writer: bcrypt.hashSync('w-pass', 4) };
     const stack = await alertingStack({ web: { basicAuthUsers: users, control: { writeUsers: ['writer'] } } });
     const auth = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
-    expect((await request(stack, { url: '/api/v2/silences', remoteAddress: REMOTE, headers: auth('reader', 'r-pass') })).statusCode).toBe(200);
-    const denied = await request(stack, { method: 'POST', url: '/api/v2/silences', remoteAddress: REMOTE, headers: auth('reader', 'r-pass'), payload: silence() });
+    expect((await request(stack, { url: '/api/v2/silences', remoteAddress: REMOTE, headers: auth('reader', 'r-pass') })).statusCode).toBe(
+      200,
+    );
+    const denied = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      remoteAddress: REMOTE,
+      headers: auth('reader', 'r-pass'),
+      payload: silence(),
+    });
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toContain('user "reader" may read but not change state');
     // Loopback does not lift a read-only user's limit: the user is who asked.
-    expect((await request(stack, { method: 'POST', url: '/api/v2/silences', headers: auth('reader', 'r-pass'), payload: silence() })).statusCode).toBe(403);
-    const allowed = await request(stack, { method: 'POST', url: '/api/v2/silences', remoteAddress: REMOTE, headers: auth('writer', 'w-pass'), payload: silence() });
+    expect(
+      (await request(stack, { method: 'POST', url: '/api/v2/silences', headers: auth('reader', 'r-pass'), payload: silence() })).statusCode,
+    ).toBe(403);
+    const allowed = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      remoteAddress: REMOTE,
+      headers: auth('writer', 'w-pass'),
+      payload: silence(),
+    });
     expect(allowed.statusCode, allowed.body).toBe(200);
     const accepted = stack.logs.map((line) => JSON.parse(line)).find((line) => line.msg === 'State-changing request accepted');
     expect(accepted).toMatchObject({ client: REMOTE, user: 'writer' });
@@ -158,22 +199,51 @@ describe('writes need authority', () => {
     const crossOrigin = await request(stack, { method: 'POST', url: '/-/reload', headers: { origin: 'http://evil.example' } });
     expect(crossOrigin.statusCode).toBe(403);
     expect(crossOrigin.body).toContain('cross-site');
-    const fetchMetadata = await request(stack, { method: 'POST', url: '/api/v2/silences', headers: { 'sec-fetch-site': 'cross-site' }, payload: silence() });
+    const fetchMetadata = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      headers: { 'sec-fetch-site': 'cross-site' },
+      payload: silence(),
+    });
     expect(fetchMetadata.statusCode).toBe(403);
-    const textPlain = await request(stack, { method: 'POST', url: '/api/v2/silences', headers: { 'content-type': 'text/plain' }, payload: JSON.stringify(silence()) });
+    const textPlain = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify(silence()),
+    });
     expect(textPlain.statusCode).toBe(403);
-    const rebound = await request(stack, { method: 'POST', url: '/-/reload', headers: { host: 'evil.example:9683', origin: 'http://evil.example:9683' } });
+    const rebound = await request(stack, {
+      method: 'POST',
+      url: '/-/reload',
+      headers: { host: 'evil.example:9683', origin: 'http://evil.example:9683' },
+    });
     expect(rebound.statusCode).toBe(403);
     expect(rebound.body).toContain('DNS rebinding');
-    const sameOrigin = await request(stack, { method: 'POST', url: '/api/v2/silences', headers: { origin: 'http://127.0.0.1:9683' }, payload: silence() });
+    const sameOrigin = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      headers: { origin: 'http://127.0.0.1:9683' },
+      payload: silence(),
+    });
     expect(sameOrigin.statusCode, sameOrigin.body).toBe(200);
   });
 
   it('accepts a named host from --web.allowed-hosts', async () => {
     const stack = await alertingStack({ web: { control: { allowedHosts: ['avaxmon.internal'] } } });
-    const named = await request(stack, { method: 'POST', url: '/api/v2/silences', headers: { host: 'avaxmon.internal:9683', origin: 'http://avaxmon.internal:9683' }, payload: silence() });
+    const named = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      headers: { host: 'avaxmon.internal:9683', origin: 'http://avaxmon.internal:9683' },
+      payload: silence(),
+    });
     expect(named.statusCode, named.body).toBe(200);
-    const other = await request(stack, { method: 'POST', url: '/api/v2/silences', headers: { host: 'other.internal:9683', origin: 'http://other.internal:9683' }, payload: silence() });
+    const other = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      headers: { host: 'other.internal:9683', origin: 'http://other.internal:9683' },
+      payload: silence(),
+    });
     expect(other.statusCode).toBe(403);
   });
 });
@@ -187,7 +257,13 @@ describe('limits', () => {
       [silence({ endsAt: new Date(Date.now() + 40 * 86_400_000).toISOString() }), /endsAt: a silence lasts at most 30 days/],
       [silence({ startsAt: 'tomorrow' }), /startsAt: must be an RFC 3339 time/],
       [silence({ startsAt: 1_700_000_000 }), /startsAt: must be an RFC 3339 time/],
-      [silence({}, Array.from({ length: 33 }, (_, index) => ({ name: `l${index}`, value: 'v', isRegex: false }))), /matchers: at most 32/],
+      [
+        silence(
+          {},
+          Array.from({ length: 33 }, (_, index) => ({ name: `l${index}`, value: 'v', isRegex: false })),
+        ),
+        /matchers: at most 32/,
+      ],
       [silence({}, [{ name: 'target', value: 'node-a', isRegex: 'yes' }]), /matchers\[0\]\.isRegex: must be true or false/],
       [silence({ createdBy: 7 }), /createdBy: required/],
     ];
@@ -218,9 +294,15 @@ describe('limits', () => {
     const refused = await request(stack, { method: 'POST', url: '/api/v2/silences', payload: everything });
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain('would match every alert');
-    const scoped = await request(stack, { method: 'POST', url: '/api/v2/silences', payload: silence({}, [{ name: 'alertname', value: 'Avalanche.+', isRegex: true }]) });
+    const scoped = await request(stack, {
+      method: 'POST',
+      url: '/api/v2/silences',
+      payload: silence({}, [{ name: 'alertname', value: 'Avalanche.+', isRegex: true }]),
+    });
     expect(scoped.statusCode).toBe(200);
-    expect((await request(stack, { method: 'POST', url: '/api/v2/silences?allow_match_all=true', payload: everything })).statusCode).toBe(200);
+    expect((await request(stack, { method: 'POST', url: '/api/v2/silences?allow_match_all=true', payload: everything })).statusCode).toBe(
+      200,
+    );
     const samples = parseExposition((await request(stack, { url: '/metrics' })).body);
     expect(valueOf(samples, 'avaxmon_silences_matching_every_alert')).toBe(1);
     expect(valueOf(samples, 'avaxmon_silences', { state: 'active' })).toBe(2);
@@ -231,9 +313,14 @@ describe('limits', () => {
 describe('no oracle, no echo', () => {
   it('shows what a client typed as typed, though it equals a configured secret', async () => {
     const secret = 'gateway-token-5fd1e0';
-    const stack = await startStack({ targetYaml: `headers: { Authorization: "Bearer ${secret}" }`, extraYaml: `alerts:\n  state_dir: ${mkdtempSync(join(tmpdir(), 'avaxmon-oracle-'))}\n` });
+    const stack = await startStack({
+      targetYaml: `headers: { Authorization: "Bearer ${secret}" }`,
+      extraYaml: `alerts:\n  state_dir: ${mkdtempSync(join(tmpdir(), 'avaxmon-oracle-'))}\n`,
+    });
     stacks.push(stack);
-    expect((await request(stack, { method: 'POST', url: '/api/v2/silences', payload: silence({ comment: `guess ${secret}` }) })).statusCode).toBe(200);
+    expect(
+      (await request(stack, { method: 'POST', url: '/api/v2/silences', payload: silence({ comment: `guess ${secret}` }) })).statusCode,
+    ).toBe(200);
     const page = (await request(stack, { url: '/' })).body;
     expect(page).toContain(`guess ${secret}`);
   });
@@ -248,7 +335,9 @@ describe('no oracle, no echo', () => {
   it('shows upstream error texts only to loopback or authenticated readers', async () => {
     const stack = await alertingStack();
     stack.sim.apply({ fault: { match: 'info.peers', kind: 'rpc_error', message: 'gateway says: key k-123 refused' } });
-    await until(() => [...stack.daemon.collectorStates.values()].some((state) => state.collector === 'peers' && state.lastError !== undefined));
+    await until(() =>
+      [...stack.daemon.collectorStates.values()].some((state) => state.collector === 'peers' && state.lastError !== undefined),
+    );
     const error = [...stack.daemon.collectorStates.values()].find((state) => state.collector === 'peers')!.lastError!;
     expect((await request(stack, { url: '/' })).body).toContain(error.slice(0, 20).replace(/"/g, '&#34;'));
     const remote = (await request(stack, { url: '/', remoteAddress: REMOTE })).body;

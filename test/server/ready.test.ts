@@ -45,7 +45,12 @@ describe('/-/ready when collection stalls', () => {
     );
     const config = parseConfig(`global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: a, url: "${sim.url}" }]`);
     const clock = new ManualClock();
-    const daemon = new Daemon({ config, logger: createLogger('error', 'json', captureStream([])), collectorRegistry: hangingRegistry, clock });
+    const daemon = new Daemon({
+      config,
+      logger: createLogger('error', 'json', captureStream([])),
+      collectorRegistry: hangingRegistry,
+      clock,
+    });
     await daemon.app.listen({ host: '127.0.0.1', port: 0 });
     const base = `http://127.0.0.1:${(daemon.app.server.address() as { port: number }).port}`;
     try {

@@ -19,7 +19,23 @@ let stopWatching: () => void;
 
 /** A fresh self-signed certificate for 127.0.0.1, written next to the web config (atomically). */
 function issueCertificate(name: string): void {
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '1', '-subj', `/CN=${name}`);
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${name}`,
+  );
   renameSync(join(dir, `${name}.key`), join(dir, 'tls.key'));
   renameSync(join(dir, `${name}.crt`), join(dir, 'tls.crt'));
 }

@@ -23,7 +23,21 @@ function openssl(...args: string[]): void {
 function makeCertificates(): void {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=avaxmon test CA');
-  openssl('req', '-x509', ...ec, '-keyout', 'server.key', '-out', 'server.crt', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1');
+  openssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.crt',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  );
   openssl('req', ...ec, '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=prometheus');
   openssl('x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'client.crt', '-days', '1');
   openssl('req', '-x509', ...ec, '-keyout', 'rogue.key', '-out', 'rogue.crt', '-days', '1', '-subj', '/CN=rogue');
@@ -96,7 +110,7 @@ http_server_config:
       expect(response.headers['strict-transport-security']).toBe('max-age=31536000');
     });
 
-    it('answers a wrong password, an unknown user, another user\'s password and no credentials with 401', async () => {
+    it("answers a wrong password, an unknown user, another user's password and no credentials with 401", async () => {
       for (const auth of ['prometheus:wrong', 'nobody:s3cret-pass', 'prometheus:other-pass', 'prometheus', undefined]) {
         const response = await get(port, '/metrics', { auth });
         expect({ auth, status: response.status }).toEqual({ auth, status: 401 });
@@ -125,7 +139,9 @@ http_server_config:
     });
 
     it('refuses clients below min_version', async () => {
-      await expect(get(port, '/-/healthy', { auth: 'grafana:other-pass', client: { maxVersion: 'TLSv1.2' } })).rejects.toThrow(/version|protocol/i);
+      await expect(get(port, '/-/healthy', { auth: 'grafana:other-pass', client: { maxVersion: 'TLSv1.2' } })).rejects.toThrow(
+        /version|protocol/i,
+      );
     });
   });
 
@@ -172,11 +188,23 @@ tls_server_config: { cert_file: server.crt, key_file: server.key, client_auth_ty
   describe('validation', () => {
     const invalid: Array<[string, RegExp]> = [
       ['tls_server_config: { cert_file: server.crt }', /tls_server_config\.key_file: /],
-      ['tls_server_config: { cert_file: server.crt, key_file: server.key, cipher_suites: [x] }', /tls_server_config: Unrecognized key: "cipher_suites"/],
+      [
+        'tls_server_config: { cert_file: server.crt, key_file: server.key, cipher_suites: [x] }',
+        /tls_server_config: Unrecognized key: "cipher_suites"/,
+      ],
       ['tls_server_config: { cert_file: server.crt, key_file: server.key, min_version: TLS11 }', /min_version: must be TLS12 or TLS13/],
-      ['tls_server_config: { cert_file: server.crt, key_file: server.key, client_auth_type: Sometimes }', /client_auth_type: must be one of NoClientCert/],
-      ['tls_server_config: { cert_file: server.crt, key_file: server.key, client_ca_file: ca.crt }', /client_auth_type: client_ca_file is set/],
-      ['tls_server_config: { cert_file: server.crt, key_file: server.key, client_auth_type: RequireAndVerifyClientCert }', /client_ca_file: is required/],
+      [
+        'tls_server_config: { cert_file: server.crt, key_file: server.key, client_auth_type: Sometimes }',
+        /client_auth_type: must be one of NoClientCert/,
+      ],
+      [
+        'tls_server_config: { cert_file: server.crt, key_file: server.key, client_ca_file: ca.crt }',
+        /client_auth_type: client_ca_file is set/,
+      ],
+      [
+        'tls_server_config: { cert_file: server.crt, key_file: server.key, client_auth_type: RequireAndVerifyClientCert }',
+        /client_ca_file: is required/,
+      ],
       ['tls_server_config: { cert_file: missing.crt, key_file: server.key }', /tls_server_config\.cert_file: cannot read missing\.crt/],
       ['tls_server_config: { cert_file: server.crt, key_file: rogue.key }', /cannot use cert_file, key_file/],
       ['basic_auth_users: { prometheus: plaintext-password }', /basic_auth_users\.prometheus: must be a bcrypt hash/],

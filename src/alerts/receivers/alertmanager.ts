@@ -18,7 +18,9 @@ export function createAlertmanagerReceiver(config: ReceiverConfig): Receiver {
     config,
     async send(group, ctx) {
       const endsAtFiring = new Date(ctx.nowMs + ENDS_AT_RESENDS * (config.repeatIntervalMs ?? ALERTMANAGER_RESEND_MS)).toISOString();
-      const body = JSON.stringify(group.notifications.flatMap(({ alert }) => postableAlerts(alert, endsAtFiring, new Date(ctx.nowMs).toISOString())));
+      const body = JSON.stringify(
+        group.notifications.flatMap(({ alert }) => postableAlerts(alert, endsAtFiring, new Date(ctx.nowMs).toISOString())),
+      );
       const results = await Promise.all(
         config.urls.map((base) => postJson(ctx, config, { url: `${base.replace(/\/$/, '')}/api/v2/alerts`, body })),
       );
@@ -28,7 +30,13 @@ export function createAlertmanagerReceiver(config: ReceiverConfig): Receiver {
 }
 
 function postableAlerts(alert: AlertPayload, endsAtFiring: string, now: string): Array<Record<string, unknown>> {
-  const current = { labels: alert.labels, annotations: alert.annotations, startsAt: alert.startsAt, endsAt: alert.endsAt ?? endsAtFiring, generatorURL: alert.generatorURL ?? '' };
+  const current = {
+    labels: alert.labels,
+    annotations: alert.annotations,
+    startsAt: alert.startsAt,
+    endsAt: alert.endsAt ?? endsAtFiring,
+    generatorURL: alert.generatorURL ?? '',
+  };
   if (!alert.previousLabels) return [current];
   return [{ ...current, labels: alert.previousLabels, endsAt: now }, current];
 }

@@ -4,10 +4,25 @@ import { cut, moreAlerts } from './group.js';
 import { extraLabels, groupHeadline, postJson, type Receiver } from './receiver.js';
 
 /** Embed colours are integers: red, amber, blue, and green for a resolve. */
-export const DISCORD_COLOR: Readonly<Record<string, number>> = { critical: 0xcf222e, warning: 0xbf8700, info: 0x0969da, resolved: 0x1a7f37 };
+export const DISCORD_COLOR: Readonly<Record<string, number>> = {
+  critical: 0xcf222e,
+  warning: 0xbf8700,
+  info: 0x0969da,
+  resolved: 0x1a7f37,
+};
 
 /** Discord's documented limits (discord.com/developers/docs/resources/message#embed-object-embed-limits). */
-export const DISCORD_LIMITS = { content: 2000, embeds: 10, embedsTotal: 6000, title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, footer: 2048 } as const;
+export const DISCORD_LIMITS = {
+  content: 2000,
+  embeds: 10,
+  embedsTotal: 6000,
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+} as const;
 
 interface Embed {
   title: string;
@@ -57,9 +72,11 @@ function embedOf(alert: AlertPayload): Embed {
     description: cut(alert.annotations.description, 1500),
     url: alert.annotations.runbook_url,
     color: DISCORD_COLOR[alert.status === 'resolved' ? 'resolved' : alert.labels.severity] ?? DISCORD_COLOR.info,
-    fields: fields
-      .slice(0, DISCORD_LIMITS.fields)
-      .map((field) => ({ name: cut(field.name, DISCORD_LIMITS.fieldName), value: cut(field.value || '-', DISCORD_LIMITS.fieldValue), inline: field.inline })),
+    fields: fields.slice(0, DISCORD_LIMITS.fields).map((field) => ({
+      name: cut(field.name, DISCORD_LIMITS.fieldName),
+      value: cut(field.value || '-', DISCORD_LIMITS.fieldValue),
+      inline: field.inline,
+    })),
     timestamp: alert.endsAt ?? alert.startsAt,
     footer: { text: cut(`avaxmon · ${alert.fingerprint}`, DISCORD_LIMITS.footer) },
   };
@@ -67,5 +84,10 @@ function embedOf(alert: AlertPayload): Embed {
 
 /** What counts toward the 6,000 characters: title, description, field names and values, footer. */
 function embedLength(embed: Embed): number {
-  return embed.title.length + embed.description.length + embed.footer.text.length + embed.fields.reduce((sum, field) => sum + field.name.length + field.value.length, 0);
+  return (
+    embed.title.length +
+    embed.description.length +
+    embed.footer.text.length +
+    embed.fields.reduce((sum, field) => sum + field.name.length + field.value.length, 0)
+  );
 }

@@ -37,7 +37,10 @@ export function common(sets: readonly Labels[]): Record<string, string> {
 
 /** `{alertname="X", target="y"}`, keys sorted, as Alertmanager prints a label set. */
 export function labelSetText(labels: Labels): string {
-  return `{${Object.keys(labels).sort().map((key) => `${key}=${JSON.stringify(labels[key])}`).join(', ')}}`;
+  return `{${Object.keys(labels)
+    .sort()
+    .map((key) => `${key}=${JSON.stringify(labels[key])}`)
+    .join(', ')}}`;
 }
 
 export function moreAlerts(count: number): string {

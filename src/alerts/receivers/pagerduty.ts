@@ -28,13 +28,16 @@ export function createPagerDutyReceiver(config: ReceiverConfig): Receiver {
               payload: {
                 summary: (firing.length === 1 ? firing[0].annotations.summary : groupHeadline(group)).slice(0, 1024),
                 source: common(firing.map((alert) => alert.labels)).target ?? 'avaxmon',
-                severity: ['critical', 'warning', 'info'].find((severity) => firing.some((alert) => alert.labels.severity === severity)) ?? 'info',
+                severity:
+                  ['critical', 'warning', 'info'].find((severity) => firing.some((alert) => alert.labels.severity === severity)) ?? 'info',
                 timestamp: firing[0].startsAt,
                 class: group.groupLabels.alertname ?? firing[0].labels.alertname,
                 custom_details: {
                   firing: firing.length,
                   resolved: alerts.length - firing.length,
-                  alerts: alerts.slice(0, MAX_ALERTS_DETAILED).map((alert) => ({ status: alert.status, labels: alert.labels, description: alert.annotations.description })),
+                  alerts: alerts
+                    .slice(0, MAX_ALERTS_DETAILED)
+                    .map((alert) => ({ status: alert.status, labels: alert.labels, description: alert.annotations.description })),
                   ...(alerts.length > MAX_ALERTS_DETAILED ? { more: alerts.length - MAX_ALERTS_DETAILED } : {}),
                 },
               },
@@ -49,5 +52,8 @@ export function createPagerDutyReceiver(config: ReceiverConfig): Receiver {
 
 /** One key per receiver and group (its group labels), stable across notifications and restarts. */
 export function groupDedupKey(group: Pick<OutgoingGroup, 'receiver' | 'groupLabels'>): string {
-  return createHash('sha256').update(`${group.receiver}\n${labelSetText(group.groupLabels)}`).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(`${group.receiver}\n${labelSetText(group.groupLabels)}`)
+    .digest('hex')
+    .slice(0, 32);
 }

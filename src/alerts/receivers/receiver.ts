@@ -71,7 +71,8 @@ export const SEVERITY_ICON: Readonly<Record<string, string>> = { critical: '🔴
 /** One line naming the alert, shared by the chat receivers. */
 export function headline(notification: OutgoingNotification): string {
   const { alert } = notification;
-  const state = alert.status === 'resolved' ? '✅ RESOLVED' : `${SEVERITY_ICON[alert.labels.severity] ?? ''} ${alert.labels.severity.toUpperCase()}`;
+  const state =
+    alert.status === 'resolved' ? '✅ RESOLVED' : `${SEVERITY_ICON[alert.labels.severity] ?? ''} ${alert.labels.severity.toUpperCase()}`;
   const reminder = notification.reminder ? ' (reminder)' : '';
   const flapping = alert.annotations.flapping ? ' (flapping)' : '';
   return `${state.trim()}${reminder}${flapping}: ${alert.labels.alertname} on ${alert.labels.target ?? alert.labels.receiver ?? 'avaxmon'}`;
@@ -81,7 +82,9 @@ export function headline(notification: OutgoingNotification): string {
 export function groupHeadline(group: OutgoingGroup): string {
   if (group.notifications.length === 1) return headline(group.notifications[0]);
   const firing = group.notifications.filter((notification) => notification.alert.status === 'firing');
-  const worst = ['critical', 'warning', 'info'].find((severity) => firing.some((notification) => notification.alert.labels.severity === severity));
+  const worst = ['critical', 'warning', 'info'].find((severity) =>
+    firing.some((notification) => notification.alert.labels.severity === severity),
+  );
   const name = group.groupLabels.alertname ?? group.notifications[0].alert.labels.alertname;
   const parts = [
     ...(firing.length > 0 ? [`${firing.length} firing`] : []),

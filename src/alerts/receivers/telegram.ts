@@ -33,7 +33,12 @@ export function createTelegramReceiver(config: ReceiverConfig): Receiver {
       const single = group.notifications.length === 1;
       const head = `<b>${escapeHtml(groupHeadline(group))}</b>`;
       const blocks = group.notifications.map((notification) => block(notification.alert, single ? undefined : headline(notification)));
-      const body = { chat_id: config.chatId, text: fitBlocks(head, blocks, '\n\n', TELEGRAM_MAX_TEXT), parse_mode: 'HTML', disable_web_page_preview: true };
+      const body = {
+        chat_id: config.chatId,
+        text: fitBlocks(head, blocks, '\n\n', TELEGRAM_MAX_TEXT),
+        parse_mode: 'HTML',
+        disable_web_page_preview: true,
+      };
       const base = (config.apiUrl ?? TELEGRAM_API_URL).replace(/\/$/, '');
       return postJson(ctx, config, { url: `${base}/bot${config.botToken}/sendMessage`, body: JSON.stringify(body) });
     },

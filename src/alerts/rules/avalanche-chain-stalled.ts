@@ -14,11 +14,27 @@ export const avalancheChainStalled: AlertRule = {
   defaultFor: '1m',
   severity: 'critical',
   params: {
-    threshold: { kind: 'duration', default: 300, help: 'C-Chain: fires when its height has not moved for this long, with or without a reference' },
-    p_chain_threshold: { kind: 'duration', default: 0, help: 'P-Chain without a reference (0: never; it only makes blocks with transactions)' },
+    threshold: {
+      kind: 'duration',
+      default: 300,
+      help: 'C-Chain: fires when its height has not moved for this long, with or without a reference',
+    },
+    p_chain_threshold: {
+      kind: 'duration',
+      default: 0,
+      help: 'P-Chain without a reference (0: never; it only makes blocks with transactions)',
+    },
     x_chain_threshold: { kind: 'duration', default: 0, help: 'X-Chain without a reference (0: never)' },
-    l1_threshold: { kind: 'duration', default: 0, help: 'other chains (L1s) without a reference (0: never; quiet Subnet-EVM chains only make blocks with transactions)' },
-    behind_threshold: { kind: 'duration', default: 120, help: 'fires when the height has not moved for this long while a reference target moved past it' },
+    l1_threshold: {
+      kind: 'duration',
+      default: 0,
+      help: 'other chains (L1s) without a reference (0: never; quiet Subnet-EVM chains only make blocks with transactions)',
+    },
+    behind_threshold: {
+      kind: 'duration',
+      default: 120,
+      help: 'fires when the height has not moved for this long while a reference target moved past it',
+    },
   },
   sources: [{ metric: 'avaxmon_chain_last_progress_timestamp_seconds', labels: ['target', 'chain'] }],
   // Compares a chain with the same chain on the network's other targets.
@@ -26,7 +42,8 @@ export const avalancheChainStalled: AlertRule = {
   description:
     'The height has not moved for `behind_threshold` (2m) while the same chain moved past it on another target of the same network, or, with no such reference, for the chain’s own threshold (C: 5m; P, X and L1s: off).',
   // The collector's last-progress time restarts at "now" with the daemon, so a stalled chain looks fresh for a while.
-  historyMs: (params) => Math.max(params.threshold, params.behind_threshold, params.p_chain_threshold, params.x_chain_threshold, params.l1_threshold) * 1000,
+  historyMs: (params) =>
+    Math.max(params.threshold, params.behind_threshold, params.p_chain_threshold, params.x_chain_threshold, params.l1_threshold) * 1000,
   evaluate(ctx) {
     const nowSeconds = ctx.nowMs / 1000;
     const candidates: Candidate[] = [];
@@ -93,7 +110,13 @@ function chainViews(ctx: RuleContext): Map<string, ChainView> {
 }
 
 /** Another target of the same network whose same chain progressed after this one stopped, and is higher. */
-function referenceOf(ctx: RuleContext, views: ReadonlyMap<string, ChainView>, target: string, chain: string, lastProgress: number): { target: string; height: number } | undefined {
+function referenceOf(
+  ctx: RuleContext,
+  views: ReadonlyMap<string, ChainView>,
+  target: string,
+  chain: string,
+  lastProgress: number,
+): { target: string; height: number } | undefined {
   const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
   const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
   const view = views.get(`${network}/${chain}`);

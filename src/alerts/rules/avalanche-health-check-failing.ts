@@ -18,7 +18,8 @@ export const avalancheHealthCheckFailing = seriesRule({
   labels: ['target', 'check'],
   defaultFor: '2m',
   severity: 'warning',
-  description: 'One health check of the node fails (avaxmon_health_check_passing == 0), with its contiguous failures and what the check measured.',
+  description:
+    'One health check of the node fails (avaxmon_health_check_passing == 0), with its contiguous failures and what the check measured.',
   check: (value) => (value === 0 ? 'warning' : undefined),
   summary: (labels) => `Health check ${labels.check} fails on ${labels.target}`,
   detail: (labels, _, ctx) => {
@@ -35,12 +36,17 @@ function measuredBy(labels: Labels, ctx: RuleContext): string | undefined {
     case 'diskspace': {
       const ratio = value('avaxmon_health_disk_available_ratio');
       const bytes = value('avaxmon_health_disk_available_bytes');
-      return ratio === undefined ? undefined : `Disk available: ${formatPercent(ratio)}${bytes === undefined ? '' : ` (${(bytes / 1e9).toFixed(1)} GB)`}`;
+      return ratio === undefined
+        ? undefined
+        : `Disk available: ${formatPercent(ratio)}${bytes === undefined ? '' : ` (${(bytes / 1e9).toFixed(1)} GB)`}`;
     }
     case 'network': {
       const sendFail = value('avaxmon_health_network_send_fail_ratio');
       const ingress = value('avaxmon_health_network_ingress_connections');
-      const parts = [sendFail === undefined ? '' : `send-fail rate ${formatPercent(sendFail)}`, ingress === undefined ? '' : `${ingress} inbound connections`].filter(Boolean);
+      const parts = [
+        sendFail === undefined ? '' : `send-fail rate ${formatPercent(sendFail)}`,
+        ingress === undefined ? '' : `${ingress} inbound connections`,
+      ].filter(Boolean);
       return parts.length === 0 ? undefined : `Network: ${parts.join(', ')}`;
     }
     case 'router': {
@@ -51,7 +57,10 @@ function measuredBy(labels: Labels, ctx: RuleContext): string | undefined {
       // Chain checks are named P, X, C (the health collector's chain label) or by blockchain id.
       const stake = value('avaxmon_health_chain_connected_stake_ratio', { chain: labels.check });
       const processing = value('avaxmon_health_chain_longest_processing_block_seconds', { chain: labels.check });
-      const parts = [stake === undefined ? '' : `connected to ${formatPercent(stake)} of the chain's stake`, processing === undefined ? '' : `oldest undecided block ${formatSeconds(processing)} old`].filter(Boolean);
+      const parts = [
+        stake === undefined ? '' : `connected to ${formatPercent(stake)} of the chain's stake`,
+        processing === undefined ? '' : `oldest undecided block ${formatSeconds(processing)} old`,
+      ].filter(Boolean);
       return parts.length === 0 ? undefined : `Chain ${labels.check}: ${parts.join(', ')}`;
     }
   }

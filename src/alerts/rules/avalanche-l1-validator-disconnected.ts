@@ -9,5 +9,6 @@ export const avalancheL1ValidatorDisconnected = seriesRule({
   description: "The L1's validators API reports a watched validator as not connected (avaxmon_subnet_validator_connected == 0).",
   check: (value) => (value === 0 ? 'critical' : undefined),
   summary: (labels) => `L1 validator ${labels.node_id} is not connected`,
-  detail: (labels) => `The validators API of L1 ${labels.subnet} on ${labels.target} reports ${labels.node_id} as disconnected; it loses uptime on the L1 while it stays so.`,
+  detail: (labels) =>
+    `The validators API of L1 ${labels.subnet} on ${labels.target} reports ${labels.node_id} as disconnected; it loses uptime on the L1 while it stays so.`,
 });

@@ -9,5 +9,6 @@ export const avalancheL1ValidatorInactive = seriesRule({
   description: 'An L1 validator is inactive (avaxmon_l1_validator_active == 0), usually because its balance ran out.',
   check: (value) => (value === 0 ? 'critical' : undefined),
   summary: (labels) => `L1 validator ${labels.node_id} is inactive`,
-  detail: (labels) => `L1 validator ${labels.node_id} on ${labels.subnet} is inactive; it does not validate until its balance is topped up.`,
+  detail: (labels) =>
+    `L1 validator ${labels.node_id} on ${labels.subnet} is inactive; it does not validate until its balance is topped up.`,
 });

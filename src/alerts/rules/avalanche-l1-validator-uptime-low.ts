@@ -7,7 +7,8 @@ export const avalancheL1ValidatorUptimeLow = seriesRule({
   defaultFor: '5m',
   severity: 'warning',
   params: { threshold: { kind: 'number', default: 0.8, help: 'fires below this uptime on the L1, as the node’s tracker sees it' } },
-  description: "A watched validator's uptime on an L1 is below `threshold` (80%) as the node's uptime tracker sees it (avaxmon_subnet_validator_uptime_ratio).",
+  description:
+    "A watched validator's uptime on an L1 is below `threshold` (80%) as the node's uptime tracker sees it (avaxmon_subnet_validator_uptime_ratio).",
   check: (value, ctx) => (value < ctx.params.threshold ? 'warning' : undefined),
   summary: (labels, value) => `Uptime of L1 validator ${labels.node_id} is ${formatPercent(value)}`,
   detail: (labels, value, ctx) =>

@@ -13,7 +13,8 @@ export const avalancheNodeNotReady: AlertRule = {
     { metric: 'avaxmon_node_ready', labels: ['target'] },
     { metric: 'avaxmon_health_tag_ready', labels: ['target', 'tag'] },
   ],
-  description: 'The readiness endpoint reports the node (avaxmon_node_ready == 0) or a tracked subnet (avaxmon_health_tag_ready == 0, per tag) not ready.',
+  description:
+    'The readiness endpoint reports the node (avaxmon_node_ready == 0) or a tracked subnet (avaxmon_health_tag_ready == 0, per tag) not ready.',
   evaluate(ctx) {
     const candidates: Candidate[] = [];
     for (const sample of ctx.samples.all('avaxmon_node_ready')) {

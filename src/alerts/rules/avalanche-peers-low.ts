@@ -18,7 +18,10 @@ export const avalanchePeersLow = seriesRule({
   },
   description:
     'The node has fewer connected peers than `min_ratio` (50%) of the primary network’s validators (avaxmon_network_validators, network_wide mode), or, without that count, fewer than `threshold` (20).',
-  check: (value, ctx, sample) => (value < floorOf(ctx.samples.valueOf('avaxmon_network_validators', { target: sample.labels.target, subnet: 'primary' }), ctx.params) ? 'warning' : undefined),
+  check: (value, ctx, sample) =>
+    value < floorOf(ctx.samples.valueOf('avaxmon_network_validators', { target: sample.labels.target, subnet: 'primary' }), ctx.params)
+      ? 'warning'
+      : undefined,
   summary: (labels, value) => `Node ${labels.target} has only ${value} peers`,
   detail: (labels, value, ctx) => {
     const validators = ctx.samples.valueOf('avaxmon_network_validators', { target: labels.target, subnet: 'primary' });

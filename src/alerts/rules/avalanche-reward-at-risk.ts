@@ -4,11 +4,18 @@ import { formatSeconds, seriesRule } from './series-rule.js';
 
 /** ACP-236: a cycle that misses its requirement ends an auto-renewed validation, not just its reward. */
 function renewalNote(labels: Labels, ctx: RuleContext): string {
-  const renews = ctx.samples.valueOf('avaxmon_validator_auto_renew', { target: labels.target, subnet: labels.subnet, node_id: labels.node_id });
-  return renews === 1 ? ' It is auto-renewed: missing the requirement in this cycle removes it from the validator set at the end of the cycle.' : '';
+  const renews = ctx.samples.valueOf('avaxmon_validator_auto_renew', {
+    target: labels.target,
+    subnet: labels.subnet,
+    node_id: labels.node_id,
+  });
+  return renews === 1
+    ? ' It is auto-renewed: missing the requirement in this cycle removes it from the validator set at the end of the cycle.'
+    : '';
 }
 
-const whose = (labels: Labels) => (labels.view === 'network' ? 'as the deciding share of the stake sees it' : `as ${labels.target} sees it`);
+const whose = (labels: Labels) =>
+  labels.view === 'network' ? 'as the deciding share of the stake sees it' : `as ${labels.target} sees it`;
 
 /**
  * The budget left against two windows, each capped by a share of all the downtime the period allows,
@@ -18,7 +25,8 @@ const whose = (labels: Labels) => (labels.view === 'network' ? 'as the deciding 
  */
 function severityOf(budget: number, ctx: RuleContext, sample: Sample): Severity | undefined {
   const { target, subnet, node_id } = sample.labels;
-  const allowance = ctx.samples.valueOf('avaxmon_validator_downtime_allowance_seconds', { target, subnet, node_id }) ?? Number.POSITIVE_INFINITY;
+  const allowance =
+    ctx.samples.valueOf('avaxmon_validator_downtime_allowance_seconds', { target, subnet, node_id }) ?? Number.POSITIVE_INFINITY;
   if (budget < 0 || budget < Math.min(ctx.params.critical, allowance / 4)) return 'critical';
   return budget < Math.min(ctx.params.warning, allowance / 2) ? 'warning' : undefined;
 }
@@ -31,14 +39,24 @@ export const avalancheRewardAtRisk = seriesRule({
   defaultFor: '5m',
   severity: ['warning', 'critical'],
   params: {
-    warning: { kind: 'duration', default: 7 * 86_400, help: 'warns when the downtime budget left is under this (and under half of what the period allows)' },
-    critical: { kind: 'duration', default: 86_400, help: 'pages when the downtime budget left is under this (and under a quarter of what the period allows), or spent' },
+    warning: {
+      kind: 'duration',
+      default: 7 * 86_400,
+      help: 'warns when the downtime budget left is under this (and under half of what the period allows)',
+    },
+    critical: {
+      kind: 'duration',
+      default: 86_400,
+      help: 'pages when the downtime budget left is under this (and under a quarter of what the period allows), or spent',
+    },
   },
   description:
     "A watched validator's downtime budget (how much longer it may be offline before its uptime over the period, or cycle, misses the requirement) is nearly spent: under `critical` (1 day) and under a quarter of the period's allowance, or negative (this period's reward is lost), is critical; under `warning` (7 days) and under half the allowance is a warning. A budget of exactly 0 still earns the reward (AvalancheGo rewards uptime at or above the requirement). For this node the budget uses the uptime the deciding 75% of the connected stake sees.",
   check: severityOf,
   summary: (labels, value) =>
-    value < 0 ? `Validator ${labels.node_id} has lost this period's staking reward` : `Validator ${labels.node_id} can afford only ${formatSeconds(value)} more downtime`,
+    value < 0
+      ? `Validator ${labels.node_id} has lost this period's staking reward`
+      : `Validator ${labels.node_id} can afford only ${formatSeconds(value)} more downtime`,
   detail: (labels, value, ctx) =>
     (value < 0
       ? `The downtime budget of ${labels.node_id} (target ${labels.target}) is exhausted: its uptime ${whose(labels)} can no longer reach its requirement this period, so this period's reward is lost.`

@@ -7,8 +7,11 @@ export const avalancheStakeConnectedLow = seriesRule({
   labels: ['target', 'subnet'],
   defaultFor: '5m',
   severity: 'critical',
-  params: { threshold: { kind: 'number', default: 0.8, help: 'fires below this stake-weighted share of the set the node is connected to' } },
-  description: 'The node is connected to less than `threshold` (80%) of the stake of the primary network or an L1 (avaxmon_network_validator_connected_ratio, network_wide mode).',
+  params: {
+    threshold: { kind: 'number', default: 0.8, help: 'fires below this stake-weighted share of the set the node is connected to' },
+  },
+  description:
+    'The node is connected to less than `threshold` (80%) of the stake of the primary network or an L1 (avaxmon_network_validator_connected_ratio, network_wide mode).',
   check: (value, ctx) => (value < ctx.params.threshold ? 'critical' : undefined),
   summary: (labels) => `Node ${labels.target} is connected to too little stake of ${labels.subnet}`,
   detail: (labels, value, ctx) =>

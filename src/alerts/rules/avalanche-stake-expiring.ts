@@ -15,7 +15,8 @@ export const avalancheStakeExpiring = seriesRule({
     info: { kind: 'duration', default: 7 * 86_400, help: 'info when the stake ends within this' },
     warning: { kind: 'duration', default: 86_400, help: 'warning when the stake ends within this' },
   },
-  description: "A validation that will not renew ends within 7 days (info) or 1 day (warning); auto-renewed validators (ACP-236) with a next cycle are skipped.",
+  description:
+    'A validation that will not renew ends within 7 days (info) or 1 day (warning); auto-renewed validators (ACP-236) with a next cycle are skipped.',
   check: (end, ctx, sample) => {
     const left = end - ctx.nowMs / 1000;
     if (left <= 0) return undefined;

@@ -16,10 +16,14 @@ export const avalancheUpgradeScheduled: AlertRule = {
   severity: ['info', 'warning'],
   params: {
     window: { kind: 'duration', default: 7 * 86_400, help: 'notifies when an upgrade the node knows activates within this' },
-    peers_stake: { kind: 'number', default: 0.5, help: 'warns when at least this share of stake announces an upgrade the node does not know' },
+    peers_stake: {
+      kind: 'number',
+      default: 0.5,
+      help: 'warns when at least this share of stake announces an upgrade the node does not know',
+    },
   },
   description:
-    'A network upgrade the node knows activates within `window` (7 days; info); or validators holding at least half the stake announce an upgrade time later than the one the node\'s release knows (futureupgrade health check; warning: upgrade AvalancheGo).',
+    "A network upgrade the node knows activates within `window` (7 days; info); or validators holding at least half the stake announce an upgrade time later than the one the node's release knows (futureupgrade health check; warning: upgrade AvalancheGo).",
   sources: [
     { metric: SCHEDULED, labels: ['target', 'upgrade'] },
     { metric: PEERS_UPGRADE, labels: ['target'] },

@@ -23,7 +23,8 @@ export const avalancheUptimeDropping: AlertRule = {
     threshold: { kind: 'number', default: 0.05, help: 'fires when uptime fell by more than this ratio (0.05 = 5 points)' },
     window: { kind: 'duration', default: 3600, help: 'the window over which the fall is measured' },
   },
-  description: 'The uptime of this node as the deciding share of the stake sees it (avaxmon_validator_uptime_ratio{view="network"}) fell by more than `threshold` (5 points) within `window` (1h).',
+  description:
+    'The uptime of this node as the deciding share of the stake sees it (avaxmon_validator_uptime_ratio{view="network"}) fell by more than `threshold` (5 points) within `window` (1h).',
   evaluate(ctx) {
     const windowMs = ctx.params.window * 1000;
     const candidates: Candidate[] = [];

@@ -26,10 +26,16 @@ export const avalancheUptimeLow: AlertRule = {
       if (sample.labels.view === 'self') continue;
       const labels = pick(sample.labels, LABELS);
       const requirement =
-        ctx.samples.valueOf('avaxmon_validator_uptime_requirement_ratio', { target: labels.target, subnet: labels.subnet, node_id: labels.node_id }) ??
-        BASE_UPTIME_REQUIREMENT;
+        ctx.samples.valueOf('avaxmon_validator_uptime_requirement_ratio', {
+          target: labels.target,
+          subnet: labels.subnet,
+          node_id: labels.node_id,
+        }) ?? BASE_UPTIME_REQUIREMENT;
       if (sample.value >= requirement) continue;
-      const who = labels.view === 'network' ? `validator ${labels.node_id} as the deciding share of the stake sees it` : `validator ${labels.node_id} as ${labels.target} sees it`;
+      const who =
+        labels.view === 'network'
+          ? `validator ${labels.node_id} as the deciding share of the stake sees it`
+          : `validator ${labels.node_id} as ${labels.target} sees it`;
       candidates.push({
         labels,
         severity: 'warning',

@@ -8,12 +8,14 @@ export const avalancheValidatorNotActive = seriesRule({
   labels: ['target', 'subnet', 'node_id'],
   defaultFor: '5m',
   severity: 'critical',
-  description: 'A watched node id is not in the current validator set (avaxmon_validator_active == 0); an inactive L1 validator is left to AvalancheL1ValidatorInactive.',
+  description:
+    'A watched node id is not in the current validator set (avaxmon_validator_active == 0); an inactive L1 validator is left to AvalancheL1ValidatorInactive.',
   check: (value, ctx, sample) => {
     if (value !== 0) return undefined;
     const { target, subnet, node_id } = sample.labels;
     return ctx.samples.valueOf('avaxmon_l1_validator_active', { target, subnet, node_id }) === 0 ? undefined : 'critical';
   },
   summary: (labels) => `${labels.node_id} is not in the validator set of ${labels.subnet}`,
-  detail: (labels) => `The watched node ${labels.node_id} is not a current validator of subnet ${labels.subnet} (seen from ${labels.target}).`,
+  detail: (labels) =>
+    `The watched node ${labels.node_id} is not a current validator of subnet ${labels.subnet} (seen from ${labels.target}).`,
 });

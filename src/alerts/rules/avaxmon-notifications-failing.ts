@@ -24,7 +24,11 @@ export const avaxmonNotificationsFailing: AlertRule = {
   },
   sources: [{ metric: 'avaxmon_notification_receiver_oldest_queued_age_seconds', labels: ['receiver'] }],
   // Receivers belong to no target.
-  fleetReads: ['avaxmon_notification_receiver_oldest_queued_age_seconds', 'avaxmon_notifications_total', 'avaxmon_notifications_dropped_total'],
+  fleetReads: [
+    'avaxmon_notification_receiver_oldest_queued_age_seconds',
+    'avaxmon_notifications_total',
+    'avaxmon_notifications_dropped_total',
+  ],
   description:
     'A receiver rejected (4xx) or expired a notification, or the full outbox dropped one of its notifications, within `window` (15m), or its oldest queued notification is older than `max_queue_age` (10m); sent to every other receiver.',
   evaluate(ctx) {

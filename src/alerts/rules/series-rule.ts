@@ -57,7 +57,12 @@ export function formatSeconds(seconds: number): string {
   const sign = seconds < 0 ? '-' : '';
   let rest = Math.abs(Math.round(seconds));
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= size || (unit === 's' && parts.length === 0)) parts.push(`${Math.floor(rest / size)}${unit}`);
     rest %= size;
     if (parts.length === 2) break;

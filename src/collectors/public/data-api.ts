@@ -24,17 +24,29 @@ async function collectDataApi(config: DataApiConfig, client: DataApiClient, ctx:
     addDelegations(out, config.delegators!.node_ids, status, await listDelegators(config, client, status, ctx));
   }
   for (const balance of config.balances) {
-    const native = await client.nativeBalance({ chainId: balance.chain_id, address: balance.address, currency: config.currency }, ctx.signal);
+    const native = await client.nativeBalance(
+      { chainId: balance.chain_id, address: balance.address, currency: config.currency },
+      ctx.signal,
+    );
     out.add('avaxmon_address_native_balance', { chain_id: balance.chain_id, name: balance.name }, native.balance);
     if (native.value) {
-      out.add('avaxmon_address_native_balance_value', { chain_id: balance.chain_id, name: balance.name, currency: config.currency }, native.value.amount);
+      out.add(
+        'avaxmon_address_native_balance_value',
+        { chain_id: balance.chain_id, name: balance.name, currency: config.currency },
+        native.value.amount,
+      );
     }
   }
   return out.observation();
 }
 
 /** Every page of one status: a count over part of the list would be a wrong number, not a partial one. */
-async function listDelegators(config: DataApiConfig, client: DataApiClient, status: DelegationStatus, ctx: SliceRunContext): Promise<Delegator[]> {
+async function listDelegators(
+  config: DataApiConfig,
+  client: DataApiClient,
+  status: DelegationStatus,
+  ctx: SliceRunContext,
+): Promise<Delegator[]> {
   const nodeIds = config.delegators!.node_ids;
   const listing = await listPages(
     (pageToken) => client.delegatorsPage({ network: config.network, nodeIds, status, pageSize: config.page_size, pageToken }, ctx.signal),
@@ -55,10 +67,22 @@ function addDelegations(out: SampleSet, nodeIds: readonly string[], status: Dele
   for (const nodeId of nodeIds) {
     const mine = delegators.filter((delegator) => delegator.nodeId === nodeId);
     out.add('avaxmon_delegators', { node_id: nodeId, status }, mine.length);
-    out.add('avaxmon_delegated_avax', { node_id: nodeId, status }, sum(mine, (delegator) => delegator.amountAvax));
+    out.add(
+      'avaxmon_delegated_avax',
+      { node_id: nodeId, status },
+      sum(mine, (delegator) => delegator.amountAvax),
+    );
     if (status !== 'active') continue;
-    out.add('avaxmon_delegation_active_gross_reward_avax', { node_id: nodeId }, sum(mine, (delegator) => delegator.grossRewardAvax));
-    out.add('avaxmon_delegation_active_net_reward_avax', { node_id: nodeId }, sum(mine, (delegator) => delegator.netRewardAvax));
+    out.add(
+      'avaxmon_delegation_active_gross_reward_avax',
+      { node_id: nodeId },
+      sum(mine, (delegator) => delegator.grossRewardAvax),
+    );
+    out.add(
+      'avaxmon_delegation_active_net_reward_avax',
+      { node_id: nodeId },
+      sum(mine, (delegator) => delegator.netRewardAvax),
+    );
   }
 }
 

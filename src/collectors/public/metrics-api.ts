@@ -19,11 +19,7 @@ export function createMetricsApiRun(config: MetricsApiConfig, client: MetricsApi
   };
 }
 
-async function collectChainMetrics(
-  config: MetricsApiConfig,
-  client: MetricsApiClient,
-  ctx: SliceRunContext,
-): Promise<Observation> {
+async function collectChainMetrics(config: MetricsApiConfig, client: MetricsApiClient, ctx: SliceRunContext): Promise<Observation> {
   client.rest.beginRun();
   const nowSeconds = ctx.nowMs / 1000;
   const out = new SampleSet({});
@@ -35,12 +31,16 @@ async function collectChainMetrics(
         {
           maxPages: config.max_pages,
           enough: (points) => points.some((point) => isComplete(point, interval, nowSeconds)),
-          onRestart: (error) => ctx.log.info({ chainId, metric: name, err: error }, 'Page token expired; listing again from the first page'),
+          onRestart: (error) =>
+            ctx.log.info({ chainId, metric: name, err: error }, 'Page token expired; listing again from the first page'),
         },
       );
       const point = newestCompletePoint(listing.items, interval, nowSeconds);
       if (!point) {
-        ctx.log.info({ chainId, metric: name, interval, pages: config.max_pages }, 'No complete data point yet; nothing to export for this metric');
+        ctx.log.info(
+          { chainId, metric: name, interval, pages: config.max_pages },
+          'No complete data point yet; nothing to export for this metric',
+        );
         continue;
       }
       out.add(chainMetricGauges[name].name, { chain_id: chainId, interval }, point.value);

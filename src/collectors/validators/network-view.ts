@@ -52,7 +52,10 @@ export async function heliconSeconds(ctx: CollectContext): Promise<number | unde
     if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
     if (!ctx.facts.unavailableMethods.has(UPGRADES_UNAVAILABLE)) {
       ctx.facts.unavailableMethods.add(UPGRADES_UNAVAILABLE);
-      ctx.log.warn({ method: 'info.upgrades', err: error }, 'No heliconTime from the node; every validation is held to the post-Helicon uptime requirement');
+      ctx.log.warn(
+        { method: 'info.upgrades', err: error },
+        'No heliconTime from the node; every validation is held to the post-Helicon uptime requirement',
+      );
     }
     return Number.NEGATIVE_INFINITY;
   }

@@ -11,6 +11,14 @@ import { alertsMetrics } from './alerts.js';
  * Every metric avaxmon exports, in exposition order. Metric names are a public contract:
  * docs/metrics.md is generated from this list and a test keeps the two in sync.
  */
-export const allMetrics: readonly MetricDesc[] = [...selfMetrics, ...nodeMetrics, ...probeMetrics, ...publicApiMetrics, ...validatorsCatalogue, ...chainsCatalogue, ...alertsMetrics];
+export const allMetrics: readonly MetricDesc[] = [
+  ...selfMetrics,
+  ...nodeMetrics,
+  ...probeMetrics,
+  ...publicApiMetrics,
+  ...validatorsCatalogue,
+  ...chainsCatalogue,
+  ...alertsMetrics,
+];
 
 export const catalogue: ReadonlyMap<string, MetricDesc> = new Map(allMetrics.map((desc) => [desc.name, desc]));

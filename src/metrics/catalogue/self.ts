@@ -4,12 +4,29 @@ import { counter, gauge } from '../metric-desc.js';
 // collection), so staleness is exported explicitly by the last-success timestamp.
 export const selfMetrics = [
   gauge('avaxmon_build_info', 'Build information of this avaxmon; constant 1.', ['version', 'node_version', 'revision']),
-  gauge('avaxmon_target_up', 'Whether the last request to the target node got an HTTP answer (1) or failed at the transport (0).', ['target']),
-  gauge('avaxmon_collector_success', 'Whether the last scheduled run of the collector succeeded. Collection runs on a schedule, not on scrape.', ['target', 'collector']),
+  gauge('avaxmon_target_up', 'Whether the last request to the target node got an HTTP answer (1) or failed at the transport (0).', [
+    'target',
+  ]),
+  gauge(
+    'avaxmon_collector_success',
+    'Whether the last scheduled run of the collector succeeded. Collection runs on a schedule, not on scrape.',
+    ['target', 'collector'],
+  ),
   gauge('avaxmon_collector_duration_seconds', 'Duration of the last run of the collector.', ['target', 'collector']),
-  gauge('avaxmon_collector_last_success_timestamp_seconds', 'Unix time of the last successful run of the collector; use it to detect stale data.', ['target', 'collector']),
-  counter('avaxmon_collector_skipped_runs_total', 'Scheduled runs of the collector skipped because its previous run was still in flight.', ['target', 'collector']),
-  counter('avaxmon_collector_abandoned_runs_total', 'Runs of the collector that did not end after their deadline and abort, and were abandoned (their series removed).', ['target', 'collector']),
+  gauge(
+    'avaxmon_collector_last_success_timestamp_seconds',
+    'Unix time of the last successful run of the collector; use it to detect stale data.',
+    ['target', 'collector'],
+  ),
+  counter('avaxmon_collector_skipped_runs_total', 'Scheduled runs of the collector skipped because its previous run was still in flight.', [
+    'target',
+    'collector',
+  ]),
+  counter(
+    'avaxmon_collector_abandoned_runs_total',
+    'Runs of the collector that did not end after their deadline and abort, and were abandoned (their series removed).',
+    ['target', 'collector'],
+  ),
   counter('avaxmon_rpc_requests_total', 'Upstream requests by method and outcome.', ['target', 'method', 'outcome']),
   gauge('avaxmon_config_last_reload_successful', 'Whether the last configuration reload succeeded.', []),
   gauge('avaxmon_config_last_reload_success_timestamp_seconds', 'Unix time of the last successful configuration load.', []),

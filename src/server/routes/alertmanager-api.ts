@@ -9,11 +9,13 @@ import { SILENCE_LIMITS, SilenceError, toMatcher, type PostableSilence, type Sil
 export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Alerting | undefined): void {
   const withAlerting = async (reply: FastifyReply, handle: (alerting: Alerting) => unknown) => {
     const current = alerting();
-    if (!current) return reply.code(404).type('application/json').send(JSON.stringify('the alert engine is off: the config has no alerts: section'));
+    if (!current)
+      return reply.code(404).type('application/json').send(JSON.stringify('the alert engine is off: the config has no alerts: section'));
     try {
       return await handle(current);
     } catch (error) {
-      if (error instanceof SilenceError || error instanceof FilterError) return reply.code(400).type('application/json').send(JSON.stringify(error.message));
+      if (error instanceof SilenceError || error instanceof FilterError)
+        return reply.code(400).type('application/json').send(JSON.stringify(error.message));
       throw error;
     }
   };
@@ -21,41 +23,66 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
   app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', (request, reply) =>
     withAlerting(reply, (current) => {
       const filter = filterOf(request.query.filter);
-      return current.silences.list().filter((silence) => silenceMatchesFilter(silence, filter)).map(gettableSilence);
+      return current.silences
+        .list()
+        .filter((silence) => silenceMatchesFilter(silence, filter))
+        .map(gettableSilence);
     }),
   );
 
-  app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>('/api/v2/silences', { bodyLimit: SILENCE_BODY_LIMIT }, (request, reply) =>
-    withAlerting(reply, (current) => {
-      if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) throw new SilenceError('body: must be a JSON silence');
-      return { silenceID: current.silences.upsert(request.body, Date.now(), { allowMatchAll: request.query.allow_match_all === 'true' }) };
-    }),
+  app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>(
+    '/api/v2/silences',
+    { bodyLimit: SILENCE_BODY_LIMIT },
+    (request, reply) =>
+      withAlerting(reply, (current) => {
+        if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))
+          throw new SilenceError('body: must be a JSON silence');
+        return {
+          silenceID: current.silences.upsert(request.body, Date.now(), { allowMatchAll: request.query.allow_match_all === 'true' }),
+        };
+      }),
   );
 
   app.get<{ Params: { id: string } }>('/api/v2/silence/:id', (request, reply) =>
     withAlerting(reply, (current) => {
       const silence = current.silences.get(request.params.id);
-      return silence ? gettableSilence(silence) : reply.code(404).type('application/json').send(JSON.stringify(`silence ${request.params.id} not found`));
+      return silence
+        ? gettableSilence(silence)
+        : reply
+            .code(404)
+            .type('application/json')
+            .send(JSON.stringify(`silence ${request.params.id} not found`));
     }),
   );
 
   app.delete<{ Params: { id: string } }>('/api/v2/silence/:id', (request, reply) =>
     withAlerting(reply, (current) =>
-      current.silences.expire(request.params.id) ? reply.code(200).send() : reply.code(404).type('application/json').send(JSON.stringify(`silence ${request.params.id} not found`)),
+      current.silences.expire(request.params.id)
+        ? reply.code(200).send()
+        : reply
+            .code(404)
+            .type('application/json')
+            .send(JSON.stringify(`silence ${request.params.id} not found`)),
     ),
   );
 
-  app.get<{ Querystring: { filter?: string | string[]; active?: string; silenced?: string; inhibited?: string } }>('/api/v2/alerts', (request, reply) =>
-    withAlerting(reply, (current) => {
-      const filter = filterOf(request.query.filter);
-      const show = { active: request.query.active !== 'false', silenced: request.query.silenced !== 'false', inhibited: request.query.inhibited !== 'false' };
-      return gettableAlerts(current).filter((alert) => {
-        if (!matchesAll(filter, alert.labels)) return false;
-        if (alert.status.silencedBy.length > 0) return show.silenced;
-        if (alert.status.inhibitedBy.length > 0) return show.inhibited;
-        return show.active;
-      });
-    }),
+  app.get<{ Querystring: { filter?: string | string[]; active?: string; silenced?: string; inhibited?: string } }>(
+    '/api/v2/alerts',
+    (request, reply) =>
+      withAlerting(reply, (current) => {
+        const filter = filterOf(request.query.filter);
+        const show = {
+          active: request.query.active !== 'false',
+          silenced: request.query.silenced !== 'false',
+          inhibited: request.query.inhibited !== 'false',
+        };
+        return gettableAlerts(current).filter((alert) => {
+          if (!matchesAll(filter, alert.labels)) return false;
+          if (alert.status.silencedBy.length > 0) return show.silenced;
+          if (alert.status.inhibitedBy.length > 0) return show.inhibited;
+          return show.active;
+        });
+      }),
   );
 }
 
@@ -80,12 +107,18 @@ function filterOf(filter: string | string[] | undefined): Matcher[] {
 
 /** As in Alertmanager: every filter matcher must be met by a matcher of the silence on the same label. */
 function silenceMatchesFilter(silence: Silence, filter: readonly Matcher[]): boolean {
-  return filter.every((wanted) => silence.matchers.some((matcher) => matcher.name === wanted.name && matchesAll([wanted], { [wanted.name]: matcher.value })));
+  return filter.every((wanted) =>
+    silence.matchers.some((matcher) => matcher.name === wanted.name && matchesAll([wanted], { [wanted.name]: matcher.value })),
+  );
 }
 
 function gettableSilence(silence: Silence & { state: SilenceState }): Record<string, unknown> {
   const { state, ...rest } = silence;
-  return { ...rest, matchers: silence.matchers.map((matcher) => ({ ...matcher, isEqual: toMatcher(matcher).op === '=' || toMatcher(matcher).op === '=~' })), status: { state } };
+  return {
+    ...rest,
+    matchers: silence.matchers.map((matcher) => ({ ...matcher, isEqual: toMatcher(matcher).op === '=' || toMatcher(matcher).op === '=~' })),
+    status: { state },
+  };
 }
 
 interface GettableAlert {
@@ -113,7 +146,9 @@ function gettableAlerts(alerting: Alerting): GettableAlert[] {
         updatedAt,
         generatorURL: generatorUrl(alerting.config.externalUrl, alert.labels) ?? '',
         fingerprint: alert.fingerprint,
-        receivers: alerting.config.receivers.filter((receiver) => routes(receiver, alert.labels)).map((receiver) => ({ name: receiver.name })),
+        receivers: alerting.config.receivers
+          .filter((receiver) => routes(receiver, alert.labels))
+          .map((receiver) => ({ name: receiver.name })),
         status: { state: silencedBy.length > 0 || inhibitedBy.length > 0 ? 'suppressed' : 'active', silencedBy, inhibitedBy },
       };
     });

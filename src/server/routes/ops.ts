@@ -12,6 +12,9 @@ export function registerOpsRoutes(app: FastifyInstance, daemon: DaemonView): voi
   app.post('/-/reload', async (_, reply) => {
     const result = await daemon.reload();
     if (result.ok) return reply.type('text/plain').send('config reloaded\n');
-    return reply.code(500).type('text/plain').send(`config reload failed:\n${result.errors.join('\n')}\n`);
+    return reply
+      .code(500)
+      .type('text/plain')
+      .send(`config reload failed:\n${result.errors.join('\n')}\n`);
   });
 }

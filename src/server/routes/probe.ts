@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DaemonView } from '../daemon-view.js';
 import { allMetrics } from '../../metrics/catalogue/index.js';
+import type { Sample } from '../../metrics/metric-desc.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, assemble, renderSamples } from '../../metrics/exposition.js';
 import { MAX_REMEMBERED_TARGETS, ProbeRunner } from '../probe-runner.js';
 import { ProbeBusyError, ProbeGate } from '../probe-gate.js';
@@ -30,7 +31,7 @@ export function registerProbeRoute(app: FastifyInstance, daemon: DaemonView): vo
     const timeout = probeTimeoutMs(request, daemon.config.global.timeout);
     if (typeof timeout === 'string') return reply.code(400).type('text/plain').send(`${timeout}\n`);
     const { target } = resolution;
-    let samples;
+    let samples: Sample[];
     try {
       // A shared run outlives the request that started it, so it stops at its timeout, not when one client leaves.
       samples = await gate.probe(target.name, () => runner.probe(target, daemon.config, timeout, AbortSignal.timeout(timeout)));

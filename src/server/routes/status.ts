@@ -8,7 +8,9 @@ import { targetStatusBadge } from '../target-status.js';
 
 /** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
 export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView, basicAuth: boolean): void {
-  app.get('/', async (request, reply) => reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon, { detailed: isTrustedReader(request, basicAuth) })));
+  app.get('/', async (request, reply) =>
+    reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon, { detailed: isTrustedReader(request, basicAuth) })),
+  );
 }
 
 export function renderStatusPage(daemon: DaemonView, view: StatusView): string {

@@ -35,8 +35,26 @@ export const evmMethods: Record<string, MethodHandler> = {
     const at = typeof args[0] === 'number' ? args[0] : Math.floor(now / 1000);
     const helicon = heliconTimestamp(state);
     return {
-      ethRules: { ChainID: evm.chainId, IsHomestead: true, IsEIP150: true, IsEIP155: true, IsEIP158: true, IsByzantium: true, IsBerlin: true, IsLondon: true, IsShanghai: true, IsCancun: true },
-      avalancheRules: { IsSubnetEVM: true, IsDurango: true, IsEtna: true, IsFortuna: true, IsGranite: true, IsHelicon: helicon !== undefined && helicon <= at },
+      ethRules: {
+        ChainID: evm.chainId,
+        IsHomestead: true,
+        IsEIP150: true,
+        IsEIP155: true,
+        IsEIP158: true,
+        IsByzantium: true,
+        IsBerlin: true,
+        IsLondon: true,
+        IsShanghai: true,
+        IsCancun: true,
+      },
+      avalancheRules: {
+        IsSubnetEVM: true,
+        IsDurango: true,
+        IsEtna: true,
+        IsFortuna: true,
+        IsGranite: true,
+        IsHelicon: helicon !== undefined && helicon <= at,
+      },
       precompiles: activePrecompiles(evm, at),
     };
   },
@@ -74,10 +92,37 @@ function activePrecompiles(evm: SimEvmChain, at: number): Record<string, { times
  * genesis precompiles, initialMinDelayMS and `upgrades`.
  */
 function chainConfig(evm: SimEvmChain, helicon: number | undefined): Record<string, unknown> {
-  const forks = { homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0, constantinopleBlock: 0, petersburgBlock: 0, istanbulBlock: 0, muirGlacierBlock: 0, berlinBlock: 0, londonBlock: 0, shanghaiTime: DURANGO, cancunTime: ETNA };
-  const later = { etnaTimestamp: ETNA, fortunaTimestamp: FORTUNA, graniteTimestamp: GRANITE, ...(helicon === undefined ? {} : { heliconTimestamp: helicon }) };
+  const forks = {
+    homesteadBlock: 0,
+    eip150Block: 0,
+    eip155Block: 0,
+    eip158Block: 0,
+    byzantiumBlock: 0,
+    constantinopleBlock: 0,
+    petersburgBlock: 0,
+    istanbulBlock: 0,
+    muirGlacierBlock: 0,
+    berlinBlock: 0,
+    londonBlock: 0,
+    shanghaiTime: DURANGO,
+    cancunTime: ETNA,
+  };
+  const later = {
+    etnaTimestamp: ETNA,
+    fortunaTimestamp: FORTUNA,
+    graniteTimestamp: GRANITE,
+    ...(helicon === undefined ? {} : { heliconTimestamp: helicon }),
+  };
   if (!evm.feeConfig) {
-    return { chainId: evm.chainId, ...forks, apricotPhase1BlockTimestamp: 1_617_199_200, banffBlockTimestamp: 1_666_108_800, cortinaBlockTimestamp: 1_682_434_800, durangoBlockTimestamp: DURANGO, ...later };
+    return {
+      chainId: evm.chainId,
+      ...forks,
+      apricotPhase1BlockTimestamp: 1_617_199_200,
+      banffBlockTimestamp: 1_666_108_800,
+      cortinaBlockTimestamp: 1_682_434_800,
+      durangoBlockTimestamp: DURANGO,
+      ...later,
+    };
   }
   return {
     chainId: evm.chainId,

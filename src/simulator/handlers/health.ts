@@ -3,7 +3,11 @@ import type { SimState } from '../state.js';
 import type { MethodHandler } from './types.js';
 
 /** The node's health report: chain checks carry their subnet id as tag, application checks always show. */
-export function healthReport(state: SimState, nowMs: number, tags: readonly string[] = []): { checks: Record<string, unknown>; healthy: boolean } {
+export function healthReport(
+  state: SimState,
+  nowMs: number,
+  tags: readonly string[] = [],
+): { checks: Record<string, unknown>; healthy: boolean } {
   const checks: Record<string, unknown> = {};
   let healthy = true;
   for (const [name, check] of state.checks) {

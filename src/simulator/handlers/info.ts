@@ -90,4 +90,3 @@ export const infoMethods: Record<string, MethodHandler> = {
     throw new RpcFailure(`there is no chain with alias/ID '${String(params.alias)}'`);
   },
 };
-

@@ -1,4 +1,13 @@
-import { chainHeight, chainWorld, findChain, l1Balance, type ChainWorld, type SimL1Validator, type SimSubnetStaker, type SimValidator } from '../chain-world.js';
+import {
+  chainHeight,
+  chainWorld,
+  findChain,
+  l1Balance,
+  type ChainWorld,
+  type SimL1Validator,
+  type SimSubnetStaker,
+  type SimValidator,
+} from '../chain-world.js';
 import { autoRenewJson } from '../staking.js';
 import { PRIMARY_NETWORK_ID, type SimState } from '../state.js';
 import { RpcFailure, type MethodHandler } from './types.js';
@@ -18,7 +27,11 @@ export const platformMethods: Record<string, MethodHandler> = {
     const subnetId = typeof params.subnetID === 'string' && params.subnetID !== '' ? params.subnetID : PRIMARY_NETWORK_ID;
     if (subnetId === PRIMARY_NETWORK_ID) {
       const listDelegators = nodeIds.length === 1;
-      return { validators: world.validators.filter((v) => !wanted || wanted.has(v.nodeId)).map((v) => primaryValidatorJson(state, v, listDelegators)) };
+      return {
+        validators: world.validators
+          .filter((v) => !wanted || wanted.has(v.nodeId))
+          .map((v) => primaryValidatorJson(state, v, listDelegators)),
+      };
     }
     const subnet = world.subnets.find((candidate) => candidate.subnetId === subnetId);
     if (!subnet) return { validators: [] };
@@ -31,7 +44,11 @@ export const platformMethods: Record<string, MethodHandler> = {
   },
   'platform.getValidatorFeeState': (_, state, now) => {
     const world = chainWorld(state);
-    return { excess: world.feeExcess, price: world.feePrice, timestamp: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
+    return {
+      excess: world.feeExcess,
+      price: world.feePrice,
+      timestamp: new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+    };
   },
   'platform.getValidatorFeeConfig': () => ({ capacity: 20_000, target: 10_000, minPrice: 512, excessConversionConstant: 1_246_488_515 }),
   'platform.getHeight': (_, state, now) => ({ height: String(chainHeight(findChain(chainWorld(state), 'P')!, now)) }),

@@ -32,7 +32,14 @@ export const dataApiRoute: RestRoute = (state, request, url, response, nowMs) =>
     authFailure(world, request, response) ||
     scriptedFailure(world, 'data', response, nowMs) ||
     (delegators ? listDelegators(world, state, url, response, nowMs) : nativeBalance(world, balance!, url, response));
-  logRequest(world, { api: 'data', path: url.pathname, atMs: nowMs, status, pageToken: url.searchParams.get('pageToken') ?? undefined, hasKey: hasHeader(request, 'x-data-api-key') });
+  logRequest(world, {
+    api: 'data',
+    path: url.pathname,
+    atMs: nowMs,
+    status,
+    pageToken: url.searchParams.get('pageToken') ?? undefined,
+    hasKey: hasHeader(request, 'x-data-api-key'),
+  });
   return true;
 };
 
@@ -95,7 +102,8 @@ export function simulatedDelegators(nodeId: string, count: number, nowMs: number
 function nativeBalance(world: PublicApiWorld, [, chainId, address]: RegExpExecArray, url: URL, response: ServerResponse): number {
   if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return badRequest(response, 'Invalid address format');
   const currency = url.searchParams.get('currency') ?? 'usd';
-  if (!(BALANCE_CURRENCIES as readonly string[]).includes(currency)) return badRequest(response, `currency must be one of the following values: ${BALANCE_CURRENCIES.join(', ')}`);
+  if (!(BALANCE_CURRENCIES as readonly string[]).includes(currency))
+    return badRequest(response, `currency must be one of the following values: ${BALANCE_CURRENCIES.join(', ')}`);
   const balance = world.balances.get(balanceKey(chainId, address)) ?? DEFAULT_BALANCE_WEI;
   const price = PRICES[currency] ?? 10;
   const value = (Number(balance / 10n ** 12n) / 1e6) * price;

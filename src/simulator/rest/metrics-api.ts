@@ -1,7 +1,17 @@
 import { V2_METRICS, supportedIntervals, type MetricPoint, type MetricsApiMetric, type TimeInterval } from '../../clients/metrics-api.js';
 import { intervalEndSeconds } from '../../collectors/public/complete-point.js';
 import type { RestRoute } from './route.js';
-import { hasHeader, logRequest, pageSizeOf, paginate, publicApiWorld, scriptedFailure, sendApiError, sendOk, type PublicApiWorld } from './public-api-world.js';
+import {
+  hasHeader,
+  logRequest,
+  pageSizeOf,
+  paginate,
+  publicApiWorld,
+  scriptedFailure,
+  sendApiError,
+  sendOk,
+  type PublicApiWorld,
+} from './public-api-world.js';
 
 const V2_PATH = /^\/v2\/chains\/([^/]+)\/metrics\/([^/]+)$/;
 const V1_PATH = /^\/v1\/avg_tps\/([^/]+)$/;
@@ -14,15 +24,32 @@ export const metricsApiRoute: RestRoute = (state, request, url, response, nowMs)
   const v1 = V1_PATH.exec(url.pathname);
   if (request.method !== 'GET' || (!v2 && !v1)) return false;
   const world = publicApiWorld(state);
-  const status = scriptedFailure(world, 'metrics', response, nowMs) || (v2 ? chainMetric(world, url, v2, response, nowMs) : avgTpsV1(world, url, v1!, response, nowMs));
-  logRequest(world, { api: 'metrics', path: url.pathname, atMs: nowMs, status, pageToken: url.searchParams.get('pageToken') ?? undefined, hasKey: hasHeader(request, 'x-data-api-key') });
+  const status =
+    scriptedFailure(world, 'metrics', response, nowMs) ||
+    (v2 ? chainMetric(world, url, v2, response, nowMs) : avgTpsV1(world, url, v1!, response, nowMs));
+  logRequest(world, {
+    api: 'metrics',
+    path: url.pathname,
+    atMs: nowMs,
+    status,
+    pageToken: url.searchParams.get('pageToken') ?? undefined,
+    hasKey: hasHeader(request, 'x-data-api-key'),
+  });
   return true;
 };
 
-function chainMetric(world: PublicApiWorld, url: URL, [, chainId, metric]: RegExpExecArray, response: Parameters<RestRoute>[3], nowMs: number): number {
-  if (!(V2_METRICS as readonly string[]).includes(metric)) return badRequest(response, `metric must be one of the following values: ${V2_METRICS.join(', ')}`);
+function chainMetric(
+  world: PublicApiWorld,
+  url: URL,
+  [, chainId, metric]: RegExpExecArray,
+  response: Parameters<RestRoute>[3],
+  nowMs: number,
+): number {
+  if (!(V2_METRICS as readonly string[]).includes(metric))
+    return badRequest(response, `metric must be one of the following values: ${V2_METRICS.join(', ')}`);
   const interval = (url.searchParams.get('timeInterval') ?? 'day') as TimeInterval;
-  if (!supportedIntervals(metric as MetricsApiMetric).includes(interval)) return badRequest(response, `${metric} only supports timeInterval day`);
+  if (!supportedIntervals(metric as MetricsApiMetric).includes(interval))
+    return badRequest(response, `${metric} only supports timeInterval day`);
   const pageSize = pageSizeOf(url, 100, 2160);
   if (pageSize === undefined) return badRequest(response, 'pageSize must not be greater than 2160 and not less than 1');
   const start = Number(url.searchParams.get('startTimestamp') ?? 0);
@@ -35,12 +62,23 @@ function chainMetric(world: PublicApiWorld, url: URL, [, chainId, metric]: RegEx
   return 200;
 }
 
-function avgTpsV1(world: PublicApiWorld, url: URL, [, chainId]: RegExpExecArray, response: Parameters<RestRoute>[3], nowMs: number): number {
+function avgTpsV1(
+  world: PublicApiWorld,
+  url: URL,
+  [, chainId]: RegExpExecArray,
+  response: Parameters<RestRoute>[3],
+  nowMs: number,
+): number {
   const token = url.searchParams.get('pageToken') ?? url.searchParams.get('startKey');
   const result = paginate(world, `v1/${chainId}`, history(chainId, 'avg_tps', 'day', nowMs / 1000), V1_PAGE_SIZE, token);
   if ('error' in result) return badRequest(response, result.error);
   const lastRun = Math.floor(nowMs / 1000 / 600) * 600;
-  sendOk(response, { results: result.page, status: 200, lastRun, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) });
+  sendOk(response, {
+    results: result.page,
+    status: 200,
+    lastRun,
+    ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
+  });
   return 200;
 }
 

@@ -60,7 +60,13 @@ export function logRequest(world: PublicApiWorld, entry: SimApiRequest): void {
  * Both APIs' error body: `{message, error, statusCode}`; the Metrics API sends `message` as an
  * array of strings, the Data API as a string.
  */
-export function sendApiError(response: ServerResponse, api: SimApi, status: number, message: string, headers: Record<string, string> = {}): void {
+export function sendApiError(
+  response: ServerResponse,
+  api: SimApi,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = { message: api === 'metrics' ? [message] : message, error: REASONS[status] ?? 'Error', statusCode: status };
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
