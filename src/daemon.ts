@@ -4,6 +4,7 @@ import type { Alerting } from './alerts/alerting.js';
 import type { AlertsConfig } from './config/alerts-schema.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
 import { ALERT_READ_FAMILIES } from './alerts/read-families.js';
+import { STATUS_PAGE_FAMILIES } from './server/target-status.js';
 import { HttpClient } from './clients/http.js';
 import { ResponseMemory } from './clients/response-memory.js';
 import { systemClock, type Clock, type Timer } from './clock.js';
@@ -98,7 +99,10 @@ export class Daemon implements DaemonView {
   constructor(private readonly options: DaemonOptions) {
     this.configValue = options.config;
     this.clock = options.clock ?? systemClock;
-    this.snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: ALERT_READ_FAMILIES, clock: this.clock });
+    this.snapshot = new MetricsSnapshot(allMetrics, {
+      keepSamplesOf: new Set([...ALERT_READ_FAMILIES, ...STATUS_PAGE_FAMILIES]),
+      clock: this.clock,
+    });
     this.self = new SelfMetrics({ version: VERSION, revision: REVISION, clock: this.clock });
     this.lastRunEndedMs = this.clock.now();
     this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;

@@ -9,6 +9,7 @@ import { heliconSeconds } from './validators/network-view.js';
 import { balanceRunwaySeconds } from './validators/runway.js';
 import { uptimeRequirement } from './validators/uptime-requirement.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
+import { sideCall, UNANSWERED, type Answer } from './validators/side-call.js';
 
 const METHOD = 'platform.getCurrentValidators';
 const NAVAX_PER_AVAX = 1e9;
@@ -28,8 +29,12 @@ interface Run {
   readonly out: SampleSet;
   readonly read: FieldReader;
   readonly nowSeconds: number;
-  feePrice?: Promise<number>;
-  helicon?: Promise<number | undefined>;
+  /** This node's id when it is watched as `self`: a role to learn, not a validator that must be there. */
+  readonly selfId?: string;
+  /** The sets this node was found in: its role. */
+  readonly selfIn: Set<'primary' | 'l1'>;
+  feePrice?: Promise<Answer<number>>;
+  helicon?: Promise<Answer<number | undefined>>;
 }
 
 /**
@@ -45,14 +50,17 @@ export function createValidatorsCollector(): Collector {
     name: 'validators',
     metrics: validatorMetrics,
     async collect(ctx) {
+      const watched = await resolveNodeIds(ctx, ctx.target.validators.node_ids);
       const run: Run = {
         ctx,
         out: new SampleSet({ target: ctx.target.name }),
         read: new FieldReader(ctx.target.name, METHOD),
         nowSeconds: ctx.nowMs / 1000,
+        selfId: ctx.target.validators.node_ids.includes('self') ? ctx.facts.nodeId : undefined,
+        selfIn: new Set(),
       };
-      const watched = await resolveNodeIds(ctx, ctx.target.validators.node_ids);
       await Promise.all([primaryNetwork(run, watched), ...ctx.target.subnets.map((subnet) => subnetValidators(run, subnet, watched))]);
+      if (run.selfId) run.out.add('avaxmon_node_role', { role: roleOf(run.selfIn) }, 1);
       return run.out.observation();
     },
   };
@@ -68,9 +76,19 @@ async function primaryNetwork(run: Run, watched: readonly string[]): Promise<voi
   const byNode = indexByNode(validators, watched);
   for (const nodeId of watched) {
     const entry = byNode.get(nodeId);
+    if (entry && nodeId === run.selfId) run.selfIn.add('primary');
     if (entry) await exportPrimaryValidator(run, nodeId, entry);
-    else run.out.add('avaxmon_validator_active', { subnet: 'primary', node_id: nodeId }, 0);
+    else if (nodeId !== run.selfId) run.out.add('avaxmon_validator_active', { subnet: 'primary', node_id: nodeId }, 0);
   }
+}
+
+/**
+ * What the node is, from the sets it was found in: an API or RPC node validates nothing (a role,
+ * not a fault), and since Etna (ACP-77) a node may validate an L1 without the Primary Network.
+ */
+function roleOf(sets: ReadonlySet<'primary' | 'l1'>): 'primary_validator' | 'l1_validator' | 'api' {
+  if (sets.has('primary')) return 'primary_validator';
+  return sets.has('l1') ? 'l1_validator' : 'api';
 }
 
 async function subnetValidators(run: Run, subnet: SubnetConfig, watched: readonly string[]): Promise<void> {
@@ -79,7 +97,9 @@ async function subnetValidators(run: Run, subnet: SubnetConfig, watched: readonl
   for (const nodeId of nodeIds) {
     const entry = byNode.get(nodeId);
     const labels = { subnet: subnet.name, node_id: nodeId };
-    if (!entry) run.out.add('avaxmon_validator_active', labels, 0);
+    if (entry && nodeId === run.selfId) run.selfIn.add('l1');
+    if (!entry && nodeId !== run.selfId) run.out.add('avaxmon_validator_active', labels, 0);
+    else if (!entry) continue;
     else if (isL1Validator(entry)) await exportL1Validator(run, labels, entry);
     else exportSubnetStaker(run.out, labels, entry);
   }
@@ -123,11 +143,8 @@ async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): P
   const labels = { subnet: 'primary', node_id: nodeId };
   const startSeconds = read.uint64(fields.startTime, 'startTime');
   const endSeconds = read.uint64(fields.endTime, 'endTime');
-  const requirement = uptimeRequirement(startSeconds, await helicon(run), run.ctx.target.validators.reward_uptime_requirement);
   exportStaker(out, labels, entry);
   out.add('avaxmon_validator_weight_avax', labels, read.uint64(fields.weight, 'weight') / NAVAX_PER_AVAX);
-  out.add('avaxmon_validator_uptime_requirement_ratio', labels, requirement);
-  out.add('avaxmon_validator_downtime_allowance_seconds', labels, downtimeAllowanceSeconds(requirement, startSeconds, endSeconds));
   exportRenewal(out, labels, entry);
   // The node's own id is known once `self` was resolved or node_info has run.
   const isSelf = nodeId === run.ctx.facts.nodeId;
@@ -136,6 +153,11 @@ async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): P
     out.add('avaxmon_validator_connected', { ...labels, view: entryView }, read.boolean(fields.connected, 'connected'));
   if (fields.uptime !== undefined)
     out.add('avaxmon_validator_uptime_ratio', { ...labels, view: entryView }, read.percentRatio(fields.uptime, 'uptime'));
+  const heliconAt = await helicon(run);
+  if (heliconAt === UNANSWERED) return;
+  const requirement = uptimeRequirement(startSeconds, heliconAt, run.ctx.target.validators.reward_uptime_requirement);
+  out.add('avaxmon_validator_uptime_requirement_ratio', labels, requirement);
+  out.add('avaxmon_validator_downtime_allowance_seconds', labels, downtimeAllowanceSeconds(requirement, startSeconds, endSeconds));
   const decisive = isSelf ? await networkView(run, labels) : targetView(entry);
   if (!decisive) return;
   out.add(
@@ -169,8 +191,9 @@ function targetView({ fields, read }: Entry): ViewedUptime | undefined {
   return fields.uptime === undefined ? undefined : { view: 'target', ratio: read.percentRatio(fields.uptime, 'uptime') };
 }
 
-function helicon(run: Run): Promise<number | undefined> {
-  run.helicon ??= heliconSeconds(run.ctx);
+/** The Helicon time decides each validation's requirement; without it only the requirement's series are lost. */
+function helicon(run: Run): Promise<Answer<number | undefined>> {
+  run.helicon ??= sideCall(run.ctx, run.out, { collector: 'validators', method: 'info.upgrades' }, () => heliconSeconds(run.ctx));
   return run.helicon;
 }
 
@@ -240,19 +263,19 @@ async function exportL1Validator(run: Run, labels: Record<string, string>, { fie
   }
   const price = await feePrice(run);
   // An inactive validator has no runway left to run out: AvalancheL1ValidatorInactive speaks for it.
-  const runway = active ? balanceRunwaySeconds(balanceNavax, price) : undefined;
+  const runway = active && price !== UNANSWERED ? balanceRunwaySeconds(balanceNavax, price) : undefined;
   if (runway !== undefined) out.add('avaxmon_l1_validator_balance_runway_seconds', labels, runway);
 }
 
 /** The P-Chain-wide continuous fee price, nAVAX per second per active L1 validator; asked once per run. */
-function feePrice(run: Run): Promise<number> {
-  run.feePrice ??= (async () => {
+function feePrice(run: Run): Promise<Answer<number>> {
+  run.feePrice ??= sideCall(run.ctx, run.out, { collector: 'validators', method: 'platform.getValidatorFeeState' }, async () => {
     const read = new FieldReader(run.ctx.target.name, 'platform.getValidatorFeeState');
     const reply = read.object(await run.ctx.node.call('/ext/bc/P', 'platform.getValidatorFeeState', {}, run.ctx.signal), 'result');
     const price = read.number(reply.price, 'price');
     run.out.add('avaxmon_l1_validator_fee_price_avax_per_second', {}, price / NAVAX_PER_AVAX);
     return price;
-  })();
+  });
   return run.feePrice;
 }
 
@@ -269,7 +292,8 @@ async function exportAggregates(run: Run, validators: Iterable<Entry>): Promise<
       weightAvax: weightNavax / NAVAX_PER_AVAX,
       connected: read.optional(fields.connected, 'connected', read.boolean) ?? false,
       uptimeRatio: read.optional(fields.uptime, 'uptime', read.percentRatio) ?? 0,
-      requirement: uptimeRequirement(read.uint64(fields.startTime, 'startTime'), heliconAt, override),
+      requirement:
+        heliconAt === UNANSWERED ? undefined : uptimeRequirement(read.uint64(fields.startTime, 'startTime'), heliconAt, override),
       endSeconds: read.uint64(fields.endTime, 'endTime'),
       renews: renews(entry),
     });
@@ -280,7 +304,7 @@ async function exportAggregates(run: Run, validators: Iterable<Entry>): Promise<
   out.add('avaxmon_network_validator_weight_avax', labels, summary.weightAvax);
   out.add('avaxmon_network_validator_connected_weight_avax', labels, summary.connectedWeightAvax);
   out.add('avaxmon_network_validator_connected_ratio', labels, summary.connectedRatio);
-  out.add('avaxmon_network_validators_below_uptime_requirement', labels, summary.belowRequirement);
+  if (heliconAt !== UNANSWERED) out.add('avaxmon_network_validators_below_uptime_requirement', labels, summary.belowRequirement);
   out.add('avaxmon_network_validators_ending_within_24h', labels, summary.endingWithin24h);
   if (summary.count === 0) return;
   out.add('avaxmon_network_validator_uptime_min_ratio', labels, summary.uptimeMin);

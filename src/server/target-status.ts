@@ -26,3 +26,29 @@ export function targetStatusBadge(daemon: DaemonView, target: string): string {
   if (failing > 0) return `<span class="badge warning">degraded (${failing} of ${outcomes.length} collectors failing)</span>`;
   return '<span class="badge ok">up</span>';
 }
+
+/** The families the Targets table reads, so the daemon keeps their samples beside the alert plane's. */
+export const STATUS_PAGE_FAMILIES: ReadonlySet<string> = new Set(['avaxmon_node_healthy', 'avaxmon_node_role']);
+
+/** The node's own word on its health (`avaxmon_node_healthy`), shown beside reachability: a reachable node can be unhealthy. */
+export function targetHealthBadge(daemon: DaemonView, target: string): string {
+  const healthy = latestValue(daemon, target, 'avaxmon_node_healthy');
+  if (healthy === undefined) return '<span class="badge unknown">unknown</span>';
+  return healthy === 1 ? '<span class="badge ok">healthy</span>' : '<span class="badge bad">unhealthy</span>';
+}
+
+const ROLE_WORDS: Readonly<Record<string, string>> = {
+  primary_validator: 'Primary Network validator',
+  l1_validator: 'L1 validator only',
+  api: 'API node (validates nothing)',
+};
+
+/** What the node is (`avaxmon_node_role`), when it is watched as `self`. */
+export function targetRole(daemon: DaemonView, target: string): string {
+  const role = daemon.snapshot.samplesOf(target).find((sample) => sample.name === 'avaxmon_node_role' && sample.value === 1)?.labels.role;
+  return role === undefined ? '-' : (ROLE_WORDS[role] ?? role);
+}
+
+function latestValue(daemon: DaemonView, target: string, name: string): number | undefined {
+  return daemon.snapshot.samplesOf(target).find((sample) => sample.name === name)?.value;
+}

@@ -101,9 +101,6 @@ function observed(situation: Situation, alerts: readonly FiringAlert[]) {
   };
 }
 
-/** The situations asserted now; the others wait for a change still to land (see `awaits`). */
-const asserted = situations.filter((situation) => situation.awaits === undefined);
-
 const wanted = (situation: Situation) => ({ fires: situation.fires.map(key).sort(), muted: (situation.muted ?? []).map(key).sort() });
 
 describe('what pages when: the situation matrix through the daemon process', () => {
@@ -154,7 +151,7 @@ describe('what pages when: the situation matrix through the daemon process', () 
     expect(situations.length).toBeGreaterThanOrEqual(20);
     const alertsNow = async () => (await (await fetch(`${url}/api/v2/alerts`)).json()) as FiringAlert[];
     const everyMatches = (alerts: readonly FiringAlert[]) =>
-      asserted.every((situation) => JSON.stringify(observed(situation, alerts)) === JSON.stringify(wanted(situation)));
+      situations.every((situation) => JSON.stringify(observed(situation, alerts)) === JSON.stringify(wanted(situation)));
     let alerts: FiringAlert[] = [];
     // Settle: every expected alert firing (`for:` after the first runs), nothing else.
     const deadline = Date.now() + 60_000;
@@ -171,11 +168,11 @@ describe('what pages when: the situation matrix through the daemon process', () 
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     alerts = await alertsNow();
     const bySituation = (view: (situation: Situation) => unknown) =>
-      Object.fromEntries(asserted.map((situation) => [situation.id, view(situation)]));
+      Object.fromEntries(situations.map((situation) => [situation.id, view(situation)]));
     expect(bySituation((situation) => observed(situation, alerts))).toEqual(bySituation(wanted));
     // Nothing else was ever notified, not even for a moment (the restart's transient).
     const notified = hook.requests.flatMap((request) => (request.json as { alerts: Array<{ labels: Record<string, string> }> }).alerts);
-    for (const situation of asserted) {
+    for (const situation of situations) {
       const mine = notified.filter((alert) => targetsOf(situation).includes(alert.labels.target));
       const unexpected = mine
         .filter((alert) => !situation.fires.some((expected) => matches(expected, alert.labels)))
@@ -213,10 +210,6 @@ describe('what pages when: the situation matrix through the daemon process', () 
     expect(resets.reduce((sum, sample) => sum + sample.value, 0)).toBeGreaterThan(0);
     expect(network('restarting')).toBeCloseTo(0.995, 9);
   });
-
-  for (const situation of situations.filter((candidate) => candidate.awaits !== undefined)) {
-    it.todo(`${situation.id}: waits for ${situation.awaits}`);
-  }
 
   it('keeps docs/alerting.md\'s "what pages when" table true to these situations', () => {
     expect(readFileSync(DOC, 'utf8')).toContain(situationsTable());

@@ -31,8 +31,6 @@ export interface Situation {
   readonly muted?: readonly ExpectedAlert[];
   /** Alerts of another `target` label (metrics_api) that belong to this situation. */
   readonly otherTarget?: string;
-  /** The change this situation still waits for: run, but not yet asserted, and flagged in the docs. */
-  readonly awaits?: string;
 }
 
 const V115 = 'avalanchego/1.15.1';
@@ -54,7 +52,6 @@ export const situations: readonly Situation[] = [
     node: { validator: false },
     setup: [{ set_version: V115 }],
     fires: [],
-    awaits: "issue 23: the node's role",
   },
   {
     id: 'l1-only-validator',
@@ -63,7 +60,6 @@ export const situations: readonly Situation[] = [
     setup: [{ set_version: V115 }],
     targetYaml: L1_YAML,
     fires: [],
-    awaits: "issue 23: the node's role",
   },
   {
     id: 'unhealthy-odd-details',
@@ -102,7 +98,6 @@ export const situations: readonly Situation[] = [
       },
     ],
     fires: [warning('AvalancheStakeExpiring'), warning('AvaxmonCollectorFailing', { collector: 'upgrades' })],
-    awaits: 'issue 23: parts fail alone',
   },
   {
     id: 'partial-connectivity',
@@ -281,8 +276,7 @@ const describeAlerts = (alerts: readonly ExpectedAlert[]) => (alerts.length === 
 export function situationsTable(): string {
   const rows = situations.map((situation) => {
     const pages = situation.fires.some((alert) => alert.severity === 'critical') ? '**yes**' : 'no';
-    const pending = situation.awaits ? ` (not yet: ${situation.awaits})` : '';
-    return `| ${situation.title}${pending} | ${pages} | ${describeAlerts(situation.fires)} | ${situation.muted ? describeAlerts(situation.muted) : ''} |`;
+    return `| ${situation.title} | ${pages} | ${describeAlerts(situation.fires)} | ${situation.muted ? describeAlerts(situation.muted) : ''} |`;
   });
   return ['| situation | pages | what notifies | also firing, inhibited |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -97,6 +97,10 @@ describe('the daemon process', () => {
     expect(page).toContain('<td>a</td>');
     expect(page).toContain('health');
     expect(page).not.toContain('sekrit-token-value');
+    // The build recorded the commit it came from (dist/revision.txt).
+    const revision = spawnSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { encoding: 'utf8' }).stdout.trim();
+    expect(page).toContain(`(${revision})`);
+    expect(page).not.toContain('(unknown)');
   });
 
   it('keeps the running config on a bad reload, reports it, then accepts a good one (SIGHUP and POST /-/reload)', async () => {

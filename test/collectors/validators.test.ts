@@ -148,14 +148,17 @@ describe('validators collector', () => {
     samples = await runWithPeers(harness, at30Days);
     expect(value(samples, 'avaxmon_validator_downtime_budget_seconds', { ...labels, view: 'network' })).toBeCloseTo(764_640, 3);
 
+    // `self` means "this node, if it validates": leaving the set changes its role, it is no failure.
     harness.sim.apply({ validator_leave: 'self' });
     samples = await harness.run(createValidatorsCollector(), at30Days);
-    expect(value(samples, 'avaxmon_validator_active', labels)).toBe(0);
-    expect(samples.filter((sample) => sample.name !== 'avaxmon_validator_active')).toEqual([]);
+    expect(series(samples, 'avaxmon_validator_active')).toEqual([]);
+    expect(value(samples, 'avaxmon_node_role', { role: 'api' })).toBe(1);
+    expect(samples.filter((sample) => sample.name.startsWith('avaxmon_validator_'))).toEqual([]);
 
     harness.sim.apply({ validator_rejoin: 'self' });
     samples = await harness.run(createValidatorsCollector(), at30Days);
     expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
+    expect(value(samples, 'avaxmon_node_role', { role: 'primary_validator' })).toBe(1);
   });
 
   it("without fresh peers' views (the peers collector off or failing) leaves the network view and budget out, never guesses", async () => {
@@ -197,10 +200,53 @@ describe('validators collector', () => {
     expect(harness.logs.filter((line) => line.includes('No heliconTime from the node'))).toHaveLength(1);
   });
 
-  it('on a node that is not a validator: not active, no budget, and the run succeeds', async () => {
+  it('on an API node watched as self: its role, no validator series, and the run succeeds', async () => {
     harness = await startHarness('validators: { node_ids: [self] }', { validator: false });
     const samples = await harness.run(createValidatorsCollector());
-    expect(samples.map((sample) => [sample.name, sample.value])).toEqual([['avaxmon_validator_active', 0]]);
+    expect(series(samples, 'avaxmon_node_role').map((sample) => [sample.labels.role, sample.value])).toEqual([['api', 1]]);
+    expect(samples.filter((sample) => sample.name.startsWith('avaxmon_validator_'))).toEqual([]);
+  });
+
+  it('on an L1-only validator (ACP-77): role l1_validator, watched on its L1, nothing about the Primary Network', async () => {
+    harness = await startHarness(`validators: { node_ids: [self] }\n${SIM_SUBNETS_YAML}`, { validator: false });
+    const samples = await harness.run(createValidatorsCollector());
+    expect(value(samples, 'avaxmon_node_role', { role: 'l1_validator' })).toBe(1);
+    expect(value(samples, 'avaxmon_validator_active', { subnet: SIM_L1.name, node_id: SIM_NODE_ID })).toBe(1);
+    expect(series(samples, 'avaxmon_validator_active', { subnet: 'primary' })).toEqual([]);
+  });
+
+  it('still exports active 0 for an explicitly listed node id that is not in the set', async () => {
+    const stranger = 'NodeID-111111111111111111116DBWJs';
+    harness = await startHarness(`validators: { node_ids: [self, ${stranger}] }`);
+    const samples = await harness.run(createValidatorsCollector());
+    expect(value(samples, 'avaxmon_validator_active', { subnet: 'primary', node_id: stranger })).toBe(0);
+    expect(value(samples, 'avaxmon_node_role', { role: 'primary_validator' })).toBe(1);
+  });
+
+  it('keeps the set, expiry and renewal when info.upgrades fails, leaving out only what needs the Helicon time', async () => {
+    harness = await startHarness('validators: { node_ids: [self] }');
+    const me = chainWorld(harness.sim.state).validators[0];
+    harness.sim.apply({ fault: { match: 'info.upgrades', kind: 'rpc_error', message: 'upgrade config not loaded' } });
+    const at = (me.startTime + 30 * DAY) * 1000;
+    const samples = await runWithPeers(harness, at);
+    const labels = { subnet: 'primary', node_id: SIM_NODE_ID };
+    expect(value(samples, 'avaxmon_validator_active', labels)).toBe(1);
+    expect(value(samples, 'avaxmon_validator_end_timestamp_seconds', labels)).toBe(me.endTime);
+    expect(value(samples, 'avaxmon_validator_uptime_ratio', { ...labels, view: 'self' })).toBeGreaterThan(0.9);
+    expect(value(samples, 'avaxmon_collector_call_up', { collector: 'validators', method: 'info.upgrades' })).toBe(0);
+    for (const name of [
+      'avaxmon_validator_uptime_requirement_ratio',
+      'avaxmon_validator_downtime_allowance_seconds',
+      'avaxmon_validator_downtime_budget_seconds',
+    ])
+      expect(series(samples, name)).toEqual([]);
+    await harness.run(createValidatorsCollector(), at);
+    expect(harness.logs.filter((line) => line.includes('only the series that depend on it are left out'))).toHaveLength(1);
+
+    harness.sim.apply({ clear_faults: true });
+    const healed = await runWithPeers(harness, at);
+    expect(value(healed, 'avaxmon_collector_call_up', { collector: 'validators', method: 'info.upgrades' })).toBe(1);
+    expect(series(healed, 'avaxmon_validator_downtime_budget_seconds')).toHaveLength(1);
   });
 
   it('exports permissioned subnet stakers and L1 validators with balance and runway', async () => {

@@ -100,9 +100,24 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
     }
     expect(await page.title()).toBe('avaxmon');
 
-    const targets = await rowsUnder(page, 'Targets');
+    // The role is known once the validators collector has run too.
+    const targets = await eventually(
+      async () => {
+        await page.goto(url, { waitUntil: 'load' });
+        return rowsUnder(page, 'Targets');
+      },
+      (rows) => rows.every((row) => !row.endsWith('\t-')),
+      15_000,
+    );
     expect(targets.map((row) => row.split('\t')[0])).toEqual(['node-a', 'node-b']);
-    expect(targets.filter((row) => !row.split('\t').includes('up'))).toEqual([]);
+    // Reachable, yet unhealthy: the health sits beside reachability, with what the node is.
+    expect(targets.map((row) => row.split('\t').slice(2))).toEqual([
+      ['up', 'unhealthy', 'Primary Network validator'],
+      ['up', 'unhealthy', 'Primary Network validator'],
+    ]);
+    // It keeps up on its own, and fits the window it is read in.
+    expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toMatch(/^\d+$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
 
     const collectors = await rowsUnder(page, 'Collectors');
     for (const collector of ['health', 'node_info', 'peers', 'validators', 'l1_validators', 'chain_progress', 'metrics_api', 'data_api']) {

@@ -20,8 +20,8 @@ export interface ValidatorFacts {
   readonly weightAvax: number;
   readonly connected: boolean;
   readonly uptimeRatio: number;
-  /** The requirement of this validation (ACP-267). */
-  readonly requirement: number;
+  /** The requirement of this validation (ACP-267); unknown while info.upgrades fails. */
+  readonly requirement: number | undefined;
   readonly endSeconds: number;
   /** Auto-renewed with a next cycle: its period ends, its validation does not. */
   readonly renews: boolean;
@@ -47,7 +47,7 @@ export class NetworkAggregator {
     this.count += 1;
     this.weightAvax += weightAvax;
     if (validator.connected) this.connectedWeightAvax += weightAvax;
-    if (uptimeRatio < validator.requirement) this.belowRequirement += 1;
+    if (validator.requirement !== undefined && uptimeRatio < validator.requirement) this.belowRequirement += 1;
     if (!validator.renews && endSeconds > this.nowSeconds && endSeconds - this.nowSeconds <= DAY_SECONDS) this.endingWithin24h += 1;
     this.uptimes.push(uptimeRatio);
   }

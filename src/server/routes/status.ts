@@ -4,7 +4,10 @@ import { isTrustedReader } from '../trusted-client.js';
 import { displayUrl, scrubSecrets } from '../../redact.js';
 import { REVISION, VERSION } from '../../version.js';
 import { badge, escapeHtml, table } from '../html.js';
-import { targetStatusBadge } from '../target-status.js';
+import { targetHealthBadge, targetRole, targetStatusBadge } from '../target-status.js';
+
+/** The page reloads itself without script (the Content-Security-Policy allows none): about two collector rounds. */
+const STATUS_REFRESH_SECONDS = 30;
 
 /** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
 export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView, basicAuth: boolean): void {
@@ -19,6 +22,8 @@ export function renderStatusPage(daemon: DaemonView, view: StatusView): string {
     `<span id="target-${escapeHtml(encodeURIComponent(target.name))}">${escapeHtml(target.name)}</span>`,
     escapeHtml(displayUrl(target.url)),
     targetStatusBadge(daemon, target.name),
+    targetHealthBadge(daemon, target.name),
+    escapeHtml(targetRole(daemon, target.name)),
   ]);
   const collectors = [...daemon.collectorStates.values()].map((state) => {
     const status = daemon.self.collectorStatus(state.target, state.collector);
@@ -36,17 +41,18 @@ export function renderStatusPage(daemon: DaemonView, view: StatusView): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>avaxmon</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${STATUS_REFRESH_SECONDS}">
 <link rel="icon" href="data:,">
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem;color:#1d1d1f}h1{margin:0 0 .25rem}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem;min-width:40rem}th,td{border-bottom:1px solid #ddd;padding:.35rem .75rem;text-align:left;font-size:.9rem}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem;width:100%}th,td{border-bottom:1px solid #ddd;padding:.35rem .75rem;text-align:left;font-size:.9rem;overflow-wrap:anywhere}
 th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.8rem;color:#fff}.ok{background:#1a7f37}.bad{background:#cf222e}.unknown{background:#6e7781}
 .warning{background:#bf8700}.info{background:#0969da}.empty{color:#6e7781}nav a{margin-right:1rem}
 </style></head><body>
 <h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : `not ready: ${escapeHtml(daemon.notReadyReason())}`}</p>
 <nav><a href="/metrics">Metrics</a><a href="/-/healthy">Health</a><a href="/-/ready">Readiness</a></nav>
 <h2>Targets</h2>
-${table(['target', 'url', 'status'], targets, 'No targets configured.')}
+${table(['target', 'url', 'reachable', 'health', 'role'], targets, 'No targets configured.')}
 <h2>Collectors</h2>
 ${table(['target', 'collector', 'last run', 'last success', 'duration', 'skipped ticks', 'abandoned runs', 'last error'], collectors, 'No collectors scheduled yet.')}
 ${daemon.statusSections.map((section) => section(view)).join('\n')}
