@@ -7,7 +7,7 @@ import { ALERT_READ_FAMILIES } from './alerts/read-families.js';
 import { STATUS_PAGE_FAMILIES } from './server/target-status.js';
 import { HttpClient } from './clients/http.js';
 import { ResponseMemory } from './clients/response-memory.js';
-import { systemClock, type Clock, type Timer } from './clock.js';
+import { every, systemClock, type Clock, type Timer } from './clock.js';
 import { collectorRegistry, type CollectorRegistry } from './collectors/index.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
@@ -16,6 +16,7 @@ import { ConfigError, formatConfigIssue } from './errors.js';
 import { nodeSliceRun, runSlice, sliceKey, type SliceRun } from './collectors/run-collector.js';
 import { PublicApiJobs } from './collectors/public/index.js';
 import { allMetrics } from './metrics/catalogue/index.js';
+import { CollectionLag } from './metrics/collection-lag.js';
 import { MetricsSnapshot } from './metrics/snapshot.js';
 import { SelfMetrics } from './metrics/self-metrics.js';
 import { scrubSecrets } from './redact.js';
@@ -49,6 +50,9 @@ export type { CollectorState } from './server/daemon-view.js';
 
 const SELF_SLICE = '~self';
 const REQUESTS_SLICE = '~requests';
+const LAG_SLICE = '~lag';
+/** How often collection's lag is taken: AvaxmonCollectionLagging and the status page read it. */
+const LAG_TICK_MS = 1_000;
 /** What is collected while stopping is lost anyway; a short grace, then abort (docker stop waits 10 s). */
 export const STOP_GRACE_MS = 1_000;
 export const RELOAD_GRACE_MS = 2_000;
@@ -86,6 +90,8 @@ export class Daemon implements DaemonView {
   private readonly publicApis: PublicApiJobs;
   private readonly alerts: DaemonAlerts;
   private readonly clock: Clock;
+  private readonly lag = new CollectionLag();
+  private stopLagTicks?: () => void;
   private scheduler?: Scheduler;
   private firstRoundComplete = false;
   private stopping = false;
@@ -167,6 +173,8 @@ export class Daemon implements DaemonView {
     await this.open();
     await this.schedule(this.configValue);
     this.firstRoundComplete = true;
+    this.publishLag();
+    this.stopLagTicks ??= every(this.clock, LAG_TICK_MS, () => this.publishLag());
     this.alerts.startEvaluating();
     this.log.info({ targets: this.configValue.targets.length }, 'First collection round complete');
   }
@@ -217,6 +225,7 @@ export class Daemon implements DaemonView {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopLagTicks?.();
     await this.within(this.reloadChain, RELOAD_GRACE_MS + ABANDON_GRACE_MS + 2 * STEP_BOUND_MS);
     await this.scheduler?.stop({ graceMs: STOP_GRACE_MS });
     await this.alerts.stop();
@@ -273,6 +282,7 @@ export class Daemon implements DaemonView {
           upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
         this.publishRun(run, changed);
       },
+      started: (delayMs) => this.lag.recordStart(run.collector, delayMs),
       skipped: () => {
         this.self.recordSkipped(run.target, run.collector);
         this.publishRun(run, new Set());
@@ -307,6 +317,16 @@ export class Daemon implements DaemonView {
   private publishRequestCounts(): void {
     for (const target of this.requestsMoved) this.snapshot.setSlice(`${REQUESTS_SLICE}/${target}`, this.self.requestSamples(target));
     this.requestsMoved.clear();
+  }
+
+  /** Collectors behind schedule, for the status page. */
+  laggingCollectors(): number {
+    return this.lag.lagging;
+  }
+
+  private publishLag(): void {
+    this.lag.update(this.collectorStates.values(), this.self, this.clock.now() / 1000);
+    this.snapshot.setSlice(LAG_SLICE, this.lag.samples());
   }
 
   private publishGlobalSelf(): void {

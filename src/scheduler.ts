@@ -22,6 +22,8 @@ export interface Job {
   /** Jobs with the same origin share the per-origin concurrency cap. */
   readonly origin?: string;
   run(signal: AbortSignal): Promise<void>;
+  /** A run starts, `delayMs` after its scheduled time (the event loop or a concurrency slot held it). */
+  started?(delayMs: number): void;
   /** A tick came while the previous run was still in flight. */
   skipped?(): void;
   /** The run outlived its deadline, abort and grace; whatever it returns later must be dropped. */
@@ -84,7 +86,7 @@ export class Scheduler {
     // The periodic ticks begin no sooner than half an interval after the first run, at the job's phase.
     this.scheduleTick(job, firstAt + job.intervalMs / 2);
     await sleep(this.clock, Math.max(0, firstAt - this.clock.now()));
-    if (!this.stopped) await this.trigger(job);
+    if (!this.stopped) await this.trigger(job, firstAt);
   }
 
   private scheduleTick(job: Job, notBeforeMs: number): void {
@@ -112,7 +114,7 @@ export class Scheduler {
     const nowMs = this.clock.now();
     for (let dueMs = this.ticks.nextDueMs(); dueMs !== undefined && dueMs <= nowMs; dueMs = this.ticks.nextDueMs()) {
       const { item: job } = this.ticks.pop()!;
-      void this.trigger(job);
+      void this.trigger(job, dueMs);
       this.queueTick(job, dueMs + 1);
     }
     // A tick further away than a Node timer can wait got a timer at the maximum: it is re-armed here.
@@ -120,7 +122,7 @@ export class Scheduler {
   }
 
   /** Runs a job now unless it is already running; resolves when that run ends or is abandoned. */
-  trigger(job: Job): Promise<void> {
+  trigger(job: Job, dueMs = this.clock.now()): Promise<void> {
     const running = this.inFlight.get(job.id);
     if (running) {
       job.skipped?.();
@@ -144,14 +146,15 @@ export class Scheduler {
       job.abandoned?.(elapsedMs);
     };
     this.inFlight.set(job.id, run);
-    void this.limit.run(job.origin, () => this.execute(job, run, end));
+    void this.limit.run(job.origin, () => this.execute(job, run, end, dueMs));
     return run.done;
   }
 
   /** Holds a concurrency slot until the run ends or is abandoned; the deadline starts here. */
-  private async execute(job: Job, run: InFlight, end: () => boolean): Promise<void> {
+  private async execute(job: Job, run: InFlight, end: () => boolean, dueMs: number): Promise<void> {
     if (this.stopped) return void end();
     run.startedAt = this.clock.now();
+    job.started?.(run.startedAt - dueMs);
     const controller = new AbortController();
     const onStop = () => controller.abort(this.controller.signal.reason);
     this.controller.signal.addEventListener('abort', onStop, { once: true });

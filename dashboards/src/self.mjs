@@ -52,6 +52,17 @@ export default dashboard({
       queries: [{ expr: `avaxmon_collector_success${sel()}`, legend: '{{target}} {{collector}}' }],
     }),
     timeseries({
+      title: 'Collection behind schedule',
+      description:
+        'Collectors whose data is older than two of their intervals although their runs succeed (avaxmon_collectors_lagging), and runs per second that started more than 1 s late (avaxmon_collection_late_runs_total) or were skipped (avaxmon_collector_skipped_runs_total).',
+      unit: 'short',
+      queries: [
+        { expr: `avaxmon_collectors_lagging${jobSel()}`, legend: '{{instance}} lagging collectors' },
+        { expr: `sum by (instance) (rate(avaxmon_collection_late_runs_total${jobSel()}[$__rate_interval]))`, legend: '{{instance}} late runs/s' },
+        { expr: `sum by (instance) (rate(avaxmon_collector_skipped_runs_total${sel()}[$__rate_interval]))`, legend: '{{instance}} skipped runs/s' },
+      ],
+    }),
+    timeseries({
       title: 'Upstream requests by outcome',
       description: 'Requests per second to the nodes and public APIs, by outcome (avaxmon_rpc_requests_total).',
       unit: 'reqps',

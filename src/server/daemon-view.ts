@@ -44,6 +44,8 @@ export interface DaemonView {
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
   readonly statusSections: ReadonlyArray<(view: StatusView) => string>;
   isReady(): boolean;
+  /** Succeeding collectors whose data is older than two of their intervals: collection is behind. */
+  laggingCollectors(): number;
   notReadyReason(): string;
   reload(): Promise<{ ok: boolean; errors: string[] }>;
 }

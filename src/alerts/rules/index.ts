@@ -20,6 +20,7 @@ import { avalancheUptimeDropping } from './avalanche-uptime-dropping.js';
 import { avalancheUptimeLow } from './avalanche-uptime-low.js';
 import { avalancheValidatorDisconnected } from './avalanche-validator-disconnected.js';
 import { avalancheValidatorNotActive } from './avalanche-validator-not-active.js';
+import { avaxmonCollectionLagging } from './avaxmon-collection-lagging.js';
 import { avaxmonCollectorFailing } from './avaxmon-collector-failing.js';
 import { avaxmonNotificationsFailing } from './avaxmon-notifications-failing.js';
 import { avaxmonTargetDown } from './avaxmon-target-down.js';
@@ -29,6 +30,7 @@ export const ruleRegistry: ReadonlyMap<string, AlertRule> = new Map(
   [
     avaxmonTargetDown,
     avaxmonCollectorFailing,
+    avaxmonCollectionLagging,
     avaxmonNotificationsFailing,
     avalancheNodeUnhealthy,
     avalancheHealthCheckFailing,

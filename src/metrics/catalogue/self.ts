@@ -27,6 +27,16 @@ export const selfMetrics = [
     'Runs of the collector that did not end after their deadline and abort, and were abandoned (their series removed).',
     ['target', 'collector'],
   ),
+  gauge(
+    'avaxmon_collectors_lagging',
+    'Collectors whose last success is older than two of their intervals although their last run succeeded: collection is behind (CPU, concurrency caps), not the node failing.',
+    [],
+  ),
+  counter(
+    'avaxmon_collection_late_runs_total',
+    'Runs that started more than 1 s after their scheduled time, waiting for the event loop or a concurrency slot.',
+    ['collector'],
+  ),
   counter('avaxmon_rpc_requests_total', 'Upstream requests by method and outcome.', ['target', 'method', 'outcome']),
   gauge('avaxmon_config_last_reload_successful', 'Whether the last configuration reload succeeded.', []),
   gauge('avaxmon_config_last_reload_success_timestamp_seconds', 'Unix time of the last successful configuration load.', []),

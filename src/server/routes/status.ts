@@ -16,6 +16,14 @@ export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView, ba
   );
 }
 
+/** Said where it is seen first: data older than it should be is late, never silently old. */
+function lagNotice(daemon: DaemonView): string {
+  const lagging = daemon.laggingCollectors();
+  return lagging === 0
+    ? ''
+    : ` &middot; <span class="badge warning">collection behind: ${lagging} collectors have not succeeded for two of their intervals</span>`;
+}
+
 export function renderStatusPage(daemon: DaemonView, view: StatusView): string {
   const targets = daemon.config.targets.map((target) => [
     // The anchor alerts link to as their generatorURL.
@@ -49,7 +57,7 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem;width:100%}th,td{border-bot
 th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.8rem;color:#fff}.ok{background:#1a7f37}.bad{background:#cf222e}.unknown{background:#6e7781}
 .warning{background:#bf8700}.info{background:#0969da}.empty{color:#6e7781}nav a{margin-right:1rem}
 </style></head><body>
-<h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : `not ready: ${escapeHtml(daemon.notReadyReason())}`}</p>
+<h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : `not ready: ${escapeHtml(daemon.notReadyReason())}`}${lagNotice(daemon)}</p>
 <nav><a href="/metrics">Metrics</a><a href="/-/healthy">Health</a><a href="/-/ready">Readiness</a></nav>
 <h2>Targets</h2>
 ${table(['target', 'url', 'reachable', 'health', 'role'], targets, 'No targets configured.')}

@@ -1,0 +1,44 @@
+import type { CollectorState } from '../server/daemon-view.js';
+import { LabelledCounter } from './labelled-counter.js';
+import type { Sample } from './metric-desc.js';
+import type { SelfMetrics } from './self-metrics.js';
+
+/** A run that starts this much after its tick waited for the event loop or a concurrency slot. */
+export const LATE_RUN_MS = 1_000;
+/** Data older than this many of its collector's intervals, while the collector succeeds, means collection is behind. */
+export const LAGGING_INTERVALS = 2;
+
+/**
+ * Whether collection keeps up, as series: a daemon short of CPU (a 1-core limit) or held by its
+ * concurrency caps starts runs late and skips ticks, so its data ages while every run succeeds and
+ * every target looks up. Counted here, so the daemon says it is behind instead of serving old data
+ * as if new (AvaxmonCollectionLagging, the status page).
+ */
+export class CollectionLag {
+  private readonly lateRuns = new LabelledCounter('avaxmon_collection_late_runs_total');
+  private laggingNow = 0;
+
+  /** A run started `delayMs` after its scheduled time. */
+  recordStart(collector: string, delayMs: number): void {
+    if (delayMs > LATE_RUN_MS) this.lateRuns.add({ collector });
+  }
+
+  /** Counts the succeeding collectors whose last success is older than LAGGING_INTERVALS of their interval. */
+  update(states: Iterable<CollectorState>, self: SelfMetrics, nowSeconds: number): void {
+    let lagging = 0;
+    for (const state of states) {
+      const status = self.collectorStatus(state.target, state.collector);
+      if (!status?.success || status.lastSuccessSeconds === undefined) continue;
+      if (nowSeconds - status.lastSuccessSeconds > (LAGGING_INTERVALS * state.intervalMs) / 1000) lagging += 1;
+    }
+    this.laggingNow = lagging;
+  }
+
+  get lagging(): number {
+    return this.laggingNow;
+  }
+
+  samples(): Sample[] {
+    return [{ name: 'avaxmon_collectors_lagging', labels: {}, value: this.laggingNow }, ...this.lateRuns.samples()];
+  }
+}
