@@ -1,11 +1,13 @@
 import { EvmRpcClient, hexQuantity } from '../clients/evm-rpc.js';
 import { FieldReader } from '../clients/parse.js';
+import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { chainUpMetrics } from '../metrics/catalogue/chains.js';
 import { chainProgressMetrics } from '../metrics/catalogue/validators.js';
 import { evmChains, watchedChains } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { callOptional, type OptionalMethod } from './optional-method.js';
 import { collectPerChain, type ChainPart } from './per-chain.js';
+import { sideCall, UNANSWERED } from './side-call.js';
 
 /** States of platform.getBlockchainStatus, exported as a 0/1 state set; UnknownChain becomes Unknown. */
 const STATUSES = ['Validating', 'Created', 'Preferred', 'Syncing', 'Unknown'] as const;
@@ -28,7 +30,7 @@ const PROGRESS_PREFIX = 'progress/';
 export function createChainProgressCollector(): Collector {
   return {
     name: 'chain_progress',
-    metrics: [...chainProgressMetrics, ...chainUpMetrics],
+    metrics: [...chainProgressMetrics, ...chainUpMetrics, ...callUpMetrics],
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const client = new EvmRpcClient(ctx.node);
@@ -48,16 +50,17 @@ function pChain(ctx: CollectContext): ChainPart {
   return {
     chain: 'P',
     async collect(out) {
+      // The height is what the chain's progress needs; statuses and supply are parts of their own.
       const [height, statuses, supply] = await Promise.all([
         gorillaHeight(ctx, '/ext/bc/P', 'platform.getHeight'),
-        blockchainStatuses(ctx),
-        currentSupply(ctx),
+        sideCall(ctx, out, { collector: 'chain_progress', method: 'platform.getBlockchainStatus' }, () => blockchainStatuses(ctx)),
+        sideCall(ctx, out, { collector: 'chain_progress', method: 'platform.getCurrentSupply' }, () => currentSupply(ctx)),
       ]);
       exportHeight(ctx, out, 'P', height);
-      for (const [chain, status] of statuses) {
+      for (const [chain, status] of statuses === UNANSWERED ? [] : statuses) {
         for (const state of STATUSES) out.add('avaxmon_blockchain_status', { chain, status: state }, state === status);
       }
-      out.add('avaxmon_current_supply_avax', {}, supply);
+      if (supply !== UNANSWERED) out.add('avaxmon_current_supply_avax', {}, supply);
     },
   };
 }
@@ -66,8 +69,12 @@ function xChain(ctx: CollectContext): ChainPart {
   return {
     chain: 'X',
     async collect(out) {
-      const [height, txFee] = await Promise.all([gorillaHeight(ctx, '/ext/bc/X', 'avm.getHeight'), xChainTxFee(ctx)]);
+      const [height, txFee] = await Promise.all([
+        gorillaHeight(ctx, '/ext/bc/X', 'avm.getHeight'),
+        sideCall(ctx, out, { collector: 'chain_progress', method: 'avm.getTxFee' }, () => xChainTxFee(ctx)),
+      ]);
       exportHeight(ctx, out, 'X', height);
+      if (txFee === UNANSWERED) return;
       out.add('avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'tx' }, txFee.tx);
       out.add('avaxmon_chain_tx_fee_avax', { chain: 'X', fee: 'create_asset' }, txFee.createAsset);
     },

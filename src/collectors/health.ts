@@ -1,8 +1,10 @@
 import { FieldReader, GO_ZERO_TIME_SECONDS } from '../clients/parse.js';
+import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { healthMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { BestEffortReader } from './best-effort-reader.js';
 import { exportCheckDetails } from './health-details.js';
+import { sideCall, UNANSWERED } from './side-call.js';
 
 interface HealthReport {
   healthy: boolean;
@@ -27,19 +29,22 @@ const SKIPS_KEY = 'health-detail-skips';
 export function createHealthCollector(): Collector {
   return {
     name: 'health',
-    metrics: healthMetrics,
+    metrics: [...healthMetrics, ...callUpMetrics],
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const skips = skipCounter(ctx);
-      const [health, readiness, liveness] = await Promise.all(
-        // Readiness repeats checks of /ext/health: their skips are counted once, there.
-        ['/ext/health', '/ext/health/readiness', '/ext/health/liveness'].map((path) =>
-          getReport(ctx, path, path === '/ext/health' ? skips.note : () => {}),
-        ),
-      );
+      // /ext/health decides; readiness and liveness are parts of their own. Readiness repeats checks
+      // of /ext/health: their skips are counted once, there.
+      const side = (path: string) =>
+        sideCall(ctx, out, { collector: 'health', method: `GET ${path}` }, () => getReport(ctx, path, () => {}));
+      const [health, readiness, liveness] = await Promise.all([
+        getReport(ctx, '/ext/health', skips.note),
+        side('/ext/health/readiness'),
+        side('/ext/health/liveness'),
+      ]);
       out.add('avaxmon_node_healthy', {}, health.healthy);
-      out.add('avaxmon_node_ready', {}, readiness.healthy);
-      out.add('avaxmon_node_live', {}, liveness.healthy);
+      if (readiness !== UNANSWERED) out.add('avaxmon_node_ready', {}, readiness.healthy);
+      if (liveness !== UNANSWERED) out.add('avaxmon_node_live', {}, liveness.healthy);
       const subnetNames = new Map(
         ctx.target.subnets.flatMap((subnet) => (subnet.blockchain_id ? [[subnet.blockchain_id, subnet.name] as const] : [])),
       );

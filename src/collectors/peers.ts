@@ -1,6 +1,8 @@
 import { FieldReader } from '../clients/parse.js';
+import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { nodeInfoMetrics, peersMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
+import { sideCall, UNANSWERED } from './side-call.js';
 import { validatorWeights, WEIGHTS_METHOD } from './validator-weights.js';
 import { isNewer, parseVersion } from './version-compare.js';
 import { weightedPercentile, type Weighted } from './weighted-percentile.js';
@@ -24,17 +26,19 @@ interface Peer {
 export function createPeersCollector(): Collector {
   return {
     name: 'peers',
-    metrics: [...peersMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')],
+    metrics: [...peersMetrics, ...callUpMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')],
     async collect(ctx) {
       const read = new FieldReader(ctx.target.name, 'info.peers');
-      const [reply, weights, own] = await Promise.all([
+      const out = new SampleSet({ target: ctx.target.name });
+      const [reply, weights, ownAnswer] = await Promise.all([
         ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal),
         validatorWeights(ctx),
-        ownVersion(ctx),
+        // Without the node's own version only the newer-version share is left out.
+        sideCall(ctx, out, { collector: 'peers', method: 'info.getNodeVersion' }, () => ownVersion(ctx)),
       ]);
+      const own = ownAnswer === UNANSWERED ? undefined : ownAnswer;
       const result = read.object(reply, 'result');
       const peers = read.array(result.peers ?? [], 'peers').map((value, index) => parsePeer(read, value, index));
-      const out = new SampleSet({ target: ctx.target.name });
       out.add('avaxmon_node_api_available', { method: WEIGHTS_METHOD }, weights !== undefined);
       // numPeers is a json.Uint64 (a string) although the docs show a number.
       out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.uint64(result.numPeers, 'numPeers'));

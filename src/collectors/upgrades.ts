@@ -1,6 +1,8 @@
 import { FieldReader } from '../clients/parse.js';
+import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { upgradesMetrics } from '../metrics/catalogue/node.js';
-import { SampleSet, type Collector } from './collector.js';
+import { SampleSet, type Collector, type CollectContext } from './collector.js';
+import { sideCall, UNANSWERED } from './side-call.js';
 
 /** AvalancheGo marks an unscheduled upgrade with a year-9999 activation time. */
 const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
@@ -13,13 +15,14 @@ const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
 export function createUpgradesCollector(): Collector {
   return {
     name: 'upgrades',
-    metrics: upgradesMetrics,
+    metrics: [...upgradesMetrics, ...callUpMetrics],
     async collect(ctx) {
+      const out = new SampleSet({ target: ctx.target.name });
       const [upgrades, acps] = await Promise.all([
         ctx.node.call('/ext/info', 'info.upgrades', {}, ctx.signal),
-        ctx.node.call('/ext/info', 'info.acps', {}, ctx.signal),
+        // The ACP tally is its own part: without it the upgrade times still count.
+        sideCall(ctx, out, { collector: 'upgrades', method: 'info.acps' }, () => ctx.node.call('/ext/info', 'info.acps', {}, ctx.signal)),
       ]);
-      const out = new SampleSet({ target: ctx.target.name });
       const readUpgrades = new FieldReader(ctx.target.name, 'info.upgrades');
       for (const [field, value] of Object.entries(readUpgrades.object(upgrades, 'result'))) {
         if (!field.endsWith('Time')) continue;
@@ -28,22 +31,26 @@ export function createUpgradesCollector(): Collector {
         out.add('avaxmon_network_upgrade_activation_timestamp_seconds', { upgrade }, activation);
         out.add('avaxmon_network_upgrade_scheduled', { upgrade }, activation < UNSCHEDULED_AFTER_SECONDS);
       }
-      const readAcps = new FieldReader(ctx.target.name, 'info.acps');
-      const votes = readAcps.object(readAcps.object(acps, 'result').acps, 'acps');
-      // Keyed by the node's list of current ACPs (constants.CurrentACPs), so the label set is bounded.
-      for (const [acp, value] of Object.entries(votes)) {
-        const vote = readAcps.object(value, `acps.${acp}`);
-        const support = readAcps.navaxToAvax(vote.supportWeight, `acps.${acp}.supportWeight`);
-        const object = readAcps.navaxToAvax(vote.objectWeight, `acps.${acp}.objectWeight`);
-        const abstain = readAcps.navaxToAvax(vote.abstainWeight, `acps.${acp}.abstainWeight`);
-        out.add('avaxmon_acp_support_weight_avax', { acp }, support);
-        out.add('avaxmon_acp_object_weight_avax', { acp }, object);
-        out.add('avaxmon_acp_abstain_weight_avax', { acp }, abstain);
-        // Abstain is the rest of the primary network's stake, so the three add up to all of it.
-        const total = support + object + abstain;
-        if (total > 0) out.add('avaxmon_acp_support_stake_ratio', { acp }, support / total);
-      }
+      if (acps !== UNANSWERED) exportAcpVotes(ctx, out, acps);
       return out.observation();
     },
   };
+}
+
+function exportAcpVotes(ctx: CollectContext, out: SampleSet, acps: unknown): void {
+  const readAcps = new FieldReader(ctx.target.name, 'info.acps');
+  const votes = readAcps.object(readAcps.object(acps, 'result').acps, 'acps');
+  // Keyed by the node's list of current ACPs (constants.CurrentACPs), so the label set is bounded.
+  for (const [acp, value] of Object.entries(votes)) {
+    const vote = readAcps.object(value, `acps.${acp}`);
+    const support = readAcps.navaxToAvax(vote.supportWeight, `acps.${acp}.supportWeight`);
+    const object = readAcps.navaxToAvax(vote.objectWeight, `acps.${acp}.objectWeight`);
+    const abstain = readAcps.navaxToAvax(vote.abstainWeight, `acps.${acp}.abstainWeight`);
+    out.add('avaxmon_acp_support_weight_avax', { acp }, support);
+    out.add('avaxmon_acp_object_weight_avax', { acp }, object);
+    out.add('avaxmon_acp_abstain_weight_avax', { acp }, abstain);
+    // Abstain is the rest of the primary network's stake, so the three add up to all of it.
+    const total = support + object + abstain;
+    if (total > 0) out.add('avaxmon_acp_support_stake_ratio', { acp }, support / total);
+  }
 }

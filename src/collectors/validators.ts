@@ -1,5 +1,6 @@
 import { FieldReader, type Entry } from '../clients/parse.js';
 import type { SubnetConfig } from '../config/schema.js';
+import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { validatorMetrics } from '../metrics/catalogue/validators.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { downtimeAllowanceSeconds, downtimeBudgetSeconds } from './validators/downtime-budget.js';
@@ -9,7 +10,7 @@ import { heliconSeconds } from './validators/network-view.js';
 import { balanceRunwaySeconds } from './validators/runway.js';
 import { uptimeRequirement } from './validators/uptime-requirement.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
-import { sideCall, UNANSWERED, type Answer } from './validators/side-call.js';
+import { sideCall, UNANSWERED, type Answer } from './side-call.js';
 
 const METHOD = 'platform.getCurrentValidators';
 const NAVAX_PER_AVAX = 1e9;
@@ -48,7 +49,7 @@ interface Run {
 export function createValidatorsCollector(): Collector {
   return {
     name: 'validators',
-    metrics: validatorMetrics,
+    metrics: [...validatorMetrics, ...callUpMetrics],
     async collect(ctx) {
       const watched = await resolveNodeIds(ctx, ctx.target.validators.node_ids);
       const run: Run = {

@@ -50,7 +50,6 @@ const l1Balance = (result: Json) => {
 };
 
 const failingRuns: Mutation[] = [
-  { collector: createHealthCollector, answer: '/ext/health/readiness', field: 'healthy', value: 'true' },
   { collector: createNodeInfoCollector, answer: 'info.getNodeVersion', field: 'rpcProtocolVersion', value: 42 },
   { collector: createNodeInfoCollector, answer: 'info.getNetworkID', field: 'networkID', value: 1 },
   { collector: createNodeInfoCollector, answer: 'info.isBootstrapped', field: 'isBootstrapped', value: 'true' },
@@ -94,7 +93,6 @@ const failingRuns: Mutation[] = [
     value: '99.5%',
   },
   { collector: createValidatorsCollector, yaml: WITH_SUBNETS, answer: 'platform.getCurrentValidators', field: l1Balance, value: '12x' },
-  { collector: createValidatorsCollector, yaml: WITH_SUBNETS, answer: 'platform.getValidatorFeeState', field: 'price', value: '512x' },
   {
     collector: createValidatorsCollector,
     yaml: NETWORK_WIDE,
@@ -143,23 +141,6 @@ const failingChains: ChainMutation[] = [
     up: 'avaxmon_chain_up',
     chain: 'P',
   },
-  {
-    collector: createChainProgressCollector,
-    answer: 'platform.getCurrentSupply',
-    field: 'supply',
-    value: '12x',
-    up: 'avaxmon_chain_up',
-    chain: 'P',
-  },
-  {
-    collector: createChainProgressCollector,
-    answer: 'platform.getBlockchainStatus',
-    field: 'status',
-    value: 1,
-    up: 'avaxmon_chain_up',
-    chain: 'P',
-  },
-  { collector: createChainProgressCollector, answer: 'avm.getTxFee', field: 'txFee', value: 1e6, up: 'avaxmon_chain_up', chain: 'X' },
   {
     collector: createFeeConfigCollector,
     yaml: SIM_SUBNETS_YAML,
@@ -222,6 +203,63 @@ describe('a field of the wrong type fails the run, naming its path', () => {
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).outcome).toBe('bad_body');
     expect((error as UpstreamError).message).toMatch(namingField(mutation.answer, started.path()));
+  });
+});
+
+/** A side call's answer (besides the collector's main one): its part is lost, marked and logged naming the field; the run goes on. */
+const sideParts: Array<Mutation & { readonly method: string; readonly kept: string }> = [
+  {
+    collector: createHealthCollector,
+    answer: '/ext/health/readiness',
+    field: 'healthy',
+    value: 'true',
+    method: 'GET /ext/health/readiness',
+    kept: 'avaxmon_node_healthy',
+  },
+  {
+    collector: createValidatorsCollector,
+    yaml: WITH_SUBNETS,
+    answer: 'platform.getValidatorFeeState',
+    field: 'price',
+    value: '512x',
+    method: 'platform.getValidatorFeeState',
+    kept: 'avaxmon_l1_validator_balance_avax',
+  },
+  {
+    collector: createChainProgressCollector,
+    answer: 'platform.getCurrentSupply',
+    field: 'supply',
+    value: '12x',
+    method: 'platform.getCurrentSupply',
+    kept: 'avaxmon_chain_height',
+  },
+  {
+    collector: createChainProgressCollector,
+    answer: 'platform.getBlockchainStatus',
+    field: 'status',
+    value: 1,
+    method: 'platform.getBlockchainStatus',
+    kept: 'avaxmon_chain_height',
+  },
+  {
+    collector: createChainProgressCollector,
+    answer: 'avm.getTxFee',
+    field: 'txFee',
+    value: 1e6,
+    method: 'avm.getTxFee',
+    kept: 'avaxmon_chain_height',
+  },
+];
+
+describe('a field of the wrong type in a side call loses only its part, naming its path', () => {
+  it.each(sideParts.map((mutation) => [title(mutation), mutation] as const))('%s', async (_, mutation) => {
+    const started = await startMutated(mutation);
+    harness = started.harness;
+    const samples = await harness.run(mutation.collector());
+    expect(value(samples, 'avaxmon_collector_call_up', { method: mutation.method })).toBe(0);
+    expect(samples.some((sample) => sample.name === mutation.kept)).toBe(true);
+    const naming = new RegExp(namingField(mutation.answer, started.path()).source.slice(1));
+    expect(harness.logs.some((line) => naming.test(JSON.parse(line).reason ?? ''))).toBe(true);
   });
 });
 

@@ -6,6 +6,7 @@ import { publicApiMetrics } from './public-api.js';
 import { validatorsCatalogue } from './validators.js';
 import { chainsCatalogue } from './chains.js';
 import { alertsMetrics } from './alerts.js';
+import { callUpMetrics } from './call-up.js';
 
 /**
  * Every metric avaxmon exports, in exposition order. Metric names are a public contract:
@@ -16,6 +17,7 @@ export const allMetrics: readonly MetricDesc[] = [
   ...nodeMetrics,
   ...probeMetrics,
   ...publicApiMetrics,
+  ...callUpMetrics,
   ...validatorsCatalogue,
   ...chainsCatalogue,
   ...alertsMetrics,

@@ -9,11 +9,6 @@ const evm = ['target', 'chain'];
 
 export const validatorMetrics = [
   gauge(
-    'avaxmon_collector_call_up',
-    'Whether a call a collector makes besides its main one answered in this run (validators: info.upgrades for the uptime requirement, platform.getValidatorFeeState for L1 runway); at 0 only the series that depend on it are left out.',
-    ['target', 'collector', 'method'],
-  ),
-  gauge(
     'avaxmon_node_role',
     'What the node watched as `self` is, 1 for its role: primary_validator (in the Primary Network set), l1_validator (only in a configured L1 or subnet set, ACP-77), or api (validates nothing: an API or RPC node).',
     ['target', 'role'],

@@ -1,4 +1,4 @@
-import type { SampleSet, CollectContext } from '../collector.js';
+import type { CollectContext, SampleSet } from './collector.js';
 
 /** What a side call gives when it failed: the series that depend on it are left out. */
 export const UNANSWERED = Symbol('unanswered');
