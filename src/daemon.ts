@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Alerting } from './alerts/alerting.js';
 import type { AlertsConfig } from './config/alerts-schema.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
-import { ALERT_READ_FAMILIES } from './alerts/read-families.js';
+import { ALERT_READ_FAMILIES } from './alerts/evaluation/read-families.js';
 import { STATUS_PAGE_FAMILIES } from './server/target-status.js';
 import { HttpClient } from './clients/http.js';
 import { ResponseMemory } from './clients/response-memory.js';

@@ -23,7 +23,7 @@ import { runCollectCommand } from './cli/collect.js';
 import { runHealthcheck } from './cli/healthcheck.js';
 import { listenOn } from './server/listen.js';
 import { watchWebConfig } from './server/web-config-watch.js';
-import { sendTestAlert } from './alerts/test-alert.js';
+import { sendTestAlert } from './alerts/delivery/test-alert.js';
 import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
 import { favourSmallHeap } from './heap-mode.js';

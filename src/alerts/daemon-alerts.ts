@@ -5,9 +5,9 @@ import { every, systemClock, type Clock } from '../clock.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';
-import { FLEET_FAMILIES, rulesByFamily } from './read-families.js';
-import type { CollectorLookup } from './rule.js';
-import { renderAlertsSection } from './status-section.js';
+import { FLEET_FAMILIES, rulesByFamily } from './evaluation/read-families.js';
+import type { CollectorLookup } from './evaluation/rule.js';
+import { renderAlertsSection } from '../server/alerts-section.js';
 
 const ALERTS_SLICE = '~alerts';
 const DELIVERY_SLICE = '~delivery';

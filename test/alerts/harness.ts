@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Alerting } from '../../src/alerts/alerting.js';
-import type { CollectorLookup } from '../../src/alerts/rule.js';
+import type { CollectorLookup } from '../../src/alerts/evaluation/rule.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { startRecorder, type Recorder } from './recorder.js';

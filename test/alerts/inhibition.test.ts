@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderAlertsSection } from '../../src/alerts/status-section.js';
+import { renderAlertsSection } from '../../src/server/alerts-section.js';
 import { parseConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';

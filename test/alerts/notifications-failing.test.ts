@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { avaxmonNotificationsFailing } from '../../src/alerts/rules/avaxmon-notifications-failing.js';
-import { SampleIndex } from '../../src/alerts/sample-index.js';
-import { renderAlertsSection } from '../../src/alerts/status-section.js';
+import { avaxmonNotificationsFailing } from '../../src/alerts/evaluation/rules/avaxmon-notifications-failing.js';
+import { SampleIndex } from '../../src/alerts/evaluation/sample-index.js';
+import { renderAlertsSection } from '../../src/server/alerts-section.js';
 import { startRecorder, statuses, type Recorder } from './recorder.js';
 import { drained, health, sec, startAlerting, webhookAlerts, type Harness } from './harness.js';
 

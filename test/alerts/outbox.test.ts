@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { Outbox, type NewNotification } from '../../src/alerts/outbox.js';
-import { WriteFailures } from '../../src/alerts/write-failures.js';
+import { Outbox, type NewNotification } from '../../src/alerts/delivery/outbox.js';
+import { WriteFailures } from '../../src/alerts/state/write-failures.js';
 import { captureStream } from '../helpers/stack.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALERT_READ_FAMILIES } from '../../src/alerts/read-families.js';
-import type { AlertRule } from '../../src/alerts/rule.js';
+import { ALERT_READ_FAMILIES } from '../../src/alerts/evaluation/read-families.js';
+import type { AlertRule } from '../../src/alerts/evaluation/rule.js';
 import { catalogue } from '../../src/metrics/catalogue/index.js';
 
-const RULES_DIR = new URL('../../src/alerts/rules/', import.meta.url);
+const RULES_DIR = new URL('../../src/alerts/evaluation/rules/', import.meta.url);
 const metricNamesIn = (source: string) => new Set(source.match(/'avaxmon_[a-z0-9_]+'/g)?.map((quoted) => quoted.slice(1, -1)) ?? []);
 const declaredBy = (rule: AlertRule) => [
   ...rule.sources.map((source) => source.metric),
@@ -33,7 +33,7 @@ describe('the families the alert plane reads', () => {
   });
 
   it('includes what the engine reads for every alert, and names only catalogued families', () => {
-    for (const file of ['../../src/alerts/engine.ts', '../../src/alerts/collector-health.ts']) {
+    for (const file of ['../../src/alerts/evaluation/engine.ts', '../../src/alerts/evaluation/collector-health.ts']) {
       for (const name of metricNamesIn(readFileSync(new URL(file, import.meta.url), 'utf8')))
         expect(ALERT_READ_FAMILIES.has(name), name).toBe(true);
     }

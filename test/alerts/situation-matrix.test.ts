@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ruleRegistry } from '../../src/alerts/rules/index.js';
+import { ruleRegistry } from '../../src/alerts/evaluation/rules/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { freePort } from '../helpers/ports.js';
 import { eventually, scrape, valueOf, type ParsedSample } from '../helpers/stack.js';

@@ -1,4 +1,4 @@
-import type { Severity } from '../../src/alerts/rule.js';
+import type { Severity } from '../../src/alerts/evaluation/rule.js';
 import { SIM_L1, SIM_SUBNET } from '../../src/simulator/chain-world.js';
 
 /** An alert a situation must raise: its name, severity and the labels that tell it apart. */

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { StateDirLock } from '../../src/alerts/state-dir-lock.js';
+import { StateDirLock } from '../../src/alerts/state/state-dir-lock.js';
 
 // The lock against lock files written by hand, as another host, container or earlier run would leave them.
 // A second process on this host is refused in state-dir.test.ts, with real daemons.

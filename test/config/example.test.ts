@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { RECEIVER_TYPES } from '../../src/config/alerts-schema.js';
 import { loadConfigFile, parseConfig } from '../../src/config/load.js';
-import { ruleNames } from '../../src/alerts/rules/index.js';
+import { ruleNames } from '../../src/alerts/evaluation/rules/index.js';
 import { collectorNames } from '../../src/collectors/index.js';
 
 const FILE = new URL('../../config.example.yaml', import.meta.url).pathname;

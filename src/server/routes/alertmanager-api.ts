@@ -1,9 +1,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Alerting } from '../../alerts/alerting.js';
 import { generatorUrl } from '../../alerts/alert.js';
-import { matchesAll, parseMatcher, type Matcher } from '../../alerts/matchers.js';
-import { routes } from '../../alerts/routing.js';
-import { SILENCE_LIMITS, SilenceError, toMatcher, type PostableSilence, type Silence, type SilenceState } from '../../alerts/silences.js';
+import { matchesAll, parseMatcher, type Matcher } from '../../alerts/silencing/matchers.js';
+import { routes } from '../../alerts/delivery/routing.js';
+import {
+  SILENCE_LIMITS,
+  SilenceError,
+  toMatcher,
+  type PostableSilence,
+  type Silence,
+  type SilenceState,
+} from '../../alerts/silencing/silences.js';
 
 /** The part of Alertmanager's API v2 that amtool needs for silences, and the active alerts. */
 export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Alerting | undefined): void {

@@ -1,4 +1,4 @@
-import type { Labels, Sample } from '../metrics/metric-desc.js';
+import type { Labels, Sample } from '../../metrics/metric-desc.js';
 
 /**
  * The daemon's current samples, indexed by metric name for the rules. Built for every evaluation

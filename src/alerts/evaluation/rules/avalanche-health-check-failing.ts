@@ -1,4 +1,4 @@
-import type { Labels } from '../../metrics/metric-desc.js';
+import type { Labels } from '../../../metrics/metric-desc.js';
 import type { RuleContext } from '../rule.js';
 import { formatPercent, formatSeconds, seriesRule } from './series-rule.js';
 

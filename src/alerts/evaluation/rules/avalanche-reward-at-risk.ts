@@ -1,4 +1,4 @@
-import type { Labels, Sample } from '../../metrics/metric-desc.js';
+import type { Labels, Sample } from '../../../metrics/metric-desc.js';
 import type { RuleContext, Severity } from '../rule.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
 

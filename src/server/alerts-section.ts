@@ -1,10 +1,10 @@
 import { scrubSecrets } from '../redact.js';
-import { errorForView, type StatusView } from '../server/daemon-view.js';
-import { badge, escapeHtml, table } from '../server/html.js';
-import type { AlertRecord } from './alert.js';
-import type { Alerting } from './alerting.js';
-import { NOTIFICATIONS_FAILING_RULE } from './routing.js';
-import { describe as describeSilence } from './silences.js';
+import { errorForView, type StatusView } from './daemon-view.js';
+import { badge, escapeHtml, table } from './html.js';
+import type { AlertRecord } from '../alerts/alert.js';
+import type { Alerting } from '../alerts/alerting.js';
+import { NOTIFICATIONS_FAILING_RULE } from '../alerts/delivery/routing.js';
+import { describe as describeSilence } from '../alerts/silencing/silences.js';
 
 /** The status page lists this many silences, soonest-ending first; the API lists them all. */
 const MAX_SILENCES_SHOWN = 50;

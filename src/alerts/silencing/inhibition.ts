@@ -1,4 +1,4 @@
-import type { AlertRecord } from './alert.js';
+import type { AlertRecord } from '../alert.js';
 import { matchesAll, type Matcher } from './matchers.js';
 
 /** Alertmanager's inhibit rule: a firing source alert mutes the target alerts that agree with it on `equal`. */

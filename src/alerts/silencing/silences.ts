@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../clock.js';
-import { writeFileDurably } from './durable-file.js';
+import { systemClock, type Clock } from '../../clock.js';
+import { writeFileDurably } from '../state/durable-file.js';
 import { checkedRegex, formatMatcher, matchesAll, type Matcher } from './matchers.js';
-import { SEVERITIES } from './rule.js';
+import { SEVERITIES } from '../evaluation/rule.js';
 
 /** A matcher as Alertmanager's API v2 writes it. */
 export interface ApiMatcher {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { LabelledCounter } from '../metrics/labelled-counter.js';
+import { LabelledCounter } from '../../metrics/labelled-counter.js';
 
 /** The files of state_dir whose writes are counted: the outbox entries, the delivered journal, the alert state. */
 export type StateFile = 'outbox' | 'journal' | 'alerts';

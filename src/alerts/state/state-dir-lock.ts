@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, utime
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 
 const HEARTBEAT_MS = 5_000;
 /** Three missed heartbeats: the holder (or its host) has stopped, it is not merely slow. */

@@ -1,4 +1,4 @@
-import { BASE_UPTIME_REQUIREMENT } from '../../collectors/validators/uptime-requirement.js';
+import { BASE_UPTIME_REQUIREMENT } from '../../../collectors/validators/uptime-requirement.js';
 import type { AlertRule, Candidate } from '../rule.js';
 import { pick } from '../sample-index.js';
 import { formatPercent } from './series-rule.js';

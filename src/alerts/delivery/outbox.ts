@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AlertPayload } from './alert.js';
-import { LabelledCounter } from '../metrics/labelled-counter.js';
-import { fsyncDirectory, writeBatchDurably, writeFileDurably } from './durable-file.js';
-import { WriteFailures } from './write-failures.js';
+import type { AlertPayload } from '../alert.js';
+import { LabelledCounter } from '../../metrics/labelled-counter.js';
+import { fsyncDirectory, writeBatchDurably, writeFileDurably } from '../state/durable-file.js';
+import { WriteFailures } from '../state/write-failures.js';
 
 /** A notification for one receiver, as the engine produces it. */
 export interface NewNotification {

@@ -1,5 +1,5 @@
-import type { ReceiverConfig } from '../config/alerts-schema.js';
-import type { Severity } from './rule.js';
+import type { ReceiverConfig } from '../../config/alerts-schema.js';
+import type { Severity } from '../evaluation/rule.js';
 
 /** The alert about a failing receiver; it goes to every other receiver. */
 export const NOTIFICATIONS_FAILING_RULE = 'AvaxmonNotificationsFailing';

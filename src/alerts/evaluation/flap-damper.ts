@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { LabelledCounter } from '../metrics/labelled-counter.js';
-import type { AlertRecord, AlertStatus, FlapState } from './alert.js';
+import { LabelledCounter } from '../../metrics/labelled-counter.js';
+import type { AlertRecord, AlertStatus, FlapState } from '../alert.js';
 
 export interface FlapSettings {
   readonly flapWindowMs: number;

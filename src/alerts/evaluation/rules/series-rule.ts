@@ -1,4 +1,4 @@
-import type { Labels, Sample } from '../../metrics/metric-desc.js';
+import type { Labels, Sample } from '../../../metrics/metric-desc.js';
 import type { AlertRule, Candidate, ParamSpec, RuleContext, Severity } from '../rule.js';
 import { pick } from '../sample-index.js';
 

@@ -1,4 +1,4 @@
-import type { Labels } from '../metrics/metric-desc.js';
+import type { Labels } from '../../metrics/metric-desc.js';
 import type { SampleIndex } from './sample-index.js';
 
 export const SEVERITIES = ['critical', 'warning', 'info'] as const;

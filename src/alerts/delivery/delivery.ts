@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { HttpClient } from '../clients/http.js';
-import type { AlertsConfig } from '../config/alerts-schema.js';
-import { LabelledCounter } from '../metrics/labelled-counter.js';
-import { scrubSecrets } from '../redact.js';
+import type { HttpClient } from '../../clients/http.js';
+import type { AlertsConfig } from '../../config/alerts-schema.js';
+import { LabelledCounter } from '../../metrics/labelled-counter.js';
+import { scrubSecrets } from '../../redact.js';
 import { backoffMs } from './backoff.js';
 import type { Outbox, QueuedNotification } from './outbox.js';
-import type { AlertPayload } from './alert.js';
+import type { AlertPayload } from '../alert.js';
 import { compareAlertLabels } from './receivers/alertmanager-identity.js';
 import type { OutgoingNotification } from './receivers/group.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
-import { pick } from './sample-index.js';
+import { pick } from '../evaluation/sample-index.js';
 
 export const DELIVERY_OUTCOMES = ['delivered', 'retried', 'rejected', 'expired', 'dropped'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
