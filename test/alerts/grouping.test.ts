@@ -72,6 +72,30 @@ describe('grouping per receiver', () => {
     expect(harness.hook.requests[1].atMs - harness.hook.requests[0].atMs).toBeGreaterThanOrEqual(950);
   });
 
+  it('reminds a group once per repeat_interval, however far apart its alerts began', async () => {
+    const harness = await start('  group_wait: 0s\n  group_interval: 0s\n  repeat_interval: 1h');
+    harness.alerting.evaluate(fleet([0]), sec(0));
+    await harness.hook.waitFor(1);
+    // A second alert joins the group 10 minutes later: its notification carries the first one too.
+    harness.alerting.evaluate(fleet([0, 1]), sec(600));
+    await harness.hook.waitFor(2);
+    // An hour after the first began, the group was last sent 50 minutes ago: no reminder yet.
+    harness.alerting.evaluate(fleet([0, 1]), sec(3_600));
+    harness.alerting.evaluate(fleet([0, 1]), sec(4_199));
+    await drained(harness.alerting);
+    expect(harness.hook.requests).toHaveLength(2);
+    // An hour after the group's last notification: one reminder, with the whole group.
+    harness.alerting.evaluate(fleet([0, 1]), sec(4_200));
+    await harness.hook.waitFor(3);
+    harness.alerting.evaluate(fleet([0, 1]), sec(7_799));
+    await drained(harness.alerting);
+    expect(harness.hook.requests).toHaveLength(3);
+    expect(bodies(harness)[2].alerts.map((alert) => `${alert.labels.target}:${alert.status}`)).toEqual([
+      'validator-0:firing',
+      'validator-1:firing',
+    ]);
+  });
+
   it('never sends a firing notification whose alert resolved while it waited', async () => {
     const harness = await start('  group_wait: 1s');
     harness.alerting.evaluate(fleet([0, 1]), sec(0));

@@ -10,7 +10,7 @@ import type { AlertPayload } from '../alert.js';
 import { compareAlertLabels } from './receivers/alertmanager-identity.js';
 import type { OutgoingNotification } from './receivers/group.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
-import { pick } from '../evaluation/sample-index.js';
+import { groupLabelsOf } from './group-labels.js';
 
 export const DELIVERY_OUTCOMES = ['delivered', 'retried', 'rejected', 'expired', 'dropped'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
@@ -61,7 +61,8 @@ interface Batch {
  * `group_wait`, the next no sooner than `group_interval` after the last. Each request carries the
  * group's state, as Alertmanager's do: every alert of the group firing now, and those resolved since
  * the last request; a firing notification whose alert stopped firing is never sent. A reminder
- * re-sends the whole group (reminders due within one `group_interval` share a request). The `alertmanager` receiver gets each
+ * re-sends the whole group; the engine counts every alert sent with its group as notified, so a group
+ * is reminded once per repeat_interval. The `alertmanager` receiver gets each
  * alert as it changes, as from Prometheus: Alertmanager groups. A batch holds the head notification
  * of each alert, so one alert's notifications keep their order. Failures retry with backoff and
  * jitter, honouring Retry-After; each notification stays on disk until its batch is delivered,
@@ -310,11 +311,6 @@ export class Delivery {
       error: error && scrubSecrets(error),
     });
   }
-}
-
-/** The values of the group_by labels; "..." groups by every label, so each alert is its own group. */
-function groupLabelsOf(by: readonly string[], labels: Readonly<Record<string, string>>): Record<string, string> {
-  return by.includes('...') ? { ...labels } : pick(labels, by);
 }
 
 /** A notification alone keeps its own key; a batch gets one derived from its members', stable across retries. */

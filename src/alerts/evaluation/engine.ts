@@ -10,6 +10,7 @@ import { ALERTMANAGER_RESEND_MS } from '../delivery/receivers/alertmanager.js';
 import { routes } from '../delivery/routing.js';
 import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
+import { groupLabelsOf } from '../delivery/group-labels.js';
 import { pick, SampleIndex } from './sample-index.js';
 
 /**
@@ -123,6 +124,7 @@ export class AlertEngine {
       throw error;
     }
     this.flap.commit();
+    this.groupsSent(outgoing, nowMs);
     // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
     const changed = outgoing.length > 0 || JSON.stringify(this.alertsIn(scopes).map(([, alert]) => alert)) !== before;
     if (changed) this.deps.save({ alerts: this.active(), ...this.flap.state(nowMs) });
@@ -334,6 +336,27 @@ export class AlertEngine {
     return alert.state === 'firing' ? this.reminders(alert, nowMs, (receiver) => receiver.type === 'alertmanager') : [];
   }
 
+  /**
+   * A firing notification to a grouping receiver carries its whole group, so every alert of the group
+   * shown to that receiver was re-sent with it: their reminders count from now. The group is then
+   * reminded once per repeat_interval, as Alertmanager does, however far apart its alerts began.
+   */
+  private groupsSent(outgoing: readonly NewNotification[], nowMs: number): void {
+    for (const receiver of this.config.receivers) {
+      if (receiver.type === 'alertmanager') continue;
+      const groups = new Set(
+        outgoing
+          .filter((notification) => notification.receiver === receiver.name && notification.alert.status === 'firing')
+          .map((notification) => groupKeyOf(receiver, notification.alert.labels)),
+      );
+      if (groups.size === 0) continue;
+      for (const alert of this.alerts.values()) {
+        const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
+        if (shown && groups.has(groupKeyOf(receiver, alert.labels))) alert.notified[receiver.name] = nowMs;
+      }
+    }
+  }
+
   private reminders(alert: AlertRecord, nowMs: number, eligible: (receiver: ReceiverConfig) => boolean): NewNotification[] {
     const due = this.config.receivers.filter(
       (receiver) =>
@@ -393,6 +416,10 @@ export class AlertEngine {
       alert: flapNotice ? { ...payload, annotations: { ...payload.annotations, flapping: this.flap.notice(alert.fingerprint) } } : payload,
     };
   }
+}
+
+function groupKeyOf(receiver: ReceiverConfig, labels: Readonly<Record<string, string>>): string {
+  return JSON.stringify(groupLabelsOf(receiver.grouping.by, labels));
 }
 
 function isFiring(alert: AlertRecord): boolean {
