@@ -45,7 +45,7 @@ export class TargetRuntimes {
         node,
         facts: memory.facts,
         memory: memory.memories.get(name)!,
-        intervalMs: timeoutOverrideMs ?? override.interval ?? config.global.interval,
+        intervalMs: timeoutOverrideMs ?? override.interval ?? config.global.interval ?? this.collectors.get(name)!.defaultIntervalMs,
       };
     });
   }

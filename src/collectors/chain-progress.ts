@@ -8,6 +8,7 @@ import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { callOptional, type OptionalMethod } from './optional-method.js';
 import { collectPerChain, type ChainPart } from './per-chain.js';
 import { sideCall, UNANSWERED } from './side-call.js';
+import { slowFact } from './slow-fact.js';
 
 /** States of platform.getBlockchainStatus, exported as a 0/1 state set; UnknownChain becomes Unknown. */
 const STATUSES = ['Validating', 'Created', 'Preferred', 'Syncing', 'Unknown'] as const;
@@ -53,8 +54,12 @@ function pChain(ctx: CollectContext): ChainPart {
       // The height is what the chain's progress needs; statuses and supply are parts of their own.
       const [height, statuses, supply] = await Promise.all([
         gorillaHeight(ctx, '/ext/bc/P', 'platform.getHeight'),
-        sideCall(ctx, out, { collector: 'chain_progress', method: 'platform.getBlockchainStatus' }, () => blockchainStatuses(ctx)),
-        sideCall(ctx, out, { collector: 'chain_progress', method: 'platform.getCurrentSupply' }, () => currentSupply(ctx)),
+        sideCall(ctx, out, { collector: 'chain_progress', method: 'platform.getBlockchainStatus' }, () =>
+          slowFact(ctx, 'statuses', () => blockchainStatuses(ctx)),
+        ),
+        sideCall(ctx, out, { collector: 'chain_progress', method: 'platform.getCurrentSupply' }, () =>
+          slowFact(ctx, 'supply', () => currentSupply(ctx)),
+        ),
       ]);
       exportHeight(ctx, out, 'P', height);
       for (const [chain, status] of statuses === UNANSWERED ? [] : statuses) {
@@ -71,7 +76,7 @@ function xChain(ctx: CollectContext): ChainPart {
     async collect(out) {
       const [height, txFee] = await Promise.all([
         gorillaHeight(ctx, '/ext/bc/X', 'avm.getHeight'),
-        sideCall(ctx, out, { collector: 'chain_progress', method: 'avm.getTxFee' }, () => xChainTxFee(ctx)),
+        sideCall(ctx, out, { collector: 'chain_progress', method: 'avm.getTxFee' }, () => slowFact(ctx, 'x-fees', () => xChainTxFee(ctx))),
       ]);
       exportHeight(ctx, out, 'X', height);
       if (txFee === UNANSWERED) return;

@@ -43,6 +43,8 @@ export interface Collector {
 
 export interface CollectorFactory {
   readonly defaultEnabled: boolean;
+  /** How often it runs unless the config says otherwise: as often as its data changes. */
+  readonly defaultIntervalMs: number;
   readonly create: () => Collector;
 }
 

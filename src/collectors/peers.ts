@@ -3,6 +3,7 @@ import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { nodeInfoMetrics, peersMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { sideCall, UNANSWERED } from './side-call.js';
+import { slowFact } from './slow-fact.js';
 import { validatorWeights, WEIGHTS_METHOD } from './validator-weights.js';
 import { isNewer, parseVersion } from './version-compare.js';
 import { weightedPercentile, type Weighted } from './weighted-percentile.js';
@@ -34,7 +35,9 @@ export function createPeersCollector(): Collector {
         ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal),
         validatorWeights(ctx),
         // Without the node's own version only the newer-version share is left out.
-        sideCall(ctx, out, { collector: 'peers', method: 'info.getNodeVersion' }, () => ownVersion(ctx)),
+        sideCall(ctx, out, { collector: 'peers', method: 'info.getNodeVersion' }, () =>
+          slowFact(ctx, 'own-version', () => ownVersion(ctx)),
+        ),
       ]);
       const own = ownAnswer === UNANSWERED ? undefined : ownAnswer;
       const result = read.object(reply, 'result');

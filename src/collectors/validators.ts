@@ -11,6 +11,7 @@ import { balanceRunwaySeconds } from './validators/runway.js';
 import { uptimeRequirement } from './validators/uptime-requirement.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
 import { sideCall, UNANSWERED, type Answer } from './side-call.js';
+import { slowFact } from './slow-fact.js';
 
 const METHOD = 'platform.getCurrentValidators';
 const NAVAX_PER_AVAX = 1e9;
@@ -194,7 +195,9 @@ function targetView({ fields, read }: Entry): ViewedUptime | undefined {
 
 /** The Helicon time decides each validation's requirement; without it only the requirement's series are lost. */
 function helicon(run: Run): Promise<Answer<number | undefined>> {
-  run.helicon ??= sideCall(run.ctx, run.out, { collector: 'validators', method: 'info.upgrades' }, () => heliconSeconds(run.ctx));
+  run.helicon ??= sideCall(run.ctx, run.out, { collector: 'validators', method: 'info.upgrades' }, () =>
+    slowFact(run.ctx, 'helicon', () => heliconSeconds(run.ctx)),
+  );
   return run.helicon;
 }
 

@@ -61,7 +61,8 @@ const targetSchema = z
 
 const globalSchema = z
   .object({
-    interval: durationMs.default(15_000),
+    /** Every collector's interval when set; unset, each collector runs at its own default (collectors/index.ts). */
+    interval: durationMs.optional(),
     timeout: durationMs.default(5_000),
     /** Spreads each job's phase (stable per job) over this fraction of its interval. */
     jitter_ratio: z.number().min(0).max(1).default(1),
@@ -81,7 +82,6 @@ const globalSchema = z
 export const configSchema = z
   .object({
     global: globalSchema.default({
-      interval: 15_000,
       timeout: 5_000,
       jitter_ratio: 1,
       max_response_bytes: 32 * 1024 * 1024,
@@ -108,12 +108,13 @@ export const configSchema = z
   });
 
 function checkGlobal(
-  global: { interval: number; timeout: number; max_response_bytes: number; max_response_memory_bytes: number },
+  global: { interval?: number; timeout: number; max_response_bytes: number; max_response_memory_bytes: number },
   ctx: z.RefinementCtx,
 ): void {
   if (global.max_response_memory_bytes < global.max_response_bytes) {
     ctx.addIssue({ code: 'custom', path: ['global', 'max_response_memory_bytes'], message: 'must be at least global.max_response_bytes' });
   }
+  if (global.interval === undefined) return;
   if (global.interval < 1000) ctx.addIssue({ code: 'custom', path: ['global', 'interval'], message: 'must be at least 1s' });
   if (global.timeout > global.interval) {
     ctx.addIssue({ code: 'custom', path: ['global', 'timeout'], message: 'must not exceed global.interval' });
