@@ -14,9 +14,6 @@ RUN npm run -s build
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
-# deploy/memory.env: two malloc arenas, large blocks in their own mappings and the heap trimmed, so
-# the memory of refused bodies goes back to the system; gc() exposed to hand it back at once.
-ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=16384 MALLOC_TRIM_THRESHOLD_=65536 NODE_OPTIONS=--expose-gc
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: no install script of a dependency runs in the image we ship.
@@ -49,6 +46,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "dist/main.js", "healthcheck"]
 # Exec form: node runs as PID 1 and receives SIGTERM itself; avaxmon drains and exits 0 on it.
 STOPSIGNAL SIGTERM
-# deploy/memory.env's AVAXMON_NODE_FLAGS (a fixed 16 MiB young generation): flags NODE_OPTIONS refuses.
-ENTRYPOINT ["node", "--min-semi-space-size=16", "--max-semi-space-size=16", "dist/main.js"]
+# The daemon applies its own process settings (src/process-settings.ts), as every launcher runs it.
+ENTRYPOINT ["node", "dist/main.js"]
 CMD ["--config.file=/etc/avaxmon/config.yaml"]

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports.mjs';
 import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { cpuSeconds, rssMb } from './proc-stats.mjs';
 
 const WRK = '/usr/bin/wrk';
 const NODES = Number(process.env.NODES ?? 100);
@@ -30,7 +31,6 @@ const LOAD_S = Number(process.env.LOAD_S ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 4);
 const SCRAPERS = Number(process.env.SCRAPERS ?? 50);
 const STORM_S = Number(process.env.STORM_S ?? (NODES >= 1000 ? 60 : 10));
-const CLK_TCK = 100;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const run = promisify(execFile);
 
@@ -97,12 +97,6 @@ while (
   await sleep(250);
 const readyS = (performance.now() - startedAt) / 1000;
 await sleep(SETTLE_S * 1000);
-
-const cpuSeconds = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-};
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 // Collection only: CPU and RSS over IDLE_S.
 const cpuBefore = cpuSeconds(daemon.pid);

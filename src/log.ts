@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { exitOnBrokenPipe } from './broken-pipe.js';
 import { AvaxmonError } from './errors.js';
 import { scrubSecrets } from './redact.js';
 
@@ -24,8 +25,15 @@ export function createLogger(level: LogLevel = 'info', format: LogFormat = 'json
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serializeError },
     },
-    scrubbing(destination ?? (format === 'logfmt' ? logfmtStream() : pino.destination(1))),
+    scrubbing(destination ?? (format === 'logfmt' ? logfmtStream() : fdDestination(1))),
   );
+}
+
+/** pino's own writer to stdout or stderr, which reports a closed pipe on itself, not on process.stdout. */
+export function fdDestination(fd: 1 | 2): pino.DestinationStream {
+  const destination = pino.destination(fd);
+  exitOnBrokenPipe(destination);
+  return destination;
 }
 
 function scrubbing(destination: pino.DestinationStream): pino.DestinationStream {
@@ -56,5 +64,6 @@ function logfmtValue(value: unknown): string {
 function serializeError(error: unknown): unknown {
   if (!(error instanceof AvaxmonError)) return pino.stdSerializers.err(error as Error);
   const { stack: _stack, ...fields } = pino.stdSerializers.err(error);
-  return fields;
+  // Its message already says what the cause meant (pino would append the raw cause, an OpenSSL record).
+  return { ...fields, message: error.message };
 }

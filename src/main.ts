@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // First: refuses an unsupported Node.js before anything else loads.
 import './require-node.js';
+import { exitOnBrokenPipe } from './broken-pipe.js';
 import type { Logger } from 'pino';
 import { loadConfigFile } from './config/load.js';
 import { loadReceiverConfig } from './config/load-receiver.js';
@@ -19,16 +20,24 @@ import {
   type CliOptions,
 } from './cli/args.js';
 import { runSimulatorCommand } from './simulator/command.js';
+import { ScenarioError } from './simulator/scenario.js';
 import { runCollectCommand } from './cli/collect.js';
 import { runHealthcheck } from './cli/healthcheck.js';
+import { runInit } from './cli/init.js';
 import { listenOn } from './server/listen.js';
 import { watchWebConfig } from './server/web-config-watch.js';
 import { sendTestAlert } from './alerts/delivery/test-alert.js';
 import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
-import { favourSmallHeap } from './heap-mode.js';
+import { applyProcessSettings } from './process-settings.js';
 
 const EXIT_USAGE = 2;
+/** Why a listen address cannot be used, in words: a stack trace here helps nobody. */
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the address is already in use (another avaxmon, or another program on that port)',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'no network interface has that address',
+};
 /** A stop that has not finished by then exits anyway: the outbox is on disk, nothing is lost. */
 const STOP_DEADLINE_MS = 4_500;
 
@@ -48,11 +57,12 @@ async function main(argv: string[]): Promise<number> {
     case 'version':
       process.stdout.write(`avaxmon ${VERSION} (node ${process.version})\n`);
       return 0;
+    case 'init':
+      return runInit(options.positionals[0] ?? options.configFile);
     case 'check-config':
       return checkConfig(options.positionals[0] ?? options.configFile);
     case 'simulate':
-      await runSimulatorCommand(options);
-      return 0;
+      return simulate(options);
     case 'test-alert':
       return testAlert(options);
     case 'collect':
@@ -97,6 +107,17 @@ async function testAlert(options: CliOptions): Promise<number> {
   return result.ok ? 0 : 1;
 }
 
+async function simulate(options: CliOptions): Promise<number> {
+  try {
+    await runSimulatorCommand(options);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+    process.stderr.write(`avaxmon: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
 async function collect(options: CliOptions): Promise<number> {
   try {
     return await runCollectCommand(loadConfigFile(options.configFile), options);
@@ -108,7 +129,7 @@ async function collect(options: CliOptions): Promise<number> {
 }
 
 async function runDaemon(options: CliOptions): Promise<number> {
-  favourSmallHeap();
+  applyProcessSettings();
   const logger = createLogger(options.logLevel, options.logFormat);
   let daemon: Daemon;
   try {
@@ -141,7 +162,12 @@ async function runDaemon(options: CliOptions): Promise<number> {
       process.stderr.write(`avaxmon: ${error.message}\n`);
       return EXIT_USAGE;
     }
-    throw error;
+    const listenProblem = LISTEN_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (!listenProblem) throw error;
+    process.stderr.write(
+      `avaxmon: cannot listen on ${options.listenAddress}: ${listenProblem}; choose another with --web.listen-address\n`,
+    );
+    return 1;
   }
   handleSignals(daemon, logger);
   void daemon.start();
@@ -177,6 +203,8 @@ function handleSignals(daemon: Daemon, logger: Logger): void {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+exitOnBrokenPipe(process.stdout);
+exitOnBrokenPipe(process.stderr);
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -6,7 +6,7 @@ import type { ControlPlaneOptions } from '../server/write-guard.js';
 export const DEFAULT_LISTEN_ADDRESS = ':9683';
 
 export interface CliOptions {
-  readonly command: 'run' | 'check-config' | 'simulate' | 'test-alert' | 'collect' | 'healthcheck' | 'help' | 'version';
+  readonly command: 'run' | 'init' | 'check-config' | 'simulate' | 'test-alert' | 'collect' | 'healthcheck' | 'help' | 'version';
   readonly positionals: string[];
   readonly configFile: string;
   readonly listenAddress: string;
@@ -21,6 +21,7 @@ export const USAGE = `usage: avaxmon [command] [flags]
 
 Commands:
   (none)                     run the daemon
+  init [FILE]                write a starter config (one local node) to FILE, default config.yaml
   check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
   simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers,
                              --nodes N: N nodes on consecutive ports from --port)
@@ -102,7 +103,7 @@ export function parseCli(argv: string[]): CliOptions {
 
 function commandOf(word: string | undefined): CliOptions['command'] {
   if (word === undefined) return 'run';
-  const commands = ['check-config', 'simulate', 'test-alert', 'collect', 'healthcheck'] as const;
+  const commands = ['init', 'check-config', 'simulate', 'test-alert', 'collect', 'healthcheck'] as const;
   if ((commands as readonly string[]).includes(word)) return word as (typeof commands)[number];
   throw new UsageError(`unknown command "${word}"`);
 }

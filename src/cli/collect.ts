@@ -1,10 +1,9 @@
-import pino from 'pino';
 import { HttpClient } from '../clients/http.js';
 import { PublicApiJobs } from '../collectors/public/index.js';
 import { nodeSliceRun, runSlice, type SliceRun } from '../collectors/run-collector.js';
 import type { Config } from '../config/schema.js';
 import { transportsOf } from '../config/transports.js';
-import { createLogger } from '../log.js';
+import { createLogger, fdDestination } from '../log.js';
 import { allMetrics } from '../metrics/catalogue/index.js';
 import { assemble, renderSamples } from '../metrics/exposition.js';
 import { SelfMetrics } from '../metrics/self-metrics.js';
@@ -22,7 +21,7 @@ import { UsageError } from './args.js';
  */
 export async function runCollectCommand(config: Config, options: CliOptions): Promise<number> {
   const runs = selectRuns(config, options.values.target as string | undefined);
-  const logger = createLogger(options.logLevel, 'json', pino.destination(2));
+  const logger = createLogger(options.logLevel, 'json', fdDestination(2));
   const http = new HttpClient({ maxResponseBytes: config.global.max_response_bytes, transports: transportsOf(config) });
   const self = new SelfMetrics({ version: VERSION, revision: REVISION });
   const snapshot = new MetricsSnapshot(allMetrics);

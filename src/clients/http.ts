@@ -190,8 +190,15 @@ function classifyTransportError(error: unknown, signal: AbortSignal): Outcome {
   return 'network_error';
 }
 
+/** OpenSSL's words for a TLS handshake answered with plain HTTP, and what they mean to an operator. */
+const PLAIN_HTTP_ANSWER = /wrong version number|packet length too long/i;
+
 function describe(error: unknown, outcome: Outcome, timeoutMs: number): string {
   if (outcome === 'timeout') return `timed out after ${timeoutMs}ms`;
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP_ANSWER.test(String((error as Error).message))) {
+    return 'TLS handshake failed: the server answered plain HTTP to an https:// URL (AvalancheGo serves plain HTTP unless --http-tls-enabled); use http://';
+  }
   const cause = (error as { cause?: { message?: string } }).cause?.message;
   const message = (error as Error).message ?? String(error);
   return cause && !message.includes(cause) ? `${message} (${cause})` : message;

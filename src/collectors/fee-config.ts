@@ -30,8 +30,12 @@ const KNOWN_PRECOMPILES = [
 ];
 
 /** An EVM method of one chain, reported as avaxmon_evm_method_available{chain, method}. */
+/** The C-Chain (coreth) has none of subnet-EVM's fee and rules methods: normal there, worth saying on an L1. */
+const C_CHAIN_LACKS = new Set(['eth_feeConfig', 'eth_getActiveRulesAt']);
+
 function evmMethod(chain: string, method: string): OptionalMethod {
-  return { key: `${chain}:${method}`, method, gauge: 'avaxmon_evm_method_available', labels: { chain, method } };
+  const normallyAbsent = chain === 'C' && C_CHAIN_LACKS.has(method);
+  return { key: `${chain}:${method}`, method, gauge: 'avaxmon_evm_method_available', labels: { chain, method }, normallyAbsent };
 }
 
 /**

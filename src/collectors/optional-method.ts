@@ -10,6 +10,8 @@ export interface OptionalMethod {
   readonly gauge: string;
   /** The gauge's labels, e.g. the chain; logged with the method. */
   readonly labels: Readonly<Record<string, string>>;
+  /** Missing by design (the C-Chain has no subnet-EVM eth_feeConfig): said at debug level only. */
+  readonly normallyAbsent?: boolean;
 }
 
 /** A node-specific API method, reported as avaxmon_node_api_available{method}. */
@@ -39,8 +41,11 @@ export async function callOptional<T>(
     if (!(error instanceof UpstreamError) || error.outcome !== 'unavailable') throw error;
     if (!ctx.facts.unavailableMethods.has(method.key)) {
       ctx.facts.unavailableMethods.add(method.key);
-      // Info, not warn: many nodes lack some methods by design (the C-Chain has no eth_feeConfig).
-      ctx.log.info({ ...method.labels, method: method.method, err: error }, 'Node method is unavailable; reported once, retried each run');
+      // A sentence, not an error object: a missing method is a fact about the node, not a failure.
+      const fields = { ...method.labels, method: method.method, reason: error.message };
+      const sentence = `Node method is unavailable: ${method.method} is not served here; reported once, asked again each run`;
+      if (method.normallyAbsent) ctx.log.debug(fields, sentence);
+      else ctx.log.info(fields, sentence);
     }
     out.add(method.gauge, method.labels, 0);
     return undefined;

@@ -299,10 +299,19 @@ function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: strin
     case 'webhook':
     case 'slack':
     case 'discord':
-      need(resolved.urls.length === 1, 'url', `a ${resolved.type} receiver needs exactly one url or url_file`);
+      // An unreadable url_file is its own issue: no second one saying the URL is missing.
+      need(
+        resolved.urls.length === 1 || input.url_file !== undefined,
+        'url',
+        `a ${resolved.type} receiver needs exactly one url or url_file`,
+      );
       break;
     case 'alertmanager':
-      need(resolved.urls.length > 0, 'url', 'an alertmanager receiver needs url, url_file or urls (the Alertmanager base URLs)');
+      need(
+        resolved.urls.length > 0 || input.url_file !== undefined,
+        'url',
+        'an alertmanager receiver needs url, url_file or urls (the Alertmanager base URLs)',
+      );
       break;
     case 'pagerduty':
       need(

@@ -6,7 +6,15 @@ import { MAX_TIMER_MS, parseDuration } from '../duration.js';
  * ends up in a timer or a schedule, so anything a timer cannot hold is refused here rather than
  * firing at once (Node's timers clamp longer delays to 1 ms) later.
  */
-export const durationMs = z.string().transform((text, ctx) => {
+/** A bare number has no unit: say which one it probably meant rather than "expected string". */
+const durationText = z.string({
+  error: (issue) =>
+    typeof issue.input === 'number'
+      ? `must be a duration with a unit, like "${issue.input}s" or "${issue.input}ms" (got the number ${issue.input})`
+      : undefined,
+});
+
+export const durationMs = durationText.transform((text, ctx) => {
   const ms = parseDuration(text);
   if (ms === undefined) {
     ctx.addIssue({ code: 'custom', message: `must be a duration like 500ms, 15s, 1m or 1h (got "${text}")` });
@@ -38,6 +46,19 @@ export const headerValue = z.string().superRefine((value, ctx) => {
 });
 
 export const httpUrl = z.string().refine((text) => /^https?:\/\/[^\s/]+/.test(text) && URL.canParse(text), 'must be an http(s) URL');
+
+/**
+ * A node's base URL: avaxmon adds /ext/info, /ext/health and the chain paths itself, so a URL that
+ * already names one would fail every request later; said at check-config time instead.
+ */
+export const nodeBaseUrl = httpUrl.superRefine((text, ctx) => {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || !/\/ext(\/|$)/.test(url.pathname)) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: `must be the node's base URL (like ${url.origin}), without an API path such as ${url.pathname}`,
+  });
+});
 
 /** Label values become Prometheus label values and log fields: keep them short and printable. */
 export const labelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/, 'must be 1-63 characters of letters, digits, _ . : -');

@@ -22,7 +22,10 @@ export function loadConfigFile(file: string, options: LoadOptions = {}): Config 
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    throw new ConfigError([{ path: '', message: `cannot read config file ${file}: ${(error as Error).message}` }]);
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    // A first run from an empty directory: say where a config comes from.
+    const hint = missing ? `; write a starter one with \`avaxmon init ${file}\`, or pass --config.file=FILE` : '';
+    throw new ConfigError([{ path: '', message: `cannot read config file ${file}: ${(error as Error).message}${hint}` }]);
   }
   const config = parseConfig(decodeText(bytes), options);
   if (options.requireSomethingToWatch ?? true) {

@@ -55,6 +55,7 @@ const metricsApiSchema = z
   // `when` runs the check even when other keys are bad, so check-config names every bad metric at once.
   .superRefine((section, ctx) => checkMetrics(section, ctx), { when: () => true })
   .superRefine((section, ctx) => checkInterval(section.interval, ctx))
+  .superRefine((section, ctx) => checkRunFits(section, ctx))
   .transform((section) => ({
     ...section,
     metrics: section.metrics.map((entry) => resolveMetric(entry, section.time_interval)),
@@ -182,6 +183,24 @@ function readKeyFile(file: string | undefined, ctx: z.RefinementCtx): string | u
 /** Public APIs refresh hourly at best and rate-limit hard; polling faster than 1s is a mistake. */
 function checkInterval(interval: number, ctx: z.RefinementCtx): void {
   if (interval < 1000) ctx.addIssue({ code: 'custom', path: ['interval'], message: 'must be at least 1s' });
+}
+
+/**
+ * Every chain and metric takes at least one request, spaced request_spacing apart, and a run must end
+ * within its interval: a section that cannot would fail every run with an abort, so it is refused here.
+ */
+function checkRunFits(
+  section: { interval: number; request_spacing: number; chains: unknown[]; metrics: unknown[] },
+  ctx: z.RefinementCtx,
+): void {
+  const requests = section.chains.length * section.metrics.length;
+  const neededMs = (requests - 1) * section.request_spacing;
+  if (neededMs < section.interval) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['interval'],
+    message: `${section.chains.length} chains x ${section.metrics.length} metrics take at least ${requests} requests ${section.request_spacing} ms apart (${neededMs} ms), more than the interval of ${section.interval} ms: lengthen interval, shorten request_spacing or list fewer chains or metrics`,
+  });
 }
 
 export const publicApiSchemas = {

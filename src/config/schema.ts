@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { collectorNames } from '../collectors/names.js';
 import { DEFAULT_RESPONSE_MEMORY_BYTES } from '../clients/response-memory.js';
-import { cb58Id, durationMs, headerName, headerValue, httpUrl, labelName, nodeId } from './fields.js';
+import { cb58Id, durationMs, headerName, headerValue, httpUrl, labelName, nodeBaseUrl, nodeId } from './fields.js';
 import { alertsSchema } from './alerts-schema.js';
 import { publicApiSchemas } from './public-api-schema.js';
 import { probeSchema } from './probe-schema.js';
@@ -46,7 +46,7 @@ const validatorsSchema = z
 const targetSchema = z
   .object({
     name: labelName,
-    url: httpUrl,
+    url: nodeBaseUrl,
     health_tags: z.array(z.string().min(1)).default([]),
     headers: z.record(headerName, headerValue).default({}),
     /** Header values read from files, e.g. a bearer token mounted as a secret. */

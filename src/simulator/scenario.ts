@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { parseDuration } from '../duration.js';
 import { applyStep } from './actions.js';
@@ -12,9 +12,16 @@ export interface Scenario {
 
 const BUILTIN_SCENARIOS_DIR = new URL('../../scenarios/', import.meta.url);
 
+/** A scenario that cannot be found or read: a usage problem, said in one line. */
+export class ScenarioError extends Error {}
+
 /** Loads a scenario by file path, or by built-in name (`demo` → scenarios/demo.yaml). */
 export function loadScenario(nameOrPath: string): Scenario {
   const file = /[/.]/.test(nameOrPath) ? nameOrPath : new URL(`${nameOrPath}.yaml`, BUILTIN_SCENARIOS_DIR);
+  if (!existsSync(file)) {
+    const builtIn = readdirSync(BUILTIN_SCENARIOS_DIR).map((name) => name.replace(/\.yaml$/, ''));
+    throw new ScenarioError(`--scenario: no scenario "${nameOrPath}" (built in: ${builtIn.join(', ')}; or a path to a YAML file)`);
+  }
   const document = parse(readFileSync(file, 'utf8')) as { loop?: string; steps?: Array<Record<string, unknown>> };
   const steps = (document.steps ?? []).map((step, index) => {
     const atMs = parseDuration(String(step.at ?? '0s'));

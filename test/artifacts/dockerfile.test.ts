@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DockerfileParser, type Copy, type Env, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { PROCESS_ENV } from '../../src/process-settings.js';
 import { freePort } from '../helpers/ports.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -51,14 +52,6 @@ function healthcheckCommand(): string[] {
 }
 
 const runtime = () => stages().at(-1)!;
-
-/** The KEY=VALUE lines of deploy/memory.env. */
-function memorySettings(): Record<string, string> {
-  const lines = readFileSync(join(ROOT, 'deploy/memory.env'), 'utf8').split('\n');
-  return Object.fromEntries(
-    lines.filter((line) => /^[A-Z_]+=/.test(line)).map((line) => [line.split('=')[0], unquote(line.slice(line.indexOf('=') + 1))]),
-  );
-}
 
 function unquote(value: string): string {
   return value.replace(/^"(.*)"$/, '$1');
@@ -131,16 +124,14 @@ describe('Dockerfile (parsed with dockerfile-ast)', () => {
     }
   });
 
-  it('gives the daemon the memory settings of deploy/memory.env', () => {
+  it('runs the daemon as npm start does, leaving the process settings to the daemon itself', () => {
     const env = Object.fromEntries(
       only(runtime(), 'ENV').flatMap((instruction) =>
         (instruction as Env).getProperties().map((property) => [property.getName(), unquote(property.getValue() ?? '')]),
       ),
     );
-    const { AVAXMON_NODE_FLAGS: nodeFlags, ...environment } = memorySettings();
-    expect(env).toMatchObject(environment);
-    // The node flags NODE_OPTIONS refuses go on the command line, before the script.
-    expect(jsonArgs(only(runtime(), 'ENTRYPOINT').at(-1)!)).toEqual(['node', ...nodeFlags.split(' '), 'dist/main.js']);
+    for (const name of [...Object.keys(PROCESS_ENV), 'NODE_OPTIONS']) expect(env).not.toHaveProperty(name);
+    expect(jsonArgs(only(runtime(), 'ENTRYPOINT').at(-1)!)).toEqual(['node', 'dist/main.js']);
   });
 
   it('keeps the build context small with .dockerignore', () => {

@@ -22,6 +22,7 @@ describe('the npm package', () => {
       'alerts/avaxmon.rules.yaml',
       'alerts/avalanchego.rules.yaml',
       'deploy/kubernetes/kustomization.yaml',
+      'deploy/systemd/avaxmon.service',
       'config.example.yaml',
       'config.minimal.yaml',
       'config.schema.json',
@@ -32,8 +33,9 @@ describe('the npm package', () => {
     ]) {
       expect(files, path).toContain(path);
     }
-    // Sources, tests and dev tooling stay out.
+    // Sources, tests and dev tooling stay out, and source maps that would point at sources not shipped.
     expect(files.filter((path) => /^(src|test|bench|scripts|\.ci)\//.test(path) || path.startsWith('dashboards/src/'))).toEqual([]);
+    expect(files.filter((path) => path.endsWith('.map'))).toEqual([]);
   });
 
   it('builds dist/ before packing and on install, and says where it comes from', () => {

@@ -8,30 +8,29 @@ import { requireTool } from '../helpers/tools.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
 const doc = readFileSync(join(ROOT, 'docs/deploy-systemd.md'), 'utf8');
-/** The unit file shown in docs/deploy-systemd.md, with this machine's node binary. */
-const unit = /```ini\n([\s\S]*?)```/.exec(doc)![1];
+/** The unit file the package ships; docs/deploy-systemd.md shows it whole. */
+const unit = readFileSync(join(ROOT, 'deploy/systemd/avaxmon.service'), 'utf8');
 const directory = mkdtempSync(join(tmpdir(), 'avaxmon-unit-'));
 const unitFile = join(directory, 'avaxmon.service');
 writeFileSync(unitFile, unit);
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-describe('the systemd unit in docs/deploy-systemd.md', () => {
+describe('the systemd unit (deploy/systemd/avaxmon.service)', () => {
+  it('is the one docs/deploy-systemd.md shows', () => {
+    expect(/```ini\n([\s\S]*?)```/.exec(doc)![1]).toBe(unit);
+  });
+
   it('runs the same command as the image, with reload and stop signals', () => {
-    // $AVAXMON_NODE_FLAGS (deploy/memory.env) is split into words by systemd: node's own flags.
     // The node on PATH, never a hard-coded /usr/bin/node (Debian's is too old); loopback by default.
+    // No node flags or environment file: the daemon applies its own process settings.
     expect(unit).toMatch(
-      /^ExecStart=\/usr\/bin\/env node \$AVAXMON_NODE_FLAGS \/opt\/avaxmon\/dist\/main\.js --config\.file=\/etc\/avaxmon\/config\.yaml --web\.listen-address=127\.0\.0\.1:9683 /m,
+      /^ExecStart=\/usr\/bin\/env node \/opt\/avaxmon\/dist\/main\.js --config\.file=\/etc\/avaxmon\/config\.yaml --web\.listen-address=127\.0\.0\.1:9683 /m,
     );
     expect(unit).not.toContain('/usr/bin/node');
     expect(unit).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
     expect(unit).toMatch(/^StateDirectory=avaxmon$/m);
-  });
-
-  it('reads the memory settings from the installed package (deploy/memory.env, which npm pack ships)', () => {
-    expect(unit).toMatch(/^EnvironmentFile=\/opt\/avaxmon\/deploy\/memory\.env$/m);
-    expect(readFileSync(join(ROOT, 'deploy/memory.env'), 'utf8')).toMatch(/^AVAXMON_NODE_FLAGS="--\S+( --\S+)*"$/m);
   });
 
   it('passes systemd-analyze verify', () => {

@@ -89,7 +89,28 @@ const BAD: BadConfig[] = [
     text: `global: { timeout: -1s }\ntargets: [{ ${TARGET} }]\n`,
     expect: ['global.timeout: must be a duration'],
   },
-  { name: 'unitless duration', text: `global: { interval: 15 }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval:'] },
+  {
+    name: 'unitless duration',
+    text: `global: { interval: 15 }\ntargets: [{ ${TARGET} }]\n`,
+    expect: ['global.interval: must be a duration with a unit, like "15s" or "15ms" (got the number 15)'],
+  },
+  {
+    name: 'a node URL with an API path',
+    text: 'targets: [{ name: a, url: "http://127.0.0.1:9650/ext/info" }]\n',
+    expect: ["targets[0].url: must be the node's base URL (like http://127.0.0.1:9650), without an API path such as /ext/info"],
+  },
+  {
+    name: 'an unreadable url_file, said once',
+    text: `targets: [{ ${TARGET} }]\nalerts:\n  receivers: [{ name: h, type: webhook, url_file: /nonexistent/avaxmon-hook }]\n`,
+    expect: ['alerts.receivers[0].url_file: cannot read secret file /nonexistent/avaxmon-hook'],
+  },
+  {
+    name: 'a Metrics API section whose requests cannot fit in its interval',
+    text: `targets: [{ ${TARGET} }]\nmetrics_api: { interval: 2s, request_spacing: 1s, chains: [43114, total], metrics: [txCount, avgTps] }\n`,
+    expect: [
+      'metrics_api.interval: 2 chains x 2 metrics take at least 4 requests 1000 ms apart (3000 ms), more than the interval of 2000 ms',
+    ],
+  },
   { name: 'unknown unit', text: `global: { interval: 1y }\ntargets: [{ ${TARGET} }]\n`, expect: ['global.interval: must be a duration'] },
   {
     name: 'interval below 1s',

@@ -1,0 +1,215 @@
+// The fleet benchmark on real shapes: N simulated nodes answering Mainnet-sized bodies (1,800 peers,
+// 1,500 validators, full health details), the daemon started as the README starts it (`npm start`
+// runs `node dist/main.js`, which applies its own process settings; PROCESS_SETTINGS=off runs it
+// without them, for a comparison) with the default
+// collectors at their default intervals and alerts on, held to one core (taskset; the simulator on
+// the other). Over WINDOW_S it measures the daemon's CPU and RSS, a gzip scrape every 2 s (latency,
+// age of its newest data, lagging collectors), then SIGTERM; then the floor (bench/fleet-floor.mjs)
+// makes the same requests to the same nodes at the same rate, on the same core, for the same time.
+//
+// Usage: npm run -s build && NODES=1000 node bench/fleet-real.mjs
+//   NODES (100), WINDOW_S (60), SETTLE_S (70), PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500)
+import { fork, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { freePort } from './ports.mjs';
+import { watch } from './proc-stats.mjs';
+
+const NODES = Number(process.env.NODES ?? 100);
+const WINDOW_S = Number(process.env.WINDOW_S ?? 60);
+const SETTLE_S = Number(process.env.SETTLE_S ?? 70);
+const ONE_CORE = process.env.ONE_CORE !== '0';
+const PEERS = Number(process.env.PEERS ?? 1800);
+const VALIDATORS = Number(process.env.VALIDATORS ?? 1500);
+const SIM_NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const main = new URL('../dist/main.js', import.meta.url).pathname;
+const children = [];
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** `command args` pinned to one CPU when ONE_CORE, as a 1-core container limit would hold it. */
+function pinned(cpu, args, options) {
+  return ONE_CORE ? spawn('taskset', ['-c', String(cpu), ...args], options) : spawn(args[0], args.slice(1), options);
+}
+
+async function startFleet() {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (30_000 - NODES));
+    const sim = pinned(
+      1,
+      [
+        process.execPath,
+        // A thousand Mainnet-sized nodes take gigabytes of simulator state; it is not what is measured.
+        '--max-old-space-size=16384',
+        main,
+        'simulate',
+        '--nodes',
+        String(NODES),
+        '--port',
+        String(port),
+        '--validators',
+        String(VALIDATORS),
+        '--peers',
+        String(PEERS),
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const listening = await new Promise((resolve) => {
+      sim.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
+      sim.once('exit', () => resolve(false));
+    });
+    if (listening) return { sim, port };
+  }
+  throw new Error('no free range of ports for the simulator');
+}
+
+const { sim, port: simPort } = await startFleet();
+children.push(sim);
+const hook = createServer((request, response) => request.resume().on('end', () => response.writeHead(200).end()));
+await new Promise((resolve) => hook.listen(0, '127.0.0.1', resolve));
+
+const dir = mkdtempSync(join(tmpdir(), 'avaxmon-fleet-real-'));
+const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`);
+writeFileSync(
+  join(dir, 'config.yaml'),
+  `targets:\n${targets.join('\n')}\nalerts:\n  state_dir: ${join(dir, 'state')}\n  receivers:\n    - { name: hook, type: webhook, url: "http://127.0.0.1:${hook.address().port}/hook" }\n`,
+);
+const daemonPort = await freePort();
+const origin = `http://127.0.0.1:${daemonPort}`;
+const daemon = pinned(
+  0,
+  [
+    process.execPath,
+    ...daemonArgs,
+    main,
+    `--config.file=${join(dir, 'config.yaml')}`,
+    `--web.listen-address=127.0.0.1:${daemonPort}`,
+    '--log.level=error',
+  ],
+  { env: daemonEnv, stdio: ['ignore', 'ignore', 'inherit'] },
+);
+children.push(daemon);
+while (
+  (await fetch(`${origin}/-/ready`).then(
+    (response) => response.status,
+    () => 0,
+  )) !== 200
+)
+  await sleep(500);
+await sleep(SETTLE_S * 1000);
+
+/** The daemon's pid under taskset is the spawned one: taskset execs the command. */
+const requestsBefore = requestCounts(await scrapeText());
+const scrapes = [];
+const { cores, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
+  if (second % 2 === 0) scrapes.push(await timedGzipScrape());
+});
+const requestsAfter = requestCounts(await scrapeText());
+
+const stopStarted = performance.now();
+daemon.kill('SIGTERM');
+const exitCode = await new Promise((resolve) => daemon.once('exit', (code) => resolve(code)));
+const stopS = (performance.now() - stopStarted) / 1000;
+
+const plan = [...requestsAfter]
+  .map(([key, after]) => ({ ...requestOf(key), count: Math.round(after - (requestsBefore.get(key) ?? 0)) }))
+  .filter((entry) => entry.count > 0);
+const perNodeMinute = plan.reduce((sum, entry) => sum + entry.count, 0) / NODES / (WINDOW_S / 60);
+const floorChild = ONE_CORE
+  ? spawn('taskset', ['-c', '0', process.execPath, new URL('./fleet-floor.mjs', import.meta.url).pathname], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+  : fork(new URL('./fleet-floor.mjs', import.meta.url));
+children.push(floorChild);
+// Measured from when it is loaded and starts on the plan, as the daemon's window starts settled.
+await new Promise((resolve) => floorChild.once('message', resolve));
+floorChild.send({ plan, windowS: WINDOW_S });
+const floorDone = new Promise((resolve) => floorChild.once('message', resolve));
+const floor = await watch(floorChild.pid, WINDOW_S);
+const floorResult = await floorDone;
+sim.kill();
+hook.close();
+
+const worst = (pick) => Math.max(...scrapes.map(pick));
+console.log(
+  `fleet benchmark on real shapes: ${NODES} nodes (${PEERS} peers, ${VALIDATORS} validators each), default intervals, alerts on, ` +
+    `as npm start runs it${process.env.PROCESS_SETTINGS === 'off' ? ', process settings off' : ''}${ONE_CORE ? ', daemon held to one core' : ''}; node ${process.version}; ${new Date().toISOString()}`,
+);
+console.log(`\n| ${WINDOW_S} s window | avaxmon | floor | ratio |\n|---|---|---|---|`);
+console.log(`| CPU cores | ${cores.toFixed(3)} | ${floor.cores.toFixed(3)} | ${(cores / floor.cores).toFixed(2)}x |`);
+console.log(`| RSS max MB | ${rssMax.toFixed(0)} | ${floor.rssMax.toFixed(0)} | ${(rssMax / floor.rssMax).toFixed(2)}x |`);
+console.log(
+  `| requests per node per minute | ${perNodeMinute.toFixed(1)} | ${(floorResult.requests / NODES / (floorResult.elapsedS / 60)).toFixed(1)} (${floorResult.failures} failed) | |`,
+);
+console.log(`\n| scrapes (gzip, every 2 s) | value |\n|---|---|`);
+console.log(`| scrapes / failed | ${scrapes.length} / ${scrapes.filter((scrape) => !scrape.ok).length} |`);
+console.log(`| slowest scrape ms | ${worst((scrape) => scrape.ms).toFixed(0)} |`);
+console.log(`| oldest newest-data age s | ${worst((scrape) => scrape.newestAgeS).toFixed(1)} |`);
+console.log(`| most lagging collectors (older than two intervals) | ${worst((scrape) => scrape.lagging)} |`);
+console.log(`| body KiB (gzip) | ${(scrapes.at(-1).gzipBytes / 1024).toFixed(0)} |`);
+console.log(`| SIGTERM | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
+process.exit(0);
+
+async function scrapeText() {
+  return (await fetch(`${origin}/metrics`)).text();
+}
+
+/** One gzip scrape: latency, and from its body the newest data's age and the lagging collectors. */
+async function timedGzipScrape() {
+  const started = performance.now();
+  try {
+    const response = await request(`${origin}/metrics`, { headers: { 'accept-encoding': 'gzip' } });
+    const gzipped = Buffer.from(await response.body.arrayBuffer());
+    const ms = performance.now() - started;
+    const text = response.headers['content-encoding'] === 'gzip' ? gunzipSync(gzipped).toString('utf8') : gzipped.toString('utf8');
+    let newest = 0;
+    for (const [, value] of text.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm))
+      newest = Math.max(newest, Number(value));
+    const lagging = Number(/^avaxmon_collectors_lagging (\S+)$/m.exec(text)?.[1] ?? 0);
+    return { ok: response.statusCode === 200, ms, gzipBytes: gzipped.length, newestAgeS: Date.now() / 1000 - newest, lagging };
+  } catch {
+    return { ok: false, ms: performance.now() - started, gzipBytes: 0, newestAgeS: Number.POSITIVE_INFINITY, lagging: 0 };
+  }
+}
+
+/** Successful requests by "target method", from avaxmon_rpc_requests_total. */
+function requestCounts(text) {
+  const counts = new Map();
+  for (const [, target, method, value] of text.matchAll(
+    /^avaxmon_rpc_requests_total\{target="(node-\d+)",method="([^"]+)",outcome="success"\} (\S+)$/gm,
+  ))
+    counts.set(`${target} ${method}`, Number(value));
+  return counts;
+}
+
+/** The request avaxmon sends for a method, close enough in shape and size for the floor. */
+function requestOf(key) {
+  const [target, method] = key.split(' ');
+  const nodeOrigin = `http://127.0.0.1:${simPort + Number(target.slice('node-'.length))}`;
+  if (method.startsWith('GET ')) return { origin: nodeOrigin, path: method.slice(4) };
+  const params =
+    {
+      'info.isBootstrapped': { chain: 'P' },
+      'platform.getCurrentValidators': { nodeIDs: [SIM_NODE_ID] },
+      'platform.getValidatorsAt': { height: 1 },
+      'platform.getBlockchainStatus': { blockchainID: '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM' },
+    }[method] ?? {};
+  const path = method.startsWith('eth_')
+    ? '/ext/bc/C/rpc'
+    : method.startsWith('platform.')
+      ? '/ext/bc/P'
+      : method.startsWith('avm.')
+        ? '/ext/bc/X'
+        : method.startsWith('health.')
+          ? '/ext/health'
+          : '/ext/info';
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: method.startsWith('eth_') ? [] : params });
+  return { origin: nodeOrigin, path, body };
+}

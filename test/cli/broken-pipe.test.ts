@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_BROKEN_PIPE } from '../../src/broken-pipe.js';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+/** Far above a normal run: only a hang reaches it. */
+const HANG_MS = 20_000;
+let sim: Simulator;
+let configFile: string;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  configFile = join(mkdtempSync(join(tmpdir(), 'avaxmon-pipe-')), 'config.yaml');
+  // Ten names for the one simulated node: an exposition far larger than a pipe's 64 KiB buffer.
+  const targets = Array.from({ length: 10 }, (_, index) => `  - { name: node-${index}, url: "${sim.url}" }`);
+  writeFileSync(configFile, `targets:\n${targets.join('\n')}\n`);
+});
+afterAll(() => sim.close());
+
+/** Runs a shell pipeline without blocking this process, which serves the simulator; PIPESTATUS of avaxmon. */
+function pipeline(command: string): Promise<{ status: number; stderr: string }> {
+  const child = spawn('bash', ['-c', `${command}; exit \${PIPESTATUS[0]}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const hung = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      clearTimeout(hung);
+      resolve({ status: status ?? -1, stderr });
+    }),
+  );
+}
+
+describe('a reader that goes away', () => {
+  it.each([
+    ['collect 2>&1 | head -1', 'collect CONFIG 2>&1 | head -1 >/dev/null'],
+    ['collect | head -1 (stdout only)', 'collect CONFIG | head -1 >/dev/null'],
+    ['the daemon 2>&1 | head -1', 'CONFIG --web.listen-address=127.0.0.1:0 2>&1 | head -1 >/dev/null'],
+  ])('%s: exits at once as a closed pipe should, without a stack trace', async (_, command) => {
+    const result = await pipeline(`node ${MAIN} ${command.replace('CONFIG', `--config.file=${configFile}`)}`);
+    expect(result.status, result.stderr).toBe(EXIT_BROKEN_PIPE);
+    expect(result.stderr).not.toContain('fatal');
+  });
+});

@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+const STARTER = readFileSync(new URL('../../config.minimal.yaml', import.meta.url), 'utf8');
+
+function inEmptyDirectory(...args: string[]) {
+  const cwd = mkdtempSync(join(tmpdir(), 'avaxmon-init-'));
+  return { cwd, run: (...more: string[]) => spawnSync(process.execPath, [MAIN, ...args, ...more], { cwd, encoding: 'utf8' }) };
+}
+
+describe('a first run from an empty directory', () => {
+  it('says where a config comes from when there is none', () => {
+    const { run } = inEmptyDirectory();
+    const result = run('--log.level=error');
+    expect(result.status).toBe(2);
+    expect(result.stdout + result.stderr).toContain('write a starter one with `avaxmon init config.yaml`');
+  });
+
+  it('avaxmon init writes the starter config, which checks out, and never overwrites a file', () => {
+    const { cwd, run } = inEmptyDirectory();
+    const first = run('init');
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('avaxmon check-config config.yaml');
+    expect(readFileSync(join(cwd, 'config.yaml'), 'utf8')).toBe(STARTER);
+    expect(run('check-config', 'config.yaml').status).toBe(0);
+
+    writeFileSync(join(cwd, 'config.yaml'), 'mine\n');
+    const again = run('init');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toBe('avaxmon: cannot write config.yaml: it already exists; nothing was changed\n');
+    expect(readFileSync(join(cwd, 'config.yaml'), 'utf8')).toBe('mine\n');
+  });
+});

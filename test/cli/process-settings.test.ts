@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NODE_FLAGS, PROCESS_ENV } from '../../src/process-settings.js';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { eventually } from '../helpers/stack.js';
+
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+let sim: Simulator;
+let configFile: string;
+let daemon: ChildProcess | undefined;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  configFile = join(mkdtempSync(join(tmpdir(), 'avaxmon-settings-')), 'config.yaml');
+  writeFileSync(configFile, `targets: [{ name: node, url: "${sim.url}" }]\n`);
+});
+afterEach(() => {
+  daemon?.kill('SIGKILL');
+  daemon = undefined;
+});
+afterAll(() => sim.close());
+
+/** Starts the daemon as `npm start` does and reads its command line and environment from /proc once it listens. */
+async function startAndInspect(env: NodeJS.ProcessEnv): Promise<{ cmdline: string[]; environ: string[] }> {
+  daemon = spawn(process.execPath, [MAIN, `--config.file=${configFile}`, '--web.listen-address=127.0.0.1:0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let output = '';
+  daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await eventually(
+    async () => output,
+    (text) => text.includes('avaxmon listening'),
+    10_000,
+  );
+  // The same process id as the one started: supervisors and signals see one process.
+  const read = (file: string) => readFileSync(`/proc/${daemon!.pid}/${file}`, 'utf8').split('\0').filter(Boolean);
+  return { cmdline: read('cmdline'), environ: read('environ') };
+}
+
+describe.skipIf(process.platform !== 'linux')('the process settings, applied by the daemon itself', () => {
+  it('are applied however the daemon is started, in the process that was started', async () => {
+    const { AVAXMON_PROCESS_SETTINGS: _, ...plain } = process.env;
+    const { cmdline, environ } = await startAndInspect(plain);
+    expect(cmdline.slice(1, 1 + NODE_FLAGS.length)).toEqual(NODE_FLAGS);
+    for (const [name, value] of Object.entries(PROCESS_ENV)) expect(environ).toContain(`${name}=${value}`);
+  });
+
+  it('can be turned off for a comparison', async () => {
+    const { cmdline, environ } = await startAndInspect({ ...process.env, AVAXMON_PROCESS_SETTINGS: 'off' });
+    expect(cmdline.some((argument) => NODE_FLAGS.includes(argument))).toBe(false);
+    expect(environ.some((entry) => entry.startsWith('MALLOC_ARENA_MAX='))).toBe(false);
+  });
+});
