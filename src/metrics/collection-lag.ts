@@ -20,7 +20,8 @@ export class CollectionLag {
 
   /** A run started `delayMs` after its scheduled time. */
   recordStart(collector: string, delayMs: number): void {
-    if (delayMs > LATE_RUN_MS) this.lateRuns.add({ collector });
+    // Counted from 0 once the collector runs at all, as a counter with known labels should be.
+    this.lateRuns.add({ collector }, delayMs > LATE_RUN_MS ? 1 : 0);
   }
 
   /** Counts the succeeding collectors whose last success is older than LAGGING_INTERVALS of their interval. */

@@ -42,7 +42,8 @@ describe('a reader that goes away', () => {
     ['the daemon 2>&1 | head -1', 'CONFIG --web.listen-address=127.0.0.1:0 2>&1 | head -1 >/dev/null'],
   ])('%s: exits at once as a closed pipe should, without a stack trace', async (_, command) => {
     const result = await pipeline(`node ${MAIN} ${command.replace('CONFIG', `--config.file=${configFile}`)}`);
-    expect(result.status, result.stderr).toBe(EXIT_BROKEN_PIPE);
+    // 141 once a write meets the closed pipe; 0 when the command had already handed all its output over.
+    expect([EXIT_BROKEN_PIPE, 0], result.stderr).toContain(result.status);
     expect(result.stderr).not.toContain('fatal');
   });
 });
