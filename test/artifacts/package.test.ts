@@ -23,6 +23,12 @@ describe('the npm package', () => {
       'alerts/avalanchego.rules.yaml',
       'deploy/kubernetes/kustomization.yaml',
       'deploy/systemd/avaxmon.service',
+      // The rule generator the runbooks tell users to run, with its sources; the docs the README links.
+      'scripts/generate-rules.mjs',
+      'alerts/src/avaxmon.rules.yaml',
+      'alerts/settings.yaml',
+      'docs/runbooks.md',
+      'docs/deploy-systemd.md',
       'config.example.yaml',
       'config.minimal.yaml',
       'config.schema.json',
@@ -34,7 +40,12 @@ describe('the npm package', () => {
       expect(files, path).toContain(path);
     }
     // Sources, tests and dev tooling stay out, and source maps that would point at sources not shipped.
-    expect(files.filter((path) => /^(src|test|bench|scripts|\.ci)\//.test(path) || path.startsWith('dashboards/src/'))).toEqual([]);
+    // Every doc the README links to is in the installed copy too.
+    const docLinks = [...readFileSync(`${ROOT}README.md`, 'utf8').matchAll(/\]\((docs\/[^)#]+)/g)].map(([, path]) => path);
+    expect(docLinks.length).toBeGreaterThan(5);
+    expect(docLinks.filter((path) => !files.includes(path))).toEqual([]);
+    const tooling = (path: string) => /^(src|test|bench|scripts|\.ci)\//.test(path) || path.startsWith('dashboards/src/');
+    expect(files.filter((path) => tooling(path) && path !== 'scripts/generate-rules.mjs')).toEqual([]);
     expect(files.filter((path) => path.endsWith('.map'))).toEqual([]);
   });
 
