@@ -14,14 +14,16 @@ export function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
 
-/** Average cores and peak RSS of `pid` over `seconds`, sampled every second. */
+/** Average cores and peak RSS of `pid` over about `seconds`, sampled every second. */
 export async function watch(pid, seconds, onSecond = async () => {}) {
   const before = cpuSeconds(pid);
+  const startedMs = performance.now();
   let rssMax = 0;
   for (let second = 0; second < seconds; second++) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     rssMax = Math.max(rssMax, rssMb(pid));
     await onSecond(second);
   }
-  return { cores: (cpuSeconds(pid) - before) / seconds, rssMax };
+  // Over the time that really passed: a slow onSecond (a scrape) stretches the window.
+  return { cores: (cpuSeconds(pid) - before) / ((performance.now() - startedMs) / 1000), rssMax };
 }

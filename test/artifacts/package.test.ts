@@ -49,9 +49,11 @@ describe('the npm package', () => {
     expect(files.filter((path) => path.endsWith('.map'))).toEqual([]);
   });
 
-  it('builds dist/ before packing and on install, and says where it comes from', () => {
+  it('builds dist/ before packing, has no install script, and says where it comes from', () => {
     expect(pkg.scripts.prepack).toMatch(/npm run -s build$/);
-    expect(pkg.scripts.prepare).toBe('npm run -s build');
+    // No install script: npm warns about each one on a global install.
+    expect(pkg.scripts).not.toHaveProperty('prepare');
+    expect(pkg.scripts).not.toHaveProperty('postinstall');
     expect(pkg.scripts.start).toBe('exec node dist/main.js');
     expect(pkg.engines).toEqual({ node: '>=22' });
     expect(pkg.license).toBe('Apache-2.0');
