@@ -1,5 +1,4 @@
 import { pino, type Logger } from 'pino';
-import { exitOnBrokenPipe } from './broken-pipe.js';
 import { AvaxmonError } from './errors.js';
 import { scrubSecrets } from './redact.js';
 
@@ -29,19 +28,22 @@ export function createLogger(level: LogLevel = 'info', format: LogFormat = 'json
   );
 }
 
-/** pino's own writer to stdout or stderr, which reports a closed pipe on itself, not on process.stdout. */
+/**
+ * Log lines to stdout or stderr through Node's own stream (synchronous for files, pipes and
+ * terminals on Linux), never pino's sonic-boom: on a closed pipe that retried its unwritten lines
+ * forever at exit. A closed pipe is then an 'error' on the stream, handled in broken-pipe.ts.
+ */
 export function fdDestination(fd: 1 | 2): pino.DestinationStream {
-  const destination = pino.destination(fd);
-  exitOnBrokenPipe(destination);
-  return destination;
+  const stream = fd === 1 ? process.stdout : process.stderr;
+  return {
+    write: (line: string) => {
+      if (stream.writable) stream.write(line);
+    },
+  };
 }
 
 function scrubbing(destination: pino.DestinationStream): pino.DestinationStream {
-  const flushable = destination as pino.DestinationStream & { flushSync?: () => void };
-  return {
-    write: (line: string) => destination.write(scrubSecrets(line)),
-    ...(flushable.flushSync ? { flushSync: () => flushable.flushSync!() } : {}),
-  } as pino.DestinationStream;
+  return { write: (line: string) => destination.write(scrubSecrets(line)) };
 }
 
 /** A minimal logfmt writer for operators who read logs in a terminal. */

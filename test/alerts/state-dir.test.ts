@@ -119,6 +119,8 @@ describe('state_dir', () => {
     sim.apply({ recover_check: 'network' });
     await hook.waitFor(2, 15_000);
     await until(() => existsSync(join(stateDir, 'alerts.json')) && statSync(join(stateDir, 'alerts.json')).isFile(), 10_000);
+    // The line follows the write that succeeded; it reaches the test's pipe a moment later.
+    await until(() => count(daemon.output(), 'Writes to state_dir succeed again') > 0, 10_000);
     expect(count(daemon.output(), 'Writes to state_dir succeed again')).toBe(1);
   }, 60_000);
 });

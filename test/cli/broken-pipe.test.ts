@@ -36,6 +36,18 @@ function pipeline(command: string): Promise<{ status: number; stderr: string }> 
 }
 
 describe('a reader that goes away', () => {
+  it('collect with debug logs from failing collectors 2>&1 | head -5: no hang in the logger at exit', async () => {
+    const dead = join(mkdtempSync(join(tmpdir(), 'avaxmon-pipe-')), 'dead.yaml');
+    // Every collector fails and logs at debug: many log lines still unwritten when the reader goes.
+    writeFileSync(
+      dead,
+      'targets: [{ name: dead, url: "http://127.0.0.1:9" }]\nmetrics_api: { url: "http://127.0.0.1:9", chains: [43114], metrics: [txCount] }\n',
+    );
+    const result = await pipeline(`node ${MAIN} collect --config.file=${dead} --log.level=debug 2>&1 | head -5 >/dev/null`);
+    // 141 when a write met the closed pipe; 1 (collectors failed) when every line was already out.
+    expect([EXIT_BROKEN_PIPE, 1], result.stderr).toContain(result.status);
+  });
+
   it.each([
     ['collect 2>&1 | head -1', 'collect CONFIG 2>&1 | head -1 >/dev/null'],
     ['collect | head -1 (stdout only)', 'collect CONFIG | head -1 >/dev/null'],
