@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startSimulator } from '../dist/simulator/server.js';
 import { parseDuration } from '../dist/duration.js';
 import { freePort } from './ports.mjs';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 
 const FLIPS = Number(process.env.FLIPS ?? 30);
 const INTERVAL = process.env.INTERVAL ?? '1s';
@@ -60,7 +60,7 @@ alerts:
 );
 const daemon = spawn(
   process.execPath,
-  [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${await freePort()}`, '--log.level=warn'],
+  [main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${await freePort()}`, '--log.level=warn'],
   { env: daemonEnv, stdio: 'inherit' },
 );
 await new Promise((resolve) => setTimeout(resolve, 2 * intervalMs + 1000));

@@ -2,5 +2,3 @@
 // without them, for a comparison in the same benchmark.
 const off = process.env.PROCESS_SETTINGS === 'off';
 export const daemonEnv = off ? { ...process.env, AVAXMON_PROCESS_SETTINGS: 'off' } : process.env;
-/** No node flags on the command line: every launcher runs `node dist/main.js`. */
-export const daemonArgs = [];

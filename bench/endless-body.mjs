@@ -1,6 +1,6 @@
 // Resident memory under an endless-body attack: TARGETS nodes whose every answer is an endless
 // chunked body, for ATTACK_S seconds, then plain 503s. Run three times: with the shipped memory
-// settings (deploy/memory.env) and the default response memory budget (global.max_response_memory_bytes,
+// settings (src/process-settings.ts) and the default response memory budget (global.max_response_memory_bytes,
 // 128 MiB), with the budget effectively off, and without the memory settings.
 // Usage: npm run -s build && node bench/endless-body.mjs   (TARGETS=20, ATTACK_S=60, AFTER_S=30)
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.mjs';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 
 const TARGETS = Number(process.env.TARGETS ?? 20);
 const ATTACK_S = Number(process.env.ATTACK_S ?? 60);
@@ -31,7 +31,7 @@ const upstream = createServer((_request, response) => {
 await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
 const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
 
-async function run(label, memoryBudgetBytes, env = daemonEnv, nodeArgs = daemonArgs) {
+async function run(label, memoryBudgetBytes, env = daemonEnv) {
   hostile = false;
   const dir = mkdtempSync(join(tmpdir(), 'avaxmon-endless-'));
   const config = join(dir, 'config.yaml');
@@ -44,11 +44,10 @@ async function run(label, memoryBudgetBytes, env = daemonEnv, nodeArgs = daemonA
     }),
   );
   const port = await freePort();
-  const daemon = spawn(
-    process.execPath,
-    [...nodeArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
-    { env, stdio: 'ignore' },
-  );
+  const daemon = spawn(process.execPath, [main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'], {
+    env,
+    stdio: 'ignore',
+  });
   const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${daemon.pid}/status`, 'utf8'))[1]) / 1024;
   await sleep(15_000);
   const baseline = rssMiB();
@@ -75,9 +74,9 @@ async function run(label, memoryBudgetBytes, env = daemonEnv, nodeArgs = daemonA
 }
 
 const rows = [
-  await run('deploy/memory.env, budget 128 MiB (default)', undefined),
-  await run('deploy/memory.env, budget off (64 GiB)', 64 * 1024 ** 3),
-  await run('no memory settings, budget 128 MiB (default)', undefined, process.env, []),
+  await run('process settings, budget 128 MiB (default)', undefined),
+  await run('process settings, budget off (64 GiB)', 64 * 1024 ** 3),
+  await run('no process settings, budget 128 MiB (default)', undefined, { ...process.env, AVAXMON_PROCESS_SETTINGS: 'off' }),
 ];
 upstream.close();
 console.log(

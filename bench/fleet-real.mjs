@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 import { freePort } from './ports.mjs';
 import { watch } from './proc-stats.mjs';
 
@@ -87,7 +87,6 @@ const daemon = pinned(
   0,
   [
     process.execPath,
-    ...daemonArgs,
     main,
     `--config.file=${join(dir, 'config.yaml')}`,
     `--web.listen-address=127.0.0.1:${daemonPort}`,

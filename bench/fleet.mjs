@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports.mjs';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 import { cpuSeconds, rssMb } from './proc-stats.mjs';
 
 const WRK = '/usr/bin/wrk';
@@ -80,7 +80,7 @@ const daemonPort = await freePort();
 const origin = `http://127.0.0.1:${daemonPort}`;
 const daemon = spawn(
   process.execPath,
-  [...daemonArgs, main, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=error'],
+  [main, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=error'],
   {
     env: daemonEnv,
     stdio: ['ignore', 'ignore', 'inherit'],

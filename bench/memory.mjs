@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.mjs';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 
 const DURATION_S = Number(process.env.DURATION_S ?? 300);
 const INTERVAL = process.env.INTERVAL ?? '15s';
@@ -22,7 +22,7 @@ const sim = spawn(process.execPath, [main, 'simulate', `--port=${simPort}`, '--s
 await new Promise((resolve) => setTimeout(resolve, 1000));
 const daemon = spawn(
   process.execPath,
-  [...daemonArgs, main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=warn'],
+  [main, `--config.file=${config}`, `--web.listen-address=127.0.0.1:${daemonPort}`, '--log.level=warn'],
   { env: daemonEnv, stdio: 'ignore' },
 );
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { collectorNames } from '../dist/collectors/index.js';
 import { startSimulator } from '../dist/simulator/server.js';
 import { freePort } from './ports.mjs';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 
 const TARGETS = Number(process.env.TARGETS ?? 100);
 const DOWN_S = Number(process.env.DOWN_S ?? 60);
@@ -71,7 +71,7 @@ writeFileSync(configFile, JSON.stringify(config)); // JSON is YAML
 const port = await freePort();
 const daemon = spawn(
   process.execPath,
-  [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
+  [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
   { env: daemonEnv, stdio: 'inherit' },
 );
 const base = `http://127.0.0.1:${port}`;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseDuration } from '../dist/duration.js';
 import { startSimulator } from '../dist/simulator/server.js';
 import { freePort } from './ports.mjs';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 
 const DURATION_MS = parseDuration(process.env.DURATION ?? '30m');
 const WARMUP_MS = parseDuration(process.env.WARMUP ?? '5m');
@@ -67,7 +67,7 @@ writeFileSync(configFile, JSON.stringify(config)); // JSON is YAML
 const port = await freePort();
 const daemon = spawn(
   process.execPath,
-  [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
+  [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
   { env: daemonEnv, stdio: 'inherit' },
 );
 const base = `http://127.0.0.1:${port}`;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../dist/simulator/server.js';
 import { freePort } from './ports.mjs';
-import { daemonArgs, daemonEnv } from './daemon-env.mjs';
+import { daemonEnv } from './daemon-env.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const main = new URL('../dist/main.js', import.meta.url).pathname;
@@ -22,7 +22,7 @@ async function readyAfter(port) {
   const started = performance.now();
   const daemon = spawn(
     process.execPath,
-    [...daemonArgs, main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [main, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
     {
       env: daemonEnv,
       stdio: ['ignore', 'ignore', 'inherit'],
