@@ -120,7 +120,12 @@ export async function runSlice(
     release();
   }
   const durationSeconds = (performance.now() - started) / 1000;
-  deps.self.recordRun(run.target, run.collector, result.success, durationSeconds, clock.now() / 1000);
+  deps.self.recordRun(run.target, run.collector, {
+    success: result.success,
+    durationSeconds,
+    nowSeconds: clock.now() / 1000,
+    intervalSeconds: run.intervalMs / 1000,
+  });
   log.debug({ durationSeconds, success: result.success }, 'Collection finished');
   return result;
 }

@@ -10,6 +10,8 @@ interface CollectorStatus {
   success?: boolean;
   durationSeconds: number;
   lastSuccessSeconds?: number;
+  /** The schedule the last run kept: what "three intervals without success" is measured in. */
+  intervalSeconds?: number;
   skippedRuns: number;
   abandonedRuns: number;
 }
@@ -68,8 +70,14 @@ export class SelfMetrics {
     return state.lastFailureMs - state.lastAnswerMs <= state.graceMs;
   }
 
-  recordRun(target: string, collector: string, success: boolean, durationSeconds: number, nowSeconds: number): void {
+  recordRun(
+    target: string,
+    collector: string,
+    run: { success: boolean; durationSeconds: number; nowSeconds: number; intervalSeconds: number },
+  ): void {
+    const { success, durationSeconds, nowSeconds, intervalSeconds } = run;
     const status = this.status(target, collector);
+    status.intervalSeconds = intervalSeconds;
     status.success = success;
     status.durationSeconds = durationSeconds;
     if (success) status.lastSuccessSeconds = nowSeconds;
@@ -175,6 +183,8 @@ export class SelfMetrics {
     if (status.lastSuccessSeconds !== undefined) {
       samples.push({ name: 'avaxmon_collector_last_success_timestamp_seconds', labels, value: status.lastSuccessSeconds });
     }
+    if (status.intervalSeconds !== undefined)
+      samples.push({ name: 'avaxmon_collector_interval_seconds', labels, value: status.intervalSeconds });
     samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });
     samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
     return samples;

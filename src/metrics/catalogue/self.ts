@@ -18,6 +18,11 @@ export const selfMetrics = [
     'Unix time of the last successful run of the collector; use it to detect stale data.',
     ['target', 'collector'],
   ),
+  gauge(
+    'avaxmon_collector_interval_seconds',
+    'How often the collector is scheduled to run; AvaxmonCollectorFailing fires after a few of these without success.',
+    ['target', 'collector'],
+  ),
   counter('avaxmon_collector_skipped_runs_total', 'Scheduled runs of the collector skipped because its previous run was still in flight.', [
     'target',
     'collector',

@@ -17,9 +17,9 @@ export const avaxmonCollectorFailing: AlertRule = {
     interval: { kind: 'duration', default: 60, help: 'the interval assumed when the daemon does not know the collector’s own' },
   },
   sources: [{ metric: 'avaxmon_collector_success', labels: ['target', 'collector'] }],
-  alsoReads: ['avaxmon_collector_last_success_timestamp_seconds'],
+  alsoReads: ['avaxmon_collector_last_success_timestamp_seconds', 'avaxmon_collector_interval_seconds'],
   description:
-    'A collector of a target has not succeeded for `intervals` (3) of its intervals (avaxmon_collector_success == 0 and avaxmon_collector_last_success_timestamp_seconds that old); the annotation carries its last error.',
+    'A collector of a target has not succeeded for `intervals` (3) of its intervals (avaxmon_collector_success == 0 and avaxmon_collector_last_success_timestamp_seconds that many avaxmon_collector_interval_seconds old); the annotation carries its last error.',
   evaluate(ctx) {
     const candidates: Candidate[] = [];
     const failing = new Set<string>();
@@ -30,7 +30,7 @@ export const avaxmonCollectorFailing: AlertRule = {
       failing.add(key);
       const failingForSeconds = failingFor(ctx, target, collector, key);
       const info = ctx.collectors?.(target, collector);
-      const intervalSeconds = info ? info.intervalMs / 1000 : ctx.params.interval;
+      const intervalSeconds = intervalOf(ctx, target, collector, info?.intervalMs);
       if (failingForSeconds < ctx.params.intervals * intervalSeconds) continue;
       const error = info?.lastError ?? 'unknown (see the daemon log)';
       candidates.push({
@@ -45,6 +45,12 @@ export const avaxmonCollectorFailing: AlertRule = {
     return candidates;
   },
 };
+
+/** The collector's own schedule, as exported (the Prometheus twin reads the same series). */
+function intervalOf(ctx: RuleContext, target: string, collector: string, knownMs: number | undefined): number {
+  const exported = ctx.samples.valueOf('avaxmon_collector_interval_seconds', { target, collector });
+  return exported ?? (knownMs !== undefined ? knownMs / 1000 : ctx.params.interval);
+}
 
 /** Seconds since the last success; a collector that never succeeded counts from its first failure seen. */
 function failingFor(ctx: RuleContext, target: string, collector: string, key: string): number {
