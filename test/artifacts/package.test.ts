@@ -25,7 +25,7 @@ describe('the npm package', () => {
       'deploy/systemd/avaxmon.service',
       // The rule generator the runbooks tell users to run, with its sources; the docs the README links.
       'scripts/generate-rules.mjs',
-      'alerts/src/avaxmon.rules.yaml',
+      'alerts/src/avaxmon-meta.rules.yaml',
       'alerts/settings.yaml',
       'docs/runbooks.md',
       'docs/deploy-systemd.md',

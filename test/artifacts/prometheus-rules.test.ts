@@ -153,7 +153,7 @@ describe('Prometheus rule files', () => {
       defaults
         .replace(`avaxmon: 'job=~"avaxmon.*"'`, `avaxmon: 'job="validator-monitor"'`)
         .replace('disk_available_warning_percent: 10', 'disk_available_warning_percent: 15')
-        .replace('rewarding_stake_warning: 0.75 ', 'rewarding_stake_warning: 0.85 '),
+        .replace(/^rules:$/m, 'rules:\n  AvalancheRewardingStakeLow: { warning: 0.85, for: 30m }'),
     );
     const out = join(dir, 'rules');
     const result = spawnSync(process.execPath, [join(ROOT, 'scripts/generate-rules.mjs'), '--settings', settings, '--out', out], {
@@ -168,12 +168,38 @@ describe('Prometheus rule files', () => {
     expect(avalanchego).toContain('warning below 15%');
     expect(avaxmon).toContain('avaxmon_node_uptime_rewarding_stake_ratio{job="validator-monitor"} < 0.85');
     expect(avaxmon).toContain('Less than 85% of stake would vote to reward');
+    expect(avaxmon).toMatch(/rewarding_stake_ratio\{job="validator-monitor"\} < 0\.85\n\s+for: 30m/);
     expect(avaxmon + avalanchego).not.toContain('%{');
     if (!requireTool(PROMTOOL, 'prometheus')) return;
     const promtool = spawnSync(PROMTOOL, ['check', 'rules', join(out, 'avaxmon.rules.yaml'), join(out, 'avalanchego.rules.yaml')], {
       encoding: 'utf8',
     });
     expect(promtool.status, promtool.stdout + promtool.stderr).toBe(0);
+  });
+
+  it("render the twins with an avaxmon config's rule settings, and refuse a key the daemon would refuse", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avaxmon-rules-'));
+    const config = join(dir, 'avaxmon.yaml');
+    const generate = () =>
+      spawnSync(process.execPath, [join(ROOT, 'scripts/generate-rules.mjs'), '--config', config, '--out', join(dir, 'rules')], {
+        encoding: 'utf8',
+      });
+    writeFileSync(
+      config,
+      'alerts:\n  rules:\n    AvalanchePeersLow: { threshold: 30, for: 10m }\n    AvalancheUptimeDropping: { enabled: false }\n',
+    );
+    const ok = generate();
+    expect(ok.status, ok.stderr).toBe(0);
+    const peersLow = parse(readFileSync(join(dir, 'rules/avaxmon.rules.yaml'), 'utf8'))
+      .groups.flatMap((group: { rules: Array<{ alert: string; expr: string; for: string }> }) => group.rules)
+      .filter((rule: { alert: string }) => rule.alert === 'AvalanchePeersLow' || rule.alert === 'AvalancheUptimeDropping');
+    expect(peersLow).toHaveLength(1);
+    expect(peersLow[0].expr).toContain('< 30 unless');
+    expect(peersLow[0].for).toBe('10m');
+    writeFileSync(config, 'alerts:\n  rules:\n    AvalanchePeersLow: { treshold: 30 }\n');
+    const refused = generate();
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('treshold');
   });
 
   it('refuse a placeholder the settings do not fill', () => {

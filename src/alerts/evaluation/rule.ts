@@ -80,6 +80,8 @@ export interface AlertRule {
    * restored from before the restart is kept, not resolved.
    */
   readonly historyMs?: (params: Readonly<Record<string, number>>) => number;
+  /** The same rule for Prometheus users, rendered into alerts/avaxmon.rules.yaml. */
+  readonly prometheus: PrometheusTwin;
   evaluate(ctx: RuleContext): Candidate[];
 }
 
@@ -93,4 +95,33 @@ export const RUNBOOK_BASE = 'https://github.com/avaxmon/avaxmon/blob/main/docs/r
 
 export function runbookUrl(rule: string): string {
   return RUNBOOK_BASE + rule.toLowerCase();
+}
+
+/**
+ * A built-in rule's Prometheus twin, written beside its evaluation so the two are one definition:
+ * the thresholds come from the rule's own params (the values the daemon runs with), `for` and the
+ * runbook from the rule. scripts/generate-rules.mjs renders every twin into alerts/avaxmon.rules.yaml;
+ * test/alerts/twin-equivalence.test.ts replays the twins' promtool cases through the built-in engine.
+ */
+export interface PrometheusTwin {
+  readonly group: TwinGroup;
+  /** One per severity for a tiered rule: Prometheus cannot change an alert's severity label, so they overlap. */
+  readonly alerts: readonly TwinAlert[];
+}
+
+export type TwinGroup = 'avaxmon-self' | 'avaxmon-node' | 'avaxmon-validator' | 'avaxmon-chain' | 'avaxmon-connectivity';
+
+/** What a twin's texts are written from: the job selector, and the rule's params as the config sets them. */
+export interface TwinValues {
+  readonly sel: string;
+  readonly p: Readonly<Record<string, number>>;
+}
+
+type TwinText = (values: TwinValues) => string;
+
+export interface TwinAlert {
+  readonly severity: Severity;
+  readonly expr: TwinText;
+  readonly summary: TwinText;
+  readonly description: TwinText;
 }

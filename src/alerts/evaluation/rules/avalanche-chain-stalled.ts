@@ -39,6 +39,30 @@ export const avalancheChainStalled: AlertRule = {
   sources: [{ metric: 'avaxmon_chain_last_progress_timestamp_seconds', labels: ['target', 'chain'] }],
   // Compares a chain with the same chain on the network's other targets.
   fleetReads: ['avaxmon_chain_last_progress_timestamp_seconds', 'avaxmon_chain_height', 'avaxmon_node_network_id'],
+  prometheus: {
+    group: 'avaxmon-chain',
+    alerts: [
+      {
+        severity: 'critical',
+        expr: ({ sel, p }) => `
+          (time() - avaxmon_chain_last_progress_timestamp_seconds{${sel}, chain="C"} > ${p.threshold})
+          or
+          (
+            (time() - avaxmon_chain_last_progress_timestamp_seconds{${sel}} > ${p.behind_threshold})
+            and on (job, instance, target, chain)
+            (
+              (avaxmon_chain_height{${sel}} * on (job, instance, target) group_left (network) avaxmon_node_info{${sel}})
+              < on (job, instance, chain, network) group_left ()
+              max by (job, instance, chain, network) (avaxmon_chain_height{${sel}} * on (job, instance, target) group_left (network) avaxmon_node_info{${sel}})
+            )
+          )
+        `,
+        summary: () => `Chain {{ $labels.chain }} is stalled on {{ $labels.target }}`,
+        description: () =>
+          `The height of chain {{ $labels.chain }} on {{ $labels.target }} has not moved for {{ $value | humanizeDuration }}, while the chain moved on another target of its network or, for the C-Chain, for more than 5m.`,
+      },
+    ],
+  },
   description:
     'The height has not moved for `behind_threshold` (2m) while the same chain moved past it on another target of the same network, or, with no such reference, for the chain’s own threshold (C: 5m; P, X and L1s: off).',
   // The collector's last-progress time restarts at "now" with the daemon, so a stalled chain looks fresh for a while.

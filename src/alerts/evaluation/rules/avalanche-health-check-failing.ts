@@ -18,6 +18,18 @@ export const avalancheHealthCheckFailing = seriesRule({
   labels: ['target', 'check'],
   defaultFor: '2m',
   severity: 'warning',
+  prometheus: {
+    group: 'avaxmon-node',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel }) => `avaxmon_health_check_passing{${sel}} == 0`,
+        summary: () => `Health check {{ $labels.check }} fails on {{ $labels.target }}`,
+        description: () =>
+          `Health check {{ $labels.check }} on {{ $labels.target }} has failed for more than 2 minutes ({{ with printf "avaxmon_health_check_contiguous_failures{job=%q,instance=%q,target=%q,check=%q}" $labels.job $labels.instance $labels.target $labels.check | query }}{{ . | first | value }}{{ else }}unknown{{ end }} contiguous failures).`,
+      },
+    ],
+  },
   description:
     'One health check of the node fails (avaxmon_health_check_passing == 0), with its contiguous failures and what the check measured.',
   check: (value) => (value === 0 ? 'warning' : undefined),

@@ -1,3 +1,4 @@
+import { days } from '../prometheus-twin.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
 
 export const avalancheL1ValidatorBalanceLow = seriesRule({
@@ -9,6 +10,25 @@ export const avalancheL1ValidatorBalanceLow = seriesRule({
   params: {
     warning: { kind: 'duration', default: 30 * 86_400, help: 'warning when the balance lasts less than this' },
     critical: { kind: 'duration', default: 7 * 86_400, help: 'critical when the balance lasts less than this' },
+  },
+  prometheus: {
+    group: 'avaxmon-validator',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel, p }) => `avaxmon_l1_validator_balance_runway_seconds{${sel}} < ${p.warning}`,
+        summary: ({ p }) => `L1 validator {{ $labels.node_id }} has less than ${days(p.warning)} days of balance`,
+        description: () =>
+          `At the current fee, the balance of L1 validator {{ $labels.node_id }} on {{ $labels.subnet }} (target {{ $labels.target }}) lasts {{ $value | humanizeDuration }}; it is deactivated when the balance reaches zero.`,
+      },
+      {
+        severity: 'critical',
+        expr: ({ sel, p }) => `avaxmon_l1_validator_balance_runway_seconds{${sel}} < ${p.critical}`,
+        summary: ({ p }) => `L1 validator {{ $labels.node_id }} has less than ${days(p.critical)} days of balance`,
+        description: () =>
+          `At the current fee, the balance of L1 validator {{ $labels.node_id }} on {{ $labels.subnet }} (target {{ $labels.target }}) lasts {{ $value | humanizeDuration }}; it is deactivated when the balance reaches zero.`,
+      },
+    ],
   },
   description: "An L1 validator's balance pays the continuous fee for less than 30 days (warning) or 7 days (critical).",
   check: (runway, ctx) => (runway < ctx.params.critical ? 'critical' : runway < ctx.params.warning ? 'warning' : undefined),

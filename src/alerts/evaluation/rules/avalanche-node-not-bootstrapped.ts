@@ -6,6 +6,17 @@ export const avalancheNodeNotBootstrapped = seriesRule({
   labels: ['target', 'chain'],
   defaultFor: '30m',
   severity: 'warning',
+  prometheus: {
+    group: 'avaxmon-node',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel }) => `avaxmon_chain_bootstrapped{${sel}} == 0`,
+        summary: () => `Chain {{ $labels.chain }} is not bootstrapped on {{ $labels.target }}`,
+        description: () => `Chain {{ $labels.chain }} on {{ $labels.target }} has not finished bootstrapping after 30 minutes.`,
+      },
+    ],
+  },
   description: 'A chain is still not bootstrapped after `for` (avaxmon_chain_bootstrapped == 0).',
   check: (value) => (value === 0 ? 'warning' : undefined),
   summary: (labels) => `Chain ${labels.chain} is not bootstrapped on ${labels.target}`,

@@ -13,6 +13,18 @@ export const avalancheNodeNotReady: AlertRule = {
     { metric: 'avaxmon_node_ready', labels: ['target'] },
     { metric: 'avaxmon_health_tag_ready', labels: ['target', 'tag'] },
   ],
+  prometheus: {
+    group: 'avaxmon-connectivity',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel }) => `avaxmon_node_ready{${sel}} == 0 or avaxmon_health_tag_ready{${sel}} == 0`,
+        summary: () => `Node {{ $labels.target }} is not ready{{ with $labels.tag }} for subnet {{ . }}{{ end }}`,
+        description: () =>
+          `The readiness endpoint of {{ $labels.target }}{{ with $labels.tag }} filtered by tag {{ . }}{{ end }} has reported not ready for more than 10 minutes (bootstrapping or a failing readiness check).`,
+      },
+    ],
+  },
   description:
     'The readiness endpoint reports the node (avaxmon_node_ready == 0) or a tracked subnet (avaxmon_health_tag_ready == 0, per tag) not ready.',
   evaluate(ctx) {

@@ -7,6 +7,18 @@ export const avalancheNodeUnhealthy: AlertRule = {
   params: {},
   sources: [{ metric: 'avaxmon_node_healthy', labels: ['target'] }],
   alsoReads: ['avaxmon_health_check_passing'],
+  prometheus: {
+    group: 'avaxmon-node',
+    alerts: [
+      {
+        severity: 'critical',
+        expr: ({ sel }) => `avaxmon_node_healthy{${sel}} == 0`,
+        summary: () => `Node {{ $labels.target }} is unhealthy`,
+        description: () =>
+          `GET /ext/health on {{ $labels.target }} has reported unhealthy for more than 1 minute. Failing checks: {{ range printf "avaxmon_health_check_passing{job=%q,instance=%q,target=%q} == 0" $labels.job $labels.instance $labels.target | query }}{{ .Labels.check }} {{ end }}`,
+      },
+    ],
+  },
   description: 'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks.',
   evaluate(ctx) {
     return ctx.samples

@@ -1,3 +1,4 @@
+import { percent } from '../prometheus-twin.js';
 import { formatPercent, seriesRule } from './series-rule.js';
 
 export const avalancheNodeVersionBehind = seriesRule({
@@ -12,6 +13,18 @@ export const avalancheNodeVersionBehind = seriesRule({
       default: 0.5,
       help: 'fires when more than this share of the connected validator stake runs a newer version',
     },
+  },
+  prometheus: {
+    group: 'avaxmon-node',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel, p }) => `avaxmon_node_peers_newer_version_stake_ratio{${sel}} > ${p.threshold}`,
+        summary: () => `Node {{ $labels.target }} runs an older AvalancheGo than most validator stake`,
+        description: ({ p }) =>
+          `{{ $value | humanizePercentage }} of the stake of the validators connected to {{ $labels.target }} runs a newer AvalancheGo version than it does (more than ${percent(p.threshold)} for 1 hour).`,
+      },
+    ],
   },
   description:
     'Connected validators holding most of their stake run a newer AvalancheGo than this node (avaxmon_node_peers_newer_version_stake_ratio > 0.5).',

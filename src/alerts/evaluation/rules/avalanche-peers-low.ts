@@ -16,6 +16,22 @@ export const avalanchePeersLow = seriesRule({
     min_ratio: { kind: 'number', default: 0.5, help: 'fires below this share of the primary network’s validator count, when known' },
     threshold: { kind: 'number', default: 20, help: 'fires below this many peers when the validator count is not known' },
   },
+  prometheus: {
+    group: 'avaxmon-node',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel, p }) => `
+          avaxmon_node_peers{${sel}} < on (job, instance, target) ${p.min_ratio} * avaxmon_network_validators{${sel}, subnet="primary"}
+          or
+          (avaxmon_node_peers{${sel}} < ${p.threshold} unless on (job, instance, target) avaxmon_network_validators{${sel}, subnet="primary"})
+        `,
+        summary: () => `Node {{ $labels.target }} has few peers`,
+        description: ({ p }) =>
+          `Node {{ $labels.target }} has had {{ $value }} connected peers for more than 5 minutes, fewer than half of the primary network's validators (or, when their count is not collected, fewer than ${p.threshold}).`,
+      },
+    ],
+  },
   description:
     'The node has fewer connected peers than `min_ratio` (50%) of the primary network’s validators (avaxmon_network_validators, network_wide mode), or, without that count, fewer than `threshold` (20).',
   check: (value, ctx, sample) =>

@@ -50,6 +50,38 @@ export const avalancheRewardAtRisk = seriesRule({
       help: 'pages when the downtime budget left is under this (and under a quarter of what the period allows), or spent',
     },
   },
+  prometheus: {
+    group: 'avaxmon-validator',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel, p }) => `
+          avaxmon_validator_downtime_budget_seconds{${sel}} < ${p.warning}
+            and on (job, instance, target, subnet, node_id)
+          (avaxmon_validator_downtime_budget_seconds{${sel}} / on (job, instance, target, subnet, node_id) group_left avaxmon_validator_downtime_allowance_seconds{${sel}} < 0.5)
+        `,
+        summary: () => `Validator {{ $labels.node_id }} is running out of downtime budget`,
+        description: () =>
+          `Validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}, view {{ $labels.view }}) can be offline for only {{ $value | humanizeDuration }} more before its uptime falls below its requirement for this period.`,
+      },
+      {
+        severity: 'critical',
+        expr: ({ sel, p }) => `
+          avaxmon_validator_downtime_budget_seconds{${sel}} < 0
+            or
+          (
+            avaxmon_validator_downtime_budget_seconds{${sel}} < ${p.critical}
+              and on (job, instance, target, subnet, node_id)
+            (avaxmon_validator_downtime_budget_seconds{${sel}} / on (job, instance, target, subnet, node_id) group_left avaxmon_validator_downtime_allowance_seconds{${sel}} < 0.25)
+          )
+        `,
+        summary: () =>
+          `Validator {{ $labels.node_id }} has {{ if lt $value 0.0 }}lost this period's staking reward{{ else }}nearly spent its downtime budget{{ end }}`,
+        description: () =>
+          `Validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}, view {{ $labels.view }}) {{ if lt $value 0.0 }}has overspent its downtime budget; its uptime can no longer reach its requirement this period, so this period's reward is lost{{ else }}can be offline for only {{ $value | humanizeDuration }} more before its uptime falls below its requirement for this period{{ end }}. An auto-renewed validator (avaxmon_validator_auto_renew 1) that misses the requirement in this cycle is removed at the cycle's end.`,
+      },
+    ],
+  },
   description:
     "A watched validator's downtime budget (how much longer it may be offline before its uptime over the period, or cycle, misses the requirement) is nearly spent: under `critical` (1 day) and under a quarter of the period's allowance, or negative (this period's reward is lost), is critical; under `warning` (7 days) and under half the allowance is a warning. A budget of exactly 0 still earns the reward (AvalancheGo rewards uptime at or above the requirement). For this node the budget uses the uptime the deciding 75% of the connected stake sees.",
   check: severityOf,

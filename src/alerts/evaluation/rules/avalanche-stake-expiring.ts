@@ -15,6 +15,27 @@ export const avalancheStakeExpiring = seriesRule({
     info: { kind: 'duration', default: 7 * 86_400, help: 'info when the stake ends within this' },
     warning: { kind: 'duration', default: 86_400, help: 'warning when the stake ends within this' },
   },
+  prometheus: {
+    group: 'avaxmon-validator',
+    alerts: [
+      {
+        severity: 'info',
+        expr: ({ sel, p }) =>
+          `(avaxmon_validator_end_timestamp_seconds{${sel}} - time()) < ${p.info} > 0 unless on (job, instance, target, subnet, node_id) avaxmon_validator_auto_renew{${sel}} == 1`,
+        summary: () => `Stake of validator {{ $labels.node_id }} ends within 7 days`,
+        description: () =>
+          `The validation of {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}) ends in {{ $value | humanizeDuration }} and will not renew.`,
+      },
+      {
+        severity: 'warning',
+        expr: ({ sel, p }) =>
+          `(avaxmon_validator_end_timestamp_seconds{${sel}} - time()) < ${p.warning} > 0 unless on (job, instance, target, subnet, node_id) avaxmon_validator_auto_renew{${sel}} == 1`,
+        summary: () => `Stake of validator {{ $labels.node_id }} ends within 1 day`,
+        description: () =>
+          `The validation of {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}) ends in {{ $value | humanizeDuration }} and will not renew.`,
+      },
+    ],
+  },
   description:
     'A validation that will not renew ends within 7 days (info) or 1 day (warning); auto-renewed validators (ACP-236) with a next cycle are skipped.',
   check: (end, ctx, sample) => {

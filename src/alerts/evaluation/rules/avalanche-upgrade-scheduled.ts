@@ -22,6 +22,29 @@ export const avalancheUpgradeScheduled: AlertRule = {
       help: 'warns when at least this share of stake announces an upgrade the node does not know',
     },
   },
+  prometheus: {
+    group: 'avaxmon-node',
+    alerts: [
+      {
+        severity: 'info',
+        expr: ({ sel, p }) =>
+          `(avaxmon_network_upgrade_activation_timestamp_seconds{${sel}} - time()) < ${p.window} > 0 and avaxmon_network_upgrade_scheduled{${sel}} == 1`,
+        summary: () => `Network upgrade {{ $labels.upgrade }} activates within 7 days`,
+        description: () =>
+          `Network upgrade {{ $labels.upgrade }}, as reported by {{ $labels.target }}, activates in {{ $value | humanizeDuration }}; nodes must run a version that supports it by then.`,
+      },
+      {
+        severity: 'warning',
+        expr: ({ sel }) => `
+          avaxmon_health_peers_upgrade_timestamp_seconds{${sel}} > avaxmon_health_local_upgrade_timestamp_seconds{${sel}}
+          and avaxmon_health_peers_upgrade_stake_ratio{${sel}} >= 0.5
+        `,
+        summary: () => `Validators announce an upgrade that the AvalancheGo of {{ $labels.target }} does not know`,
+        description: () =>
+          `Validators holding {{ with printf "avaxmon_health_peers_upgrade_stake_ratio{job=%q,instance=%q,target=%q}" $labels.job $labels.instance $labels.target | query }}{{ . | first | value | humanizePercentage }}{{ end }} of the stake announce a network upgrade at {{ $value | humanizeTimestamp }}, later than any the release of {{ $labels.target }} knows. Upgrade AvalancheGo before then.`,
+      },
+    ],
+  },
   description:
     "A network upgrade the node knows activates within `window` (7 days; info); or validators holding at least half the stake announce an upgrade time later than the one the node's release knows (futureupgrade health check; warning: upgrade AvalancheGo).",
   sources: [

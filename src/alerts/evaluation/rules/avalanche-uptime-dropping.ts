@@ -1,3 +1,4 @@
+import { promDuration } from '../prometheus-twin.js';
 import type { AlertRule, Candidate } from '../rule.js';
 import { pick } from '../sample-index.js';
 import { formatPercent, formatSeconds } from './series-rule.js';
@@ -22,6 +23,19 @@ export const avalancheUptimeDropping: AlertRule = {
   params: {
     threshold: { kind: 'number', default: 0.05, help: 'fires when uptime fell by more than this ratio (0.05 = 5 points)' },
     window: { kind: 'duration', default: 3600, help: 'the window over which the fall is measured' },
+  },
+  prometheus: {
+    group: 'avaxmon-validator',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel, p }) =>
+          `max without (view) (max_over_time(avaxmon_validator_uptime_ratio{${sel}, view="network"}[${promDuration(p.window * 1000)}]) - avaxmon_validator_uptime_ratio{${sel}, view="network"}) > ${p.threshold}`,
+        summary: () => `Uptime of {{ $labels.target }} is dropping`,
+        description: () =>
+          `The uptime of {{ $labels.node_id }} (target {{ $labels.target }}) as the deciding share of the stake sees it fell by {{ $value | humanizePercentage }} within the last hour (threshold 5 points), for more than 5 minutes.`,
+      },
+    ],
   },
   description:
     'The uptime of this node as the deciding share of the stake sees it (avaxmon_validator_uptime_ratio{view="network"}) fell by more than `threshold` (5 points) within `window` (1h).',

@@ -18,6 +18,19 @@ export const avalancheUptimeLow: AlertRule = {
   sources: [{ metric: 'avaxmon_validator_uptime_ratio', labels: LABELS }],
   alsoReads: ['avaxmon_validator_uptime_requirement_ratio'],
   params: {},
+  prometheus: {
+    group: 'avaxmon-validator',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel }) =>
+          `avaxmon_validator_uptime_ratio{${sel}, view!="self"} < on (job, instance, target, subnet, node_id) group_left avaxmon_validator_uptime_requirement_ratio{${sel}}`,
+        summary: () => `Uptime of validator {{ $labels.node_id }} is below its reward requirement`,
+        description: () =>
+          `The uptime so far of validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} ({{ if eq $labels.view "network" }}as the deciding share of the stake sees it{{ else }}as {{ $labels.target }} sees it{{ end }}) is {{ $value | humanizePercentage }}, below the requirement of its validation (avaxmon_validator_uptime_requirement_ratio), for more than 5 minutes. It recovers while the node stays up; the downtime budget (AvalancheRewardAtRisk) says how much longer it may be down.`,
+      },
+    ],
+  },
   description:
     'A validator\'s uptime so far is below the requirement of its validation: avaxmon_validator_uptime_ratio{view!="self"} < avaxmon_validator_uptime_requirement_ratio (0.9 from Helicon, else 0.8). A warning: the ratio recovers while the node stays up; AvalancheRewardAtRisk pages when the downtime budget is nearly spent.',
   evaluate(ctx) {

@@ -14,6 +14,18 @@ export const avalancheValidatorDisconnected: AlertRule = {
   severity: 'critical',
   sources: [{ metric: 'avaxmon_validator_connected', labels: LABELS }],
   params: {},
+  prometheus: {
+    group: 'avaxmon-validator',
+    alerts: [
+      {
+        severity: 'critical',
+        expr: ({ sel }) => `avaxmon_validator_connected{${sel}, view!="self"} == 0`,
+        summary: () => `Validator {{ $labels.node_id }} is disconnected`,
+        description: () =>
+          `Target {{ $labels.target }} has reported validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} as not connected for more than 5 minutes.`,
+      },
+    ],
+  },
   description: 'The target node is not connected to a watched validator (avaxmon_validator_connected{view!="self"} == 0).',
   evaluate(ctx) {
     const candidates: Candidate[] = [];

@@ -8,6 +8,19 @@ export const avalancheValidatorNotActive = seriesRule({
   labels: ['target', 'subnet', 'node_id'],
   defaultFor: '5m',
   severity: 'critical',
+  prometheus: {
+    group: 'avaxmon-validator',
+    alerts: [
+      {
+        severity: 'critical',
+        expr: ({ sel }) =>
+          `avaxmon_validator_active{${sel}} == 0 unless on (job, instance, target, subnet, node_id) avaxmon_l1_validator_active{${sel}} == 0`,
+        summary: () => `Node {{ $labels.node_id }} is not in the validator set`,
+        description: () =>
+          `Watched node {{ $labels.node_id }} has not been in the current validator set of subnet {{ $labels.subnet }} (target {{ $labels.target }}) for more than 5 minutes.`,
+      },
+    ],
+  },
   description:
     'A watched node id is not in the current validator set (avaxmon_validator_active == 0); an inactive L1 validator is left to AvalancheL1ValidatorInactive.',
   check: (value, ctx, sample) => {

@@ -13,6 +13,18 @@ export const avaxmonCollectionLagging: AlertRule = {
   sources: [{ metric: 'avaxmon_collectors_lagging', labels: [] }],
   // The count belongs to no target: taken on the fleet tick.
   fleetReads: ['avaxmon_collectors_lagging'],
+  prometheus: {
+    group: 'avaxmon-self',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel }) => `avaxmon_collectors_lagging{${sel}} > 0`,
+        summary: () => `avaxmon at {{ $labels.instance }} is behind schedule`,
+        description: () =>
+          `{{ $value }} collectors of avaxmon at {{ $labels.instance }} have not succeeded for two of their intervals although their runs succeed: it starts runs late or skips them, and its data is older than it should be. Give it more CPU, raise global.max_concurrent_collections, lengthen intervals, or shard the fleet.`,
+      },
+    ],
+  },
   description:
     'Collectors whose last success is older than two of their intervals although their runs succeed (avaxmon_collectors_lagging > 0): avaxmon is behind schedule, short of CPU or held by its concurrency caps.',
   evaluate(ctx) {

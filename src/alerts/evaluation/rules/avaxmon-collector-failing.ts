@@ -18,6 +18,31 @@ export const avaxmonCollectorFailing: AlertRule = {
   },
   sources: [{ metric: 'avaxmon_collector_success', labels: ['target', 'collector'] }],
   alsoReads: ['avaxmon_collector_last_success_timestamp_seconds', 'avaxmon_collector_interval_seconds'],
+  prometheus: {
+    group: 'avaxmon-self',
+    alerts: [
+      {
+        severity: 'warning',
+        expr: ({ sel, p }) => `
+          (avaxmon_collector_success{${sel}} == 0)
+            and on (job, instance, target, collector)
+          (
+            time() - avaxmon_collector_last_success_timestamp_seconds{${sel}}
+              >= on (job, instance, target, collector) ${p.intervals} * avaxmon_collector_interval_seconds{${sel}}
+            or on (job, instance, target, collector)
+            (
+              ${p.intervals} * avaxmon_collector_interval_seconds{${sel}}
+                <= on (job, instance) group_left () (time() - process_start_time_seconds{${sel}})
+              unless on (job, instance, target, collector) avaxmon_collector_last_success_timestamp_seconds{${sel}}
+            )
+          )
+        `,
+        summary: () => `Collector {{ $labels.collector }} on {{ $labels.target }} keeps failing`,
+        description: () =>
+          `The {{ $labels.collector }} collector of {{ $labels.target }} on {{ $labels.instance }} has not succeeded for 3 of its intervals (avaxmon_collector_interval_seconds); its series are gone and the alerts that read them are stale. The error is in avaxmon's log and on its status page.`,
+      },
+    ],
+  },
   description:
     'A collector of a target has not succeeded for `intervals` (3) of its intervals (avaxmon_collector_success == 0 and avaxmon_collector_last_success_timestamp_seconds that many avaxmon_collector_interval_seconds old); the annotation carries its last error.',
   evaluate(ctx) {

@@ -1,3 +1,4 @@
+import { promDuration } from '../prometheus-twin.js';
 import type { AlertRule, Candidate, RuleContext } from '../rule.js';
 import { formatSeconds } from './series-rule.js';
 
@@ -29,6 +30,24 @@ export const avaxmonNotificationsFailing: AlertRule = {
     'avaxmon_notifications_total',
     'avaxmon_notifications_dropped_total',
   ],
+  prometheus: {
+    group: 'avaxmon-self',
+    alerts: [
+      {
+        severity: 'critical',
+        expr: ({ sel, p }) => `
+          sum by (job, instance, receiver) (increase(avaxmon_notifications_total{${sel}, outcome=~"rejected|expired"}[${promDuration(p.window * 1000)}])) > 0
+          or
+          sum by (job, instance, receiver) (increase(avaxmon_notifications_dropped_total{${sel}}[${promDuration(p.window * 1000)}])) > 0
+          or
+          max by (job, instance, receiver) (avaxmon_notification_receiver_oldest_queued_age_seconds{${sel}}) > ${p.max_queue_age}
+        `,
+        summary: () => `Notifications to receiver {{ $labels.receiver }} are failing`,
+        description: () =>
+          `avaxmon at {{ $labels.instance }} cannot deliver to receiver {{ $labels.receiver }}: it rejected (4xx), expired or dropped (full outbox) a notification within 15 minutes, or its oldest queued notification has waited more than 10 minutes. Route this alert around that receiver.`,
+      },
+    ],
+  },
   description:
     'A receiver rejected (4xx) or expired a notification, or the full outbox dropped one of its notifications, within `window` (15m), or its oldest queued notification is older than `max_queue_age` (10m); sent to every other receiver.',
   evaluate(ctx) {

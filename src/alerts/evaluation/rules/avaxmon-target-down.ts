@@ -6,6 +6,18 @@ export const avaxmonTargetDown = seriesRule({
   labels: ['target'],
   defaultFor: '1m',
   severity: 'critical',
+  prometheus: {
+    group: 'avaxmon-node',
+    alerts: [
+      {
+        severity: 'critical',
+        expr: ({ sel }) => `avaxmon_target_up{${sel}} == 0`,
+        summary: () => `Target {{ $labels.target }} is unreachable`,
+        description: () =>
+          `avaxmon's requests to target {{ $labels.target }} have failed at the transport (no HTTP answer) for more than 1 minute.`,
+      },
+    ],
+  },
   description: 'avaxmon cannot reach the node at all (avaxmon_target_up == 0). Inhibits the other alerts of the target.',
   check: (value) => (value === 0 ? 'critical' : undefined),
   summary: (labels) => `avaxmon cannot reach target ${labels.target}`,

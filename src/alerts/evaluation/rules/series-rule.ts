@@ -1,5 +1,5 @@
 import type { Labels, Sample } from '../../../metrics/metric-desc.js';
-import type { AlertRule, Candidate, ParamSpec, RuleContext, Severity } from '../rule.js';
+import type { AlertRule, Candidate, ParamSpec, PrometheusTwin, RuleContext, Severity } from '../rule.js';
 import { pick } from '../sample-index.js';
 
 export interface SeriesRuleSpec {
@@ -13,6 +13,7 @@ export interface SeriesRuleSpec {
   readonly description: string;
   /** See AlertRule.alsoReads. */
   readonly alsoReads?: readonly string[];
+  readonly prometheus: PrometheusTwin;
   /** See AlertRule.historyMs. */
   readonly historyMs?: (params: Readonly<Record<string, number>>) => number;
   /** The severity of this series now, or undefined when the condition does not hold. */
@@ -32,6 +33,7 @@ export function seriesRule(spec: SeriesRuleSpec): AlertRule {
     sources: [{ metric: spec.metric, labels: spec.labels }],
     alsoReads: spec.alsoReads,
     historyMs: spec.historyMs,
+    prometheus: spec.prometheus,
     evaluate(ctx) {
       const candidates: Candidate[] = [];
       for (const sample of ctx.samples.all(spec.metric)) {

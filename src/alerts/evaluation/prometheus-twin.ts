@@ -1,0 +1,60 @@
+import { type AlertRule, type RuleSettings, runbookUrl, type Severity, type TwinValues } from './rule.js';
+
+/** Renders the Prometheus twins that built-in rules carry (AlertRule.prometheus), and the helpers their texts use. */
+
+/** A ratio as the twins' texts show it: 0.755 is "75.5%". */
+export function percent(ratio: number): string {
+  return `${Math.round(ratio * 1000) / 10}%`;
+}
+
+/** Seconds as a number of days, for thresholds configured as durations and read in days. */
+export function days(seconds: number): number {
+  return seconds / 86_400;
+}
+
+/** Template text as written in a rule file, without the indentation of the source. */
+export function dedent(text: string): string {
+  const lines = text.replace(/^\n+|\s+$/g, '').split('\n');
+  const indent = Math.min(...lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)![0].length));
+  return lines.map((line) => line.slice(indent)).join('\n');
+}
+
+const UNITS: ReadonlyArray<readonly [string, number]> = [
+  ['d', 86_400_000],
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1_000],
+];
+
+/** Milliseconds as Prometheus writes a duration: "5m", "1h", "0s". */
+export function promDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const unit = UNITS.find(([, size]) => ms % size === 0);
+  return unit ? `${ms / unit[1]}${unit[0]}` : `${ms}ms`;
+}
+
+/** One rule of a Prometheus rule file. */
+export interface PrometheusRuleEntry {
+  readonly alert: string;
+  readonly expr: string;
+  readonly for: string;
+  readonly labels: { readonly severity: Severity };
+  readonly annotations: { readonly summary: string; readonly description: string; readonly runbook_url: string };
+}
+
+/** The twin of `rule` as Prometheus rules, with the settings the daemon would evaluate it with. */
+export function renderTwin(rule: AlertRule, settings: RuleSettings, selector: string): PrometheusRuleEntry[] {
+  if (!settings.enabled) return [];
+  const values: TwinValues = { sel: selector, p: settings.params };
+  return rule.prometheus.alerts.map((alert) => ({
+    alert: rule.name,
+    expr: dedent(alert.expr(values)),
+    for: promDuration(settings.forMs),
+    labels: { severity: settings.severity ?? alert.severity },
+    annotations: {
+      summary: dedent(alert.summary(values)),
+      description: dedent(alert.description(values)),
+      runbook_url: runbookUrl(rule.name),
+    },
+  }));
+}
