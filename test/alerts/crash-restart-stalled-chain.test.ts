@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventually, scrape, valueOf } from '../helpers/stack.js';
 import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
-import type { RecordedRequest } from './recorder.js';
+import { onePerIdempotencyKey, type RecordedRequest } from './recorder.js';
 
 const THRESHOLD_SECONDS = 2;
 const daemons = useDaemonProcesses();
@@ -14,19 +14,14 @@ interface WebhookAlert {
   readonly labels: Record<string, string>;
 }
 
-/**
- * The notifications about AvalancheChainStalled on the C-Chain; the simulated X-Chain stalls on its own.
- * A kill -9 between a delivery and its record may send it again with the same idempotency key, which
- * receivers treat as one notification, so repeats of a key count once.
- */
+/** The notifications about AvalancheChainStalled on the C-Chain, one per idempotency key; the simulated X-Chain stalls on its own. */
 function chainC(requests: readonly RecordedRequest[]): Array<{ status: string; alert: WebhookAlert; key: string }> {
-  return requests
+  return onePerIdempotencyKey(requests)
     .map((request) => ({
       body: request.json as { status: string; alerts: WebhookAlert[] },
       key: String(request.headers['idempotency-key']),
     }))
     .filter(({ body }) => body.alerts[0].labels.alertname === 'AvalancheChainStalled' && body.alerts[0].labels.chain === 'C')
-    .filter(({ key }, index, all) => all.findIndex((other) => other.key === key) === index)
     .map(({ body, key }) => ({ status: body.status, alert: body.alerts[0], key }));
 }
 

@@ -63,6 +63,20 @@ export async function startRecorder(): Promise<Recorder> {
   return recorder;
 }
 
+/**
+ * A kill -9 between a delivery and its record may send it again with the same idempotency key, which
+ * receivers treat as one notification: the first request of each key, in order.
+ */
+export function onePerIdempotencyKey(requests: readonly RecordedRequest[]): RecordedRequest[] {
+  const seen = new Set<unknown>();
+  return requests.filter((request) => {
+    const key = request.headers['idempotency-key'];
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Every alert of the webhook payloads, in order, as "status:alertname" for compact assertions. */
 export function statuses(requests: readonly RecordedRequest[]): string[] {
   return requests.flatMap((request) => {
