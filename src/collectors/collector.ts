@@ -24,8 +24,8 @@ export interface TargetFacts {
   readonly unavailableMethods: Set<string>;
   /** The primary network's weights by node id (validator-weights.ts), one copy for the peers and validators collectors. */
   validatorWeights?: { readonly fetchedAtMs: number; readonly weights: ReadonlyMap<string, number> };
-  /** Each connected peer's observedUptime (whole percent) from the peers collector's last run, for the deciding view. */
-  peerUptimes?: { readonly atMs: number; readonly byNode: ReadonlyMap<string, number> };
+  /** This node's uptime as the deciding share of its validator peers saw it at the peers collector's last run (deciding-view.ts). */
+  decidingUptime?: { readonly atMs: number; readonly ratio?: number };
 }
 
 /** Facts of one run: every series of the collector, replacing its previous slice whole. */

@@ -3,6 +3,7 @@ import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { nodeInfoMetrics, peersMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { sideCall, UNANSWERED } from './side-call.js';
+import { uptimeSeenByValidatorPeers } from './validators/deciding-view.js';
 import { slowFact } from './slow-fact.js';
 import { validatorWeights, WEIGHTS_METHOD } from './validator-weights.js';
 import { isNewer, parseVersion } from './version-compare.js';
@@ -12,10 +13,22 @@ const OTHER_VERSION = 'other';
 
 interface Peer {
   readonly nodeId: string;
-  readonly version: string;
+  readonly version: Version;
   /** Whole percent, as sent. */
   readonly observedPercent?: number;
   readonly benched: readonly string[];
+}
+
+/** An announced version, parsed; one object per distinct text, shared by every peer announcing it. */
+interface Version {
+  readonly parsed?: readonly number[];
+  readonly label: string;
+}
+
+/** A validator among the peers, with its stake. */
+interface ValidatorPeer {
+  readonly peer: Peer;
+  readonly weight: number;
 }
 
 /**
@@ -41,62 +54,87 @@ export function createPeersCollector(): Collector {
       ]);
       const own = ownAnswer === UNANSWERED ? undefined : ownAnswer;
       const result = read.object(reply, 'result');
-      const peers = read.array(result.peers ?? [], 'peers').map((value, index) => parsePeer(read, value, index));
+      const versionOf = versionReader();
+      const peers = read.array(result.peers ?? [], 'peers').map((value, index) => parsePeer(read, value, index, versionOf));
       out.add('avaxmon_node_api_available', { method: WEIGHTS_METHOD }, weights !== undefined);
       // numPeers is a json.Uint64 (a string) although the docs show a number.
       out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.uint64(result.numPeers, 'numPeers'));
-      // The validators collector weighs these for the deciding view of this node's uptime.
-      ctx.facts.peerUptimes = { atMs: ctx.nowMs, byNode: observedPercents(peers) };
       exportVersions(out, peers, own);
       exportBenched(out, peers);
-      if (weights) exportValidatorPeers(out, peers, weights, own);
+      const validators = weights ? validatorPeers(peers, weights) : undefined;
+      // The validators collector reads the deciding view of this node's uptime from this run: the
+      // view is kept, never the 1,800 peers it comes from (a fleet of 1,000 targets would hold them all).
+      ctx.facts.decidingUptime = { atMs: ctx.nowMs, ratio: validators && uptimeSeenByValidatorPeers(validators, ctx.facts.nodeId) };
+      if (validators) exportValidatorPeers(out, validators, own);
       return out.observation();
     },
   };
 }
 
-function parsePeer(read: FieldReader, value: unknown, index: number): Peer {
+function parsePeer(read: FieldReader, value: unknown, index: number, versionOf: (text: string) => Version): Peer {
   const peer = read.object(value, `peers[${index}]`);
+  const benched = read.array(peer.benched ?? [], `peers[${index}].benched`);
+  for (let at = 0; at < benched.length; at++) read.string(benched[at], `peers[${index}].benched[${at}]`);
   return {
     nodeId: read.string(peer.nodeID, `peers[${index}].nodeID`),
-    version: read.string(peer.version, `peers[${index}].version`),
+    version: versionOf(read.string(peer.version, `peers[${index}].version`)),
     // observedUptime is a whole-percent string ("99").
     observedPercent: peer.observedUptime === undefined ? undefined : read.number(peer.observedUptime, `peers[${index}].observedUptime`),
-    benched: read
-      .array(peer.benched ?? [], `peers[${index}].benched`)
-      .map((chain, at) => read.string(chain, `peers[${index}].benched[${at}]`)),
+    benched: benched as string[],
   };
 }
 
-function observedPercents(peers: readonly Peer[]): Map<string, number> {
-  return new Map(peers.flatMap((peer) => (peer.observedPercent === undefined ? [] : [[peer.nodeId, peer.observedPercent] as const])));
+/**
+ * Parses each distinct announced version once per run: 1,800 peers announce a handful, and parsing
+ * each peer's (for its label, then for each comparison) was most of what the peers collector allocated.
+ */
+function versionReader(): (text: string) => Version {
+  const known = new Map<string, Version>();
+  return (text) => {
+    let version = known.get(text);
+    if (!version) known.set(text, (version = versionOfText(text)));
+    return version;
+  };
+}
+
+/**
+ * Peers announce their version themselves, so the label is rebuilt from the parsed numbers and
+ * anything unparseable shares one `other` bucket: a misbehaving peer cannot mint label values.
+ */
+function versionOfText(announced: string): Version {
+  const parsed = parseVersion(announced);
+  return { parsed, label: parsed ? `avalanchego/${parsed.join('.')}` : OTHER_VERSION };
 }
 
 function exportVersions(out: SampleSet, peers: readonly Peer[], own: number[] | undefined): void {
   const byVersion = new Map<string, number>();
-  for (const peer of peers) byVersion.set(versionLabel(peer.version), (byVersion.get(versionLabel(peer.version)) ?? 0) + 1);
+  for (const { version } of peers) byVersion.set(version.label, (byVersion.get(version.label) ?? 0) + 1);
   for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
-  if (own && peers.length > 0)
-    out.add('avaxmon_node_peers_newer_version_ratio', {}, peers.filter((peer) => isNewerThan(peer, own)).length / peers.length);
+  if (own && peers.length > 0) {
+    let newer = 0;
+    for (const peer of peers) if (isNewerThan(peer, own)) newer += 1;
+    out.add('avaxmon_node_peers_newer_version_ratio', {}, newer / peers.length);
+  }
 }
 
 function exportBenched(out: SampleSet, peers: readonly Peer[]): void {
   const benchedByChain = new Map<string, number>();
-  for (const chain of peers.flatMap((peer) => peer.benched)) benchedByChain.set(chain, (benchedByChain.get(chain) ?? 0) + 1);
+  for (const peer of peers) for (const chain of peer.benched) benchedByChain.set(chain, (benchedByChain.get(chain) ?? 0) + 1);
   for (const [chain, count] of benchedByChain) out.add('avaxmon_node_benched_peers', { chain }, count);
 }
 
-/** Statistics over the peers that validate the primary network, each weighted by its stake. */
-function exportValidatorPeers(
-  out: SampleSet,
-  peers: readonly Peer[],
-  weights: ReadonlyMap<string, number>,
-  own: number[] | undefined,
-): void {
-  const validators = peers.flatMap((peer) => {
+/** The peers that validate the primary network, each with its stake. */
+function validatorPeers(peers: readonly Peer[], weights: ReadonlyMap<string, number>): ValidatorPeer[] {
+  const validators: ValidatorPeer[] = [];
+  for (const peer of peers) {
     const weight = weights.get(peer.nodeId);
-    return weight ? [{ peer, weight }] : [];
-  });
+    if (weight) validators.push({ peer, weight });
+  }
+  return validators;
+}
+
+/** Statistics over the peers that validate the primary network, each weighted by its stake. */
+function exportValidatorPeers(out: SampleSet, validators: readonly ValidatorPeer[], own: number[] | undefined): void {
   out.add('avaxmon_node_validator_peers', {}, validators.length);
   const stake = validators.reduce((sum, { weight }) => sum + weight, 0);
   if (stake === 0) return;
@@ -104,9 +142,9 @@ function exportValidatorPeers(
     const newer = validators.filter(({ peer }) => isNewerThan(peer, own)).reduce((sum, { weight }) => sum + weight, 0);
     out.add('avaxmon_node_peers_newer_version_stake_ratio', {}, newer / stake);
   }
-  const uptimes: Weighted[] = validators.flatMap(({ peer, weight }) =>
-    peer.observedPercent === undefined ? [] : [{ value: peer.observedPercent / 100, weight }],
-  );
+  const uptimes: Weighted[] = [];
+  for (const { peer, weight } of validators)
+    if (peer.observedPercent !== undefined) uptimes.push({ value: peer.observedPercent / 100, weight });
   if (uptimes.length === 0) return;
   uptimes.sort((a, b) => a.value - b.value);
   out.add('avaxmon_node_observed_uptime_min_ratio', {}, uptimes[0].value);
@@ -114,17 +152,8 @@ function exportValidatorPeers(
   out.add('avaxmon_node_observed_uptime_median_ratio', {}, weightedPercentile(uptimes, 0.5));
 }
 
-/**
- * Peers announce their version themselves, so the label is rebuilt from the parsed numbers and
- * anything unparseable shares one `other` bucket: a misbehaving peer cannot mint label values.
- */
-function versionLabel(announced: string): string {
-  const parsed = parseVersion(announced);
-  return parsed ? `avalanchego/${parsed.join('.')}` : OTHER_VERSION;
-}
-
 function isNewerThan(peer: Peer, own: readonly number[]): boolean {
-  const parsed = parseVersion(peer.version);
+  const { parsed } = peer.version;
   return parsed !== undefined && isNewer(parsed, own);
 }
 

@@ -160,7 +160,7 @@ async function exportPrimaryValidator(run: Run, nodeId: string, entry: Entry): P
   const requirement = uptimeRequirement(startSeconds, heliconAt, run.ctx.target.validators.reward_uptime_requirement);
   out.add('avaxmon_validator_uptime_requirement_ratio', labels, requirement);
   out.add('avaxmon_validator_downtime_allowance_seconds', labels, downtimeAllowanceSeconds(requirement, startSeconds, endSeconds));
-  const decisive = isSelf ? await networkView(run, labels) : targetView(entry);
+  const decisive = isSelf ? networkView(run, labels) : targetView(entry);
   if (!decisive) return;
   out.add(
     'avaxmon_validator_downtime_budget_seconds',
@@ -181,8 +181,8 @@ interface ViewedUptime {
 }
 
 /** This node's uptime as the deciding share of the connected validators' stake sees it, exported with view="network". */
-async function networkView(run: Run, labels: Record<string, string>): Promise<ViewedUptime | undefined> {
-  const ratio = await decidingUptime(run.ctx);
+function networkView(run: Run, labels: Record<string, string>): ViewedUptime | undefined {
+  const ratio = decidingUptime(run.ctx);
   if (ratio === undefined) return undefined;
   run.out.add('avaxmon_validator_uptime_ratio', { ...labels, view: 'network' }, ratio);
   return { view: 'network', ratio };

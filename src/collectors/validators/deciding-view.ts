@@ -1,5 +1,4 @@
 import type { CollectContext } from '../collector.js';
-import { validatorWeights } from '../validator-weights.js';
 
 /**
  * The share of stake whose view decides a reward. Each validator prefers "reward" only if its own
@@ -46,24 +45,35 @@ export function uptimeSeenByShare(views: readonly StakeView[], share: number): n
 /** Peers' views older than this are not used: the peers collector has stopped answering. */
 const PEER_UPTIMES_MAX_AGE_MS = 5 * 60_000;
 
+/** A validator peer: its view of this node's uptime (info.peers observedUptime) and its stake. */
+export interface ValidatorPeerView {
+  readonly peer: { readonly nodeId: string; readonly observedPercent?: number };
+  readonly weight: number;
+}
+
 /**
  * This node's uptime as the deciding share of the connected primary validators sees it: their
- * observedUptime (info.peers, as the peers collector of this target last read it, at most 5
- * minutes ago) weighted by their stake (platform.getValidatorsAt). The node's own view of itself
- * (always about 100 %) is left out: with no validator connected there is no view at all, never a
- * reassuring one. Undefined without fresh peers' views or weights: the budget is then left out,
- * never guessed, and the peers collector's failure is its own alert.
+ * observedUptime weighted by their stake (platform.getValidatorsAt), computed by the peers
+ * collector from the run's info.peers. The node's own view of itself (always about 100 %) is left
+ * out: with no validator connected there is no view at all, never a reassuring one.
  */
-export async function decidingUptime(ctx: CollectContext): Promise<number | undefined> {
-  const peers = ctx.facts.peerUptimes;
-  const ageMs = peers ? ctx.nowMs - peers.atMs : Number.POSITIVE_INFINITY;
-  if (!peers || ageMs < 0 || ageMs > PEER_UPTIMES_MAX_AGE_MS) return undefined;
-  const weights = await validatorWeights(ctx);
-  if (!weights) return undefined;
+export function uptimeSeenByValidatorPeers(validators: readonly ValidatorPeerView[], selfId: string | undefined): number | undefined {
   const views: StakeView[] = [];
-  for (const [nodeId, percent] of peers.byNode) {
-    const weight = nodeId === ctx.facts.nodeId ? undefined : weights.get(nodeId);
-    if (weight) views.push({ uptimeRatio: observedUptimeRatio(percent), weight });
+  for (const { peer, weight } of validators) {
+    if (peer.observedPercent !== undefined && peer.nodeId !== selfId)
+      views.push({ uptimeRatio: observedUptimeRatio(peer.observedPercent), weight });
   }
   return uptimeSeenByShare(views, DECIDING_STAKE_SHARE);
+}
+
+/**
+ * The deciding view as the peers collector of this target last computed it, at most 5 minutes ago.
+ * Undefined without fresh peers' views or weights: the budget is then left out, never guessed, and
+ * the peers collector's failure is its own alert.
+ */
+export function decidingUptime(ctx: CollectContext): number | undefined {
+  const view = ctx.facts.decidingUptime;
+  const ageMs = view ? ctx.nowMs - view.atMs : Number.POSITIVE_INFINITY;
+  if (!view || ageMs < 0 || ageMs > PEER_UPTIMES_MAX_AGE_MS) return undefined;
+  return view.ratio;
 }
