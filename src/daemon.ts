@@ -89,7 +89,7 @@ export class Daemon implements DaemonView {
   private readonly runtimes: TargetRuntimes;
   private readonly publicApis: PublicApiJobs;
   private readonly alerts: DaemonAlerts;
-  private readonly clock: Clock;
+  readonly clock: Clock;
   private readonly lag = new CollectionLag();
   private stopLagTicks?: () => void;
   private scheduler?: Scheduler;

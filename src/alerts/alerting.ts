@@ -32,11 +32,11 @@ export class Alerting {
   private readonly lock: StateDirLock;
   private readonly writeFailures: WriteFailures;
 
-  private readonly clock: Clock;
+  readonly clock: Clock;
 
   /**
-   * `resources`: the daemon's body budget, which receivers' answers draw on too, and the clock
-   * evaluations and silences read (delivery, the outbox and the API's silence writes still read the system's).
+   * `resources`: the daemon's body budget, which receivers' answers draw on too, and the clock that
+   * evaluations, silences, the outbox, delivery and the lock's heartbeat run on.
    */
   constructor(
     config: AlertsConfig,
@@ -47,12 +47,12 @@ export class Alerting {
     this.configValue = config;
     this.clock = clock;
     this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers), responseMemory });
-    this.lock = new StateDirLock(config.stateDir, log);
+    this.lock = new StateDirLock(config.stateDir, log, clock);
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
-    this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications);
+    this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications, clock);
     this.silences = new Silences(config.stateDir, log, [...ruleRegistry.keys()], clock);
-    this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, () => this.firingAlerts());
+    this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, () => this.firingAlerts(), clock);
     this.engine = new AlertEngine(
       config,
       {
@@ -120,7 +120,7 @@ export class Alerting {
     this.lock.release();
   }
 
-  samples(nowMs = Date.now()): Sample[] {
+  samples(nowMs = this.clock.now()): Sample[] {
     return [...this.alertSamples(), ...this.deliverySamples(nowMs)];
   }
 
@@ -132,7 +132,7 @@ export class Alerting {
   }
 
   /** Notification outcomes, the queue and state_dir writes: these move with delivery, between evaluations. */
-  deliverySamples(nowMs = Date.now()): Sample[] {
+  deliverySamples(nowMs = this.clock.now()): Sample[] {
     const samples = [
       ...this.delivery.notifications.samples(),
       ...this.writeFailures.errors.samples(),
@@ -164,7 +164,7 @@ export class Alerting {
 
   /** What delivery renders a group from: the alerts firing now, and whom each was shown to. */
   private firingAlerts(): Map<string, FiringAlert> {
-    const nowMs = Date.now();
+    const nowMs = this.clock.now();
     const firing = new Map<string, FiringAlert>();
     for (const alert of this.engine.active()) {
       if (alert.state !== 'firing') continue;

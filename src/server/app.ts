@@ -22,7 +22,7 @@ export function buildApp(daemon: DaemonView, web: WebOptions): FastifyInstance {
   }) as unknown as FastifyInstance;
   if (web.https && web.clientAuth) enforceClientCertPolicy(app.server as HttpsServer, web.clientAuth);
   registerResponseHeaders(app, web.headers ?? {});
-  if (web.basicAuthUsers) registerBasicAuth(app, web.basicAuthUsers);
+  if (web.basicAuthUsers) registerBasicAuth(app, web.basicAuthUsers, daemon.clock);
   registerWriteGuard(app, web.control ?? {}, Boolean(web.basicAuthUsers), daemon.log);
   registerMetricsRoute(app, daemon);
   registerOpsRoutes(app, daemon);

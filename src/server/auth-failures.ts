@@ -17,7 +17,7 @@ export class AuthFailures {
   private readonly clients = new Map<string, ClientRecord>();
 
   /** Seconds the client must wait, or 0 when it may try now. */
-  retryAfterSeconds(address: string, nowMs = Date.now()): number {
+  retryAfterSeconds(address: string, nowMs: number): number {
     const record = this.clients.get(address);
     if (!record) return 0;
     if (nowMs - record.windowStartMs >= WINDOW_MS) record.failures = 0;
@@ -25,11 +25,11 @@ export class AuthFailures {
     return record.inFlight >= MAX_CONCURRENT_PER_CLIENT ? 1 : 0;
   }
 
-  started(address: string, nowMs = Date.now()): void {
+  started(address: string, nowMs: number): void {
     this.record(address, nowMs).inFlight += 1;
   }
 
-  finished(address: string, ok: boolean, nowMs = Date.now()): void {
+  finished(address: string, ok: boolean, nowMs: number): void {
     const record = this.record(address, nowMs);
     record.inFlight = Math.max(0, record.inFlight - 1);
     if (ok) return;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../clock.js';
 import { AuthFailures } from './auth-failures.js';
 import { BcryptBusyError, BcryptWorker } from './bcrypt-worker.js';
 
@@ -15,27 +16,27 @@ const CACHE_MAX_ENTRIES = 256;
  * with a bounded queue, a client address that keeps failing gets 429 without a check, and a cached
  * valid credential is answered without bcrypt, so Prometheus keeps scraping during a flood.
  */
-export function registerBasicAuth(app: FastifyInstance, users: Readonly<Record<string, string>>): void {
+export function registerBasicAuth(app: FastifyInstance, users: Readonly<Record<string, string>>, clock: Clock): void {
   const verified = new Map<string, number>();
   const bcrypt = new BcryptWorker(Object.values(users));
   const failures = new AuthFailures();
   app.addHook('onClose', async () => bcrypt.close());
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const credentials = parseBasicAuth(request.headers.authorization);
-    if (credentials && isCached(credentials, users, verified)) return;
+    if (credentials && isCached(credentials, users, verified, clock.now())) return;
     const address = request.ip;
-    const waitSeconds = credentials ? failures.retryAfterSeconds(address) : 0;
+    const waitSeconds = credentials ? failures.retryAfterSeconds(address, clock.now()) : 0;
     if (waitSeconds > 0) return tooMany(reply, waitSeconds);
     if (credentials) {
-      failures.started(address);
+      failures.started(address, clock.now());
       let ok = false;
       try {
-        ok = await check(credentials, users, verified, bcrypt);
+        ok = await check(credentials, users, verified, bcrypt, clock);
       } catch (error) {
         if (error instanceof BcryptBusyError) return tooMany(reply, 1);
         throw error;
       } finally {
-        failures.finished(address, ok);
+        failures.finished(address, ok, clock.now());
       }
       if (ok) return;
     }
@@ -53,10 +54,15 @@ function hashOf(credentials: Credentials, users: Readonly<Record<string, string>
   return Object.hasOwn(users, credentials.user) ? users[credentials.user] : undefined;
 }
 
-function isCached(credentials: Credentials, users: Readonly<Record<string, string>>, verified: Map<string, number>): boolean {
+function isCached(
+  credentials: Credentials,
+  users: Readonly<Record<string, string>>,
+  verified: Map<string, number>,
+  nowMs: number,
+): boolean {
   const hash = hashOf(credentials, users);
   const expiry = hash === undefined ? undefined : verified.get(cacheKey(credentials.user, credentials.password, hash));
-  return expiry !== undefined && expiry > Date.now();
+  return expiry !== undefined && expiry > nowMs;
 }
 
 /** Unknown users are checked against a hash of the same cost, so timing does not tell which users exist. */
@@ -65,12 +71,13 @@ async function check(
   users: Readonly<Record<string, string>>,
   verified: Map<string, number>,
   bcrypt: BcryptWorker,
+  clock: Clock,
 ): Promise<boolean> {
   const hash = hashOf(credentials, users);
   const matches = await bcrypt.compare(credentials.password, hash);
   if (!matches || hash === undefined) return false;
   if (verified.size >= CACHE_MAX_ENTRIES) verified.clear();
-  verified.set(cacheKey(credentials.user, credentials.password, hash), Date.now() + CACHE_TTL_MS);
+  verified.set(cacheKey(credentials.user, credentials.password, hash), clock.now() + CACHE_TTL_MS);
   return true;
 }
 

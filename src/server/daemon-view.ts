@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Alerting } from '../alerts/alerting.js';
 import type { ResponseMemory } from '../clients/response-memory.js';
+import type { Clock } from '../clock.js';
 import type { CollectorRegistry } from '../collectors/index.js';
 import type { Config } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
@@ -39,6 +40,8 @@ export interface DaemonView {
   /** What /probe runs and draws on: the same collectors and body budget as scheduled collection. */
   readonly collectorRegistry: CollectorRegistry;
   readonly responseMemory: ResponseMemory;
+  /** What the daemon's timers and times run on: the auth cache and failure windows read it too. */
+  readonly clock: Clock;
   /** The alert plane, while the config has an `alerts:` section (silences, the Alertmanager API). */
   readonly alerting: Alerting | undefined;
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */

@@ -75,6 +75,19 @@ async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
   }
 }
 
+async function untilAsync(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Notifications a replica delivered to Alertmanager, from its /metrics. */
+async function deliveredBy(url: string): Promise<number> {
+  return valueOf(await scrape(url), 'avaxmon_notifications_total', { receiver: 'am', outcome: 'delivered' }) ?? 0;
+}
+
 describe.skipIf(!hasAlertmanager)('two replicas behind a real Alertmanager', () => {
   it('the same alert from both replicas becomes one notification, then one resolve', async () => {
     const hook: Recorder = await startRecorder();
@@ -107,12 +120,13 @@ receivers:
     const first = await inProcessReplica(alertmanager.url);
     const secondUrl = await processReplica(alertmanager.url, first.sim.url);
     // Let the second replica finish its first collection round before the node turns unhealthy.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await untilAsync(async () => (await fetch(`${secondUrl}/-/ready`).catch(() => undefined))?.status === 200);
     first.sim.apply({ fail_check: 'network' });
 
     await until(() => hook.requests.length >= 1);
-    // Both replicas keep re-sending; Alertmanager must still notify once.
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    // Both replicas sent it; a second notification would follow within one group_interval (1s).
+    await untilAsync(async () => (await deliveredBy(first.url)) >= 1 && (await deliveredBy(secondUrl)) >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const firing = hook.requests.map((request) => request.json as AmWebhook);
     expect(firing).toHaveLength(1);
     expect(firing[0].status).toBe('firing');
@@ -124,13 +138,16 @@ receivers:
     );
     expect(received.filter((alert) => alert.labels.alertname === 'AvalancheNodeUnhealthy')).toHaveLength(1);
     // Both replicas did send it: the deduplication is Alertmanager's.
-    for (const url of [first.url, secondUrl]) {
-      expect(valueOf(await scrape(url), 'avaxmon_notifications_total', { receiver: 'am', outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
-    }
+    for (const url of [first.url, secondUrl]) expect(await deliveredBy(url)).toBeGreaterThanOrEqual(1);
 
+    const firingDelivered = [await deliveredBy(first.url), await deliveredBy(secondUrl)];
     first.sim.apply({ recover_check: 'network' });
     await until(() => hook.requests.length >= 2);
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Both replicas sent the resolve; a repeat would follow within one group_interval.
+    await untilAsync(
+      async () => (await deliveredBy(first.url)) > firingDelivered[0] && (await deliveredBy(secondUrl)) > firingDelivered[1],
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const all = hook.requests.map((request) => request.json as AmWebhook);
     expect(all.map((body) => body.status)).toEqual(['firing', 'resolved']);
   });

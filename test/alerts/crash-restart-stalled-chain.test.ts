@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventually, scrape, valueOf } from '../helpers/stack.js';
-import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
+import { settled, until, useDaemonProcesses } from './daemon-processes.js';
 import { onePerIdempotencyKey, type RecordedRequest } from './recorder.js';
 
 const THRESHOLD_SECONDS = 2;
@@ -61,13 +61,13 @@ describe('kill -9 and restart while a chain stays stalled', () => {
     expect(
       valueOf(metrics, 'avaxmon_alerts', { rule: 'AvalancheChainStalled', severity: 'critical', state: 'firing' }),
     ).toBeGreaterThanOrEqual(1);
-    await sleep(1000);
+    await settled(second.url, { collector: 'chain_progress' });
     expect(chainC(hook.requests).map((entry) => entry.status)).toEqual(['firing']);
     expect(savedAlert(stateDir, firing.alert.labels)?.state).toBe('firing');
 
     sim.apply({ chain_resume: 'C' });
     await until(() => chainC(hook.requests).length === 2, 10_000);
-    await sleep(2500);
+    await settled(second.url, { collector: 'chain_progress' });
     const notifications = chainC(hook.requests);
     expect(notifications.map((entry) => entry.status)).toEqual(['firing', 'resolved']);
     const resolved = notifications[1];

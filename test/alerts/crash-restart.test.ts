@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
+import { settled, until, useDaemonProcesses } from './daemon-processes.js';
 import { onePerIdempotencyKey, statuses } from './recorder.js';
 
 const daemons = useDaemonProcesses();
@@ -30,9 +30,9 @@ describe('kill -9 and restart', () => {
     expect(hook.requests).toHaveLength(0);
 
     hook.respond = () => ({ status: 200 });
-    await startDaemon(configFile);
+    const second = await daemons.start(configFile);
     await until(() => hook.requests.length === 1);
-    await sleep(2000);
+    await settled(second.url);
     // The alert resolved before the receiver took its firing: it learns of the incident as resolved,
     // and is never paged by a firing that is no longer true.
     expect(statuses(hook.requests)).toEqual(['resolved:AvalancheNodeUnhealthy']);
@@ -40,21 +40,22 @@ describe('kill -9 and restart', () => {
   });
 
   it('does not re-announce a firing alert, and sends the resolve that fell due while it was down', async () => {
-    const { sim, hook, configFile } = await setup();
+    const { sim, hook, stateDir, configFile } = await setup();
     const first = await startDaemon(configFile);
     sim.apply({ fail_check: 'network' });
-    await until(() => hook.requests.length === 1);
+    // Delivered and recorded as such: a kill before its outbox file goes would rightly send it again.
+    await until(() => hook.requests.length === 1 && queued(stateDir) === 0);
     await killHard(first);
 
-    const second = await startDaemon(configFile);
-    await sleep(3000);
+    const second = await daemons.start(configFile);
+    await settled(second.url);
     expect(statuses(onePerIdempotencyKey(hook.requests))).toEqual(['firing:AvalancheNodeUnhealthy']);
-    await killHard(second);
+    await killHard(second.child);
 
     sim.apply({ recover_check: 'network' });
-    await startDaemon(configFile);
+    const third = await daemons.start(configFile);
     await until(() => onePerIdempotencyKey(hook.requests).length === 2);
-    await sleep(1500);
+    await settled(third.url);
     expect(statuses(onePerIdempotencyKey(hook.requests))).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { freePort } from '../helpers/ports.js';
+import { scrape, valueOf } from '../helpers/stack.js';
 import { startRecorder, type Recorder } from './recorder.js';
 
 // Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
@@ -99,4 +100,21 @@ export async function until(check: () => boolean, timeoutMs = 15_000): Promise<v
   }
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until the daemon at `url` has run `collector` of node-a `runs` more times, each run followed by
+ * the rules reading it, and has nothing left queued: whatever those evaluations had to send, it sent.
+ * What a test then finds is all it will find, without waiting a guessed time for nothing to happen.
+ */
+export async function settled(url: string, { collector = 'health', runs = 2 } = {}, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const seen = new Set<number>();
+  for (;;) {
+    const samples = await scrape(url).catch(() => []);
+    const lastSuccess = valueOf(samples, 'avaxmon_collector_last_success_timestamp_seconds', { target: 'node-a', collector });
+    if (lastSuccess !== undefined) seen.add(lastSuccess);
+    // The first value seen may be a run that ended before the call.
+    if (seen.size > runs && valueOf(samples, 'avaxmon_notification_queue_depth') === 0) return;
+    if (Date.now() > deadline) throw new Error(`${collector} did not run ${runs} more times with an empty outbox in time`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

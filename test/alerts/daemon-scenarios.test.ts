@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 /** A simulator, a daemon collecting every 1s, and a webhook receiver on loopback. */
-/** With `manualTime`, collection and evaluation move on the test's clock (stack.time); delivery is real. */
+/** With `manualTime`, collection, evaluation and delivery move on the test's clock (stack.time). */
 async function alertStack(rules: string, options: { manualTime?: boolean } = {}): Promise<{ stack: Stack; hook: Recorder }> {
   const hook = await startRecorder();
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alert-e2e-'));
@@ -51,8 +51,6 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('alerts through the simulator and the daemon', () => {
   it('health flips and recovers: one firing and one resolved notification', async () => {
@@ -172,7 +170,10 @@ describe('alerts through the simulator and the daemon', () => {
     );
     expect(valueOf(queued, 'avaxmon_notification_oldest_queued_age_seconds')).toBeGreaterThan(0);
     stack.sim.apply({ recover_check: 'router' });
-    await sleep(2500);
+    // Resolved while the receiver still refuses: the firing queued for it is stale now.
+    await until(() => !stack.daemon.alerting!.activeAlerts().some((alert) => alert.rule === 'AvalancheNodeUnhealthy'));
+    const refusedBeforeRecovery = refused;
+    await until(() => refused > refusedBeforeRecovery);
     expect(hook.requests).toHaveLength(0);
     hook.respond = () => ({ status: 200 });
     await until(() => hook.requests.length === 1);

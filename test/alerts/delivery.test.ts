@@ -8,6 +8,8 @@ import { backoffMs } from '../../src/alerts/delivery/backoff.js';
 import { Outbox } from '../../src/alerts/delivery/outbox.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { until } from '../helpers/until.js';
 import { startRecorder, type RecordedRequest } from './recorder.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -36,29 +38,38 @@ describe('delivery', () => {
   rules: { AvalancheNodeUnhealthy: { for: 0s }, AvalancheHealthCheckFailing: { enabled: false } }
   receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]
 `).alerts!;
-    const alerting = new Alerting(config, pino({ level: 'silent' }));
+    const clock = new ManualClock();
+    const alerting = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
     cleanups.push(async () => {
       await alerting.stop(0);
       await hook.close();
     });
-    const attempts: RecordedRequest[] = [];
+    const attempts: Array<{ request: RecordedRequest; atMs: number }> = [];
     hook.respond = (request) => {
-      attempts.push(request);
+      attempts.push({ request, atMs: clock.now() });
       return attempts.length === 1 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 };
     };
     const samples = (healthy: number): Sample[] => [
       { name: 'avaxmon_target_up', labels: { target: 'v' }, value: 1 },
       { name: 'avaxmon_node_healthy', labels: { target: 'v' }, value: healthy },
     ];
-    alerting.evaluate(samples(0), Date.now());
-    await hook.waitFor(1, 10_000);
-    expect(attempts).toHaveLength(2);
-    expect(attempts[1].atMs - attempts[0].atMs).toBeGreaterThanOrEqual(1900);
+    const retried = () =>
+      alerting.deliverySamples().find((sample) => sample.name === 'avaxmon_notifications_total' && sample.labels.outcome === 'retried')
+        ?.value;
+    const startMs = clock.now();
+    alerting.evaluate(samples(0));
+    await until(() => retried() === 1);
+    await clock.advance(1_999);
+    expect(attempts).toHaveLength(1);
+    await clock.advance(1);
+    await hook.waitFor(1);
+    expect(attempts.map((attempt) => attempt.atMs - startMs)).toEqual([0, 2_000]);
     // The resolve queued after a delivered firing follows it, in order.
-    alerting.evaluate(samples(1), Date.now() + 1000);
-    await hook.waitFor(2, 10_000);
-    expect(attempts.map((request) => (request.json as { status: string }).status)).toEqual(['firing', 'firing', 'resolved']);
-    expect(attempts[0].headers['idempotency-key']).toBe(attempts[1].headers['idempotency-key']);
+    await clock.advance(1_000);
+    alerting.evaluate(samples(1));
+    await hook.waitFor(2);
+    expect(attempts.map(({ request }) => (request.json as { status: string }).status)).toEqual(['firing', 'firing', 'resolved']);
+    expect(attempts[0].request.headers['idempotency-key']).toBe(attempts[1].request.headers['idempotency-key']);
   });
 });
 

@@ -76,6 +76,22 @@ function matches(expected: ExpectedAlert, labels: Record<string, string>): boole
   );
 }
 
+/** Alerts pending now, from avaxmon_alerts: each would fire once its `for:` has passed. */
+function pendingIn(samples: readonly ParsedSample[]): number {
+  return samples
+    .filter((sample) => sample.name === 'avaxmon_alerts' && sample.labels.state === 'pending')
+    .reduce((sum, sample) => sum + sample.value, 0);
+}
+
+/** Whether every target with a successful collector has had one succeed again since `seconds`. */
+function collectedSince(samples: readonly ParsedSample[], seconds: number): boolean {
+  const lastByTarget = new Map<string, number>();
+  for (const sample of samples)
+    if (sample.name === 'avaxmon_collector_last_success_timestamp_seconds' && sample.value > 0)
+      lastByTarget.set(sample.labels.target, Math.max(lastByTarget.get(sample.labels.target) ?? 0, sample.value));
+  return [...lastByTarget.values()].every((last) => last > seconds);
+}
+
 function targetsOf(situation: Situation): string[] {
   return situation.otherTarget ? [situation.id, situation.otherTarget] : [situation.id];
 }
@@ -109,6 +125,7 @@ describe('what pages when: the situation matrix through the daemon process', () 
   let child: ChildProcess;
   let url: string;
   const timers: NodeJS.Timeout[] = [];
+  let transientsLeft = 0;
 
   beforeAll(async () => {
     hook = await startRecorder();
@@ -136,7 +153,15 @@ describe('what pages when: the situation matrix through the daemon process', () 
       30_000,
     );
     for (const situation of transient) {
-      for (const { afterMs, apply } of situation.later!) timers.push(setTimeout(() => sims.get(situation.id)!.apply(apply), afterMs));
+      for (const { afterMs, apply } of situation.later!) {
+        transientsLeft += 1;
+        timers.push(
+          setTimeout(() => {
+            sims.get(situation.id)!.apply(apply);
+            transientsLeft -= 1;
+          }, afterMs),
+        );
+      }
     }
   }, 60_000);
 
@@ -153,19 +178,25 @@ describe('what pages when: the situation matrix through the daemon process', () 
     const everyMatches = (alerts: readonly FiringAlert[]) =>
       situations.every((situation) => JSON.stringify(observed(situation, alerts)) === JSON.stringify(wanted(situation)));
     let alerts: FiringAlert[] = [];
-    // Settle: every expected alert firing (`for:` after the first runs), nothing else.
+    // Settle: every transient applied, every expected alert firing (`for:` after the first runs),
+    // nothing else, and nothing pending that could fire late.
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       try {
         alerts = await alertsNow();
-        if (everyMatches(alerts)) break;
+        if (transientsLeft === 0 && everyMatches(alerts) && pendingIn(await scrape(url)) === 0) break;
       } catch {
         // not listening yet
       }
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    // And it stays so: nothing fires late.
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    // And it stays so through another collection and evaluation of every target.
+    const settledAtSeconds = Date.now() / 1000;
+    await eventually(
+      () => scrape(url),
+      (samples) => collectedSince(samples, settledAtSeconds),
+      30_000,
+    );
     alerts = await alertsNow();
     const bySituation = (view: (situation: Situation) => unknown) =>
       Object.fromEntries(situations.map((situation) => [situation.id, view(situation)]));

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
-import { sleep, until, useDaemonProcesses } from './daemon-processes.js';
+import { settled, until, useDaemonProcesses } from './daemon-processes.js';
 
 // Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
 const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
@@ -101,7 +101,7 @@ describe('state_dir', () => {
 
     sim.apply({ fail_check: 'network' });
     await hook.waitFor(1, 15_000);
-    await sleep(3_000); // a few more evaluation cycles, each of which would fail to write again
+    await settled(daemon.url, { runs: 3 }); // a few more evaluation cycles, each of which would fail to write again
 
     const log = daemon.output();
     expect(count(log, '"msg":"Alert firing"')).toBe(1);

@@ -167,7 +167,14 @@ describe('start-up and shutdown bounds', () => {
         (status) => status === 200,
         15_000,
       );
-      await new Promise((resolve) => setTimeout(resolve, 6000)); // every first run has started
+      // Every first run has started once one has ended: the first round is spread over 40 ms per
+      // collector (under a second here), and a run takes at least a loopback round trip.
+      await eventually(
+        async () => (await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => undefined))?.text(),
+        (text) => text?.includes('avaxmon_collector_last_success_timestamp_seconds{') ?? false,
+        15_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       const signalledAt = Date.now();
       child.kill('SIGTERM');

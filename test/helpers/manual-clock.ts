@@ -20,7 +20,7 @@ export class ManualClock implements Clock {
 
   /**
    * Starts at the next whole minute of real time: a multiple of every interval tests use, so phases
-   * count from it, and close to what parts still on the system clock (delivery, the outbox) read.
+   * count from it, and close to what parts still on the system clock (the simulator, file mtimes) read.
    */
   constructor(startMs = Math.ceil(Date.now() / 60_000) * 60_000) {
     this.nowMs = startMs;

@@ -91,13 +91,10 @@ probe:
   });
 
   it('takes its timeout from X-Prometheus-Scrape-Timeout-Seconds, minus the offset', async () => {
-    const started = performance.now();
     const response = await fetch(`${url}/probe?target=node-slow`, { headers: { 'x-prometheus-scrape-timeout-seconds': '1.5' } });
-    const elapsedMs = performance.now() - started;
     const samples = parseExposition(await response.text());
-    // The configured 5s peers timeout would wait out the 4s delay; the header's 1.5s - 0.5s cuts it at 1s.
-    expect(elapsedMs).toBeGreaterThan(900);
-    expect(elapsedMs).toBeLessThan(2000);
+    // The configured 5s peers timeout would wait out the 4s delay and succeed; the header's 1.5s - 0.5s
+    // cuts it at 1s, so peers times out.
     expect(valueOf(samples, 'avaxmon_probe_success')).toBe(0);
     expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'peers' })).toBe(0);
     expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);

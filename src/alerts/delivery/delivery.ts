@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { HttpClient } from '../../clients/http.js';
+import { sleep, systemClock, type Clock, type Timer } from '../../clock.js';
 import type { AlertsConfig } from '../../config/alerts-schema.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import { scrubSecrets } from '../../redact.js';
@@ -35,6 +36,8 @@ const MAX_IN_FLIGHT = 16;
 const OVERDUE_SLACK_MS = 1_000;
 /** Retries are due on this grid, so a storm of failures wakes the sender once per tick, not once per notification. */
 const RETRY_TICK_MS = 250;
+/** How often a stopping daemon looks whether the outbox has emptied. */
+const DRAIN_POLL_MS = 50;
 
 /** An alert firing now, as the engine knows it: what a notification renders instead of what was queued. */
 export interface FiringAlert {
@@ -76,7 +79,7 @@ export class Delivery {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** When each group lane last had a notification delivered, for group_interval. */
   private readonly lastSentMs = new Map<string, number>();
-  private timer?: NodeJS.Timeout;
+  private timer?: Timer;
   private timerDueMs = Infinity;
   private stopped = false;
 
@@ -87,6 +90,7 @@ export class Delivery {
     private readonly http: HttpClient,
     private readonly log: Logger,
     private readonly firingAlerts: FiringAlerts,
+    private readonly clock: Clock = systemClock,
   ) {
     this.countFromZero(receivers);
   }
@@ -106,7 +110,7 @@ export class Delivery {
   /** Looks for due batches now: after an enqueue, a delivery, or a timer. */
   kick(): void {
     if (this.stopped) return;
-    const nowMs = Date.now();
+    const nowMs = this.clock.now();
     let nextDueMs = Infinity;
     for (const batch of this.batches()) {
       if (this.inFlight.size >= MAX_IN_FLIGHT) break;
@@ -128,32 +132,33 @@ export class Delivery {
   /** Keeps an earlier timer: a storm of kicks must not push the next due batch back. */
   private armTimer(nextDueMs: number, nowMs: number): void {
     if (nextDueMs >= this.timerDueMs && this.timer) return;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.timerDueMs = nextDueMs;
     if (nextDueMs === Infinity) return;
-    this.timer = setTimeout(
+    this.timer = this.clock.setTimeout(
       () => {
         this.timer = undefined;
         this.timerDueMs = Infinity;
         this.kick();
       },
       Math.max(0, nextDueMs - nowMs),
-    ).unref();
+    );
+    this.timer.unref();
   }
 
   /** Waits until the outbox is empty or `timeoutMs` passed; what is left stays on disk for the next start. */
   async drain(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.outbox.depth > 0 && Date.now() < deadline) {
+    const deadline = this.clock.now() + timeoutMs;
+    while (this.outbox.depth > 0 && this.clock.now() < deadline) {
       this.kick();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(this.clock, DRAIN_POLL_MS);
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     await Promise.all(this.inFlight.values());
     this.outbox.flush();
   }
@@ -184,7 +189,7 @@ export class Delivery {
   }
 
   private async attempt(batch: Batch): Promise<void> {
-    const nowMs = Date.now();
+    const nowMs = this.clock.now();
     const receiver = this.receivers.get(batch.receiver);
     if (!receiver) {
       for (const entry of batch.entries) this.finish(entry, 'dropped', 'receiver no longer configured');
@@ -211,7 +216,7 @@ export class Delivery {
       result = { outcome: 'retry', error: String((error as Error)?.message ?? error) };
     }
     if (result.outcome === 'delivered') {
-      this.lastSentMs.set(batch.lane, Date.now());
+      this.lastSentMs.set(batch.lane, this.clock.now());
       for (const entry of live) this.finish(entry, 'delivered');
       return;
     }
@@ -226,7 +231,7 @@ export class Delivery {
         ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
         : backoffMs(count, initialBackoffMs, maxBackoffMs);
     for (const entry of live) {
-      this.attempts.set(entry, { count, nextAtMs: Math.ceil((Date.now() + delayMs) / RETRY_TICK_MS) * RETRY_TICK_MS });
+      this.attempts.set(entry, { count, nextAtMs: Math.ceil((this.clock.now() + delayMs) / RETRY_TICK_MS) * RETRY_TICK_MS });
       this.record(entry, 'retried', result.error);
     }
     this.log.warn(
@@ -272,7 +277,7 @@ export class Delivery {
    */
   private overdue(entry: QueuedNotification): boolean {
     const grouping = this.receivers.get(entry.receiver)?.config.grouping;
-    return Date.now() - entry.createdMs > (grouping ? grouping.waitMs + grouping.intervalMs : 0) + OVERDUE_SLACK_MS;
+    return this.clock.now() - entry.createdMs > (grouping ? grouping.waitMs + grouping.intervalMs : 0) + OVERDUE_SLACK_MS;
   }
 
   /** The batch's changes, and every other alert of the group firing now, in Alertmanager's order. */
@@ -305,7 +310,7 @@ export class Delivery {
   private record(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
     this.notifications.add({ receiver: entry.receiver, outcome });
     this.last.set(entry.receiver, {
-      atMs: Date.now(),
+      atMs: this.clock.now(),
       outcome,
       alertname: entry.alert.labels.alertname,
       error: error && scrubSecrets(error),

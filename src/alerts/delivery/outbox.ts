@@ -3,6 +3,7 @@ import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync,
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AlertPayload } from '../alert.js';
+import { systemClock, type Clock, type Timer } from '../../clock.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import { fsyncDirectory, writeBatchDurably, writeFileDurably } from '../state/durable-file.js';
 import { WriteFailures } from '../state/write-failures.js';
@@ -50,7 +51,7 @@ export class Outbox {
   /** In queue (seq) order: enqueue appends, and load sorts once. */
   private readonly queued = new Map<string, QueuedNotification>();
   private readonly lanes = new Map<string, QueuedNotification[]>();
-  private syncTimer?: NodeJS.Timeout;
+  private syncTimer?: Timer;
   private droppingSinceLog = 0;
   private readonly delivered = new Map<string, number>();
   private readonly journal: string;
@@ -62,6 +63,7 @@ export class Outbox {
     private readonly log: Logger,
     readonly failures = new WriteFailures(log),
     private readonly maxQueued = DEFAULT_MAX_QUEUED,
+    private readonly clock: Clock = systemClock,
   ) {
     this.directory = join(stateDir, 'outbox');
     this.journal = join(stateDir, 'delivered.jsonl');
@@ -70,7 +72,7 @@ export class Outbox {
     this.loadJournal();
   }
 
-  enqueue(notifications: readonly NewNotification[], nowMs = Date.now()): QueuedNotification[] {
+  enqueue(notifications: readonly NewNotification[], nowMs = this.clock.now()): QueuedNotification[] {
     const added: QueuedNotification[] = [];
     for (const notification of notifications) {
       const id = idOf(notification.receiver, notification.key);
@@ -106,7 +108,7 @@ export class Outbox {
    * Removes a notification that was delivered, rejected or expired. A delivered first notice or
    * resolve is journaled first; reminders are not, since a repeated reminder is harmless.
    */
-  remove(entry: QueuedNotification, delivered: boolean, nowMs = Date.now()): void {
+  remove(entry: QueuedNotification, delivered: boolean, nowMs = this.clock.now()): void {
     const id = idOf(entry.receiver, entry.key);
     if (this.queued.get(id) !== entry) return;
     this.untrack(entry, id);
@@ -123,7 +125,7 @@ export class Outbox {
 
   /** Makes pending removals durable now (a stopping daemon calls it). */
   flush(): void {
-    clearTimeout(this.syncTimer);
+    this.clock.clearTimeout(this.syncTimer);
     this.syncTimer = undefined;
     try {
       fsyncFile(this.journal);
@@ -134,7 +136,9 @@ export class Outbox {
   }
 
   private scheduleSync(): void {
-    this.syncTimer ??= setTimeout(() => this.flush(), REMOVAL_SYNC_DELAY_MS).unref();
+    if (this.syncTimer) return;
+    this.syncTimer = this.clock.setTimeout(() => this.flush(), REMOVAL_SYNC_DELAY_MS);
+    this.syncTimer.unref();
   }
 
   private track(entry: QueuedNotification): void {
@@ -257,7 +261,7 @@ export class Outbox {
   }
 
   /** Reads the delivered keys still worth remembering and compacts the journal to them. */
-  private loadJournal(nowMs = Date.now()): void {
+  private loadJournal(nowMs = this.clock.now()): void {
     let text = '';
     try {
       text = readFileSync(this.journal, 'utf8');

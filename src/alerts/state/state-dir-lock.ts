@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, utime
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { every, systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
 
 const HEARTBEAT_MS = 5_000;
@@ -34,23 +35,26 @@ interface Found {
 export class StateDirLock {
   private readonly file: string;
   private readonly me: Holder = { hostname: hostname(), pid: process.pid, instance: randomUUID(), since: new Date().toISOString() };
-  private readonly timer: NodeJS.Timeout;
+  private readonly stopHeartbeat: () => void;
   private refreshFailing = false;
 
   constructor(
     stateDir: string,
     private readonly log: Logger,
+    clock: Clock = systemClock,
   ) {
     this.file = join(stateDir, 'avaxmon.lock');
     this.acquire();
-    // unref: the heartbeat alone must not keep a stopping process alive.
-    this.timer = setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref();
+    // Unref'd: the heartbeat alone must not keep a stopping process alive. Only its timer runs on
+    // `clock`: the heartbeat's age is read from the file's mtime, which other processes compare with
+    // the wall clock.
+    this.stopHeartbeat = every(clock, HEARTBEAT_MS, () => this.heartbeat());
     held.add(this);
     if (held.size === 1) process.once('exit', releaseAll);
   }
 
   release(): void {
-    clearInterval(this.timer);
+    this.stopHeartbeat();
     held.delete(this);
     if (held.size === 0) process.off('exit', releaseAll);
     try {
@@ -116,7 +120,7 @@ export class StateDirLock {
    * now, and two processes must not share the outbox, so this one exits 2, as if it had started second.
    */
   private lost(found: Found): void {
-    clearInterval(this.timer);
+    this.stopHeartbeat();
     this.log.error({ lock: this.file, holder: describe(found) }, 'Another avaxmon took over the state_dir lock; exiting');
     this.log.flush();
     process.exit(2);

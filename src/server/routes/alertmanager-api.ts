@@ -45,7 +45,9 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
         if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))
           throw new SilenceError('body: must be a JSON silence');
         return {
-          silenceID: current.silences.upsert(request.body, Date.now(), { allowMatchAll: request.query.allow_match_all === 'true' }),
+          silenceID: current.silences.upsert(request.body, current.clock.now(), {
+            allowMatchAll: request.query.allow_match_all === 'true',
+          }),
         };
       }),
   );
@@ -136,7 +138,7 @@ interface GettableAlert {
 
 /** The firing alerts, as Alertmanager lists them: pending ones are not alerts yet. */
 function gettableAlerts(alerting: Alerting): GettableAlert[] {
-  const nowMs = Date.now();
+  const nowMs = alerting.clock.now();
   const updatedAt = new Date(nowMs).toISOString();
   return alerting
     .activeAlerts()

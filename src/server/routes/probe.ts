@@ -23,7 +23,7 @@ const SCRAPE_TIMEOUT_OFFSET_SECONDS = 0.5;
  */
 export function registerProbeRoute(app: FastifyInstance, daemon: DaemonView): void {
   const runner = new ProbeRunner(daemon.config, daemon.log, MAX_REMEMBERED_TARGETS, daemon);
-  const gate = new ProbeGate(daemon.config.probe?.max_concurrent ?? DEFAULT_MAX_CONCURRENT);
+  const gate = new ProbeGate(daemon.config.probe?.max_concurrent ?? DEFAULT_MAX_CONCURRENT, () => daemon.clock.now());
   app.addHook('onClose', () => runner.close());
   app.get('/probe', async (request, reply) => {
     const resolution = resolveProbeTarget((request.query as Record<string, unknown>).target, daemon.config);
