@@ -191,11 +191,14 @@ describe('Prometheus rule files', () => {
     const ok = generate();
     expect(ok.status, ok.stderr).toBe(0);
     const peersLow = parse(readFileSync(join(dir, 'rules/avaxmon.rules.yaml'), 'utf8'))
-      .groups.flatMap((group: { rules: Array<{ alert: string; expr: string; for: string }> }) => group.rules)
+      .groups.flatMap(
+        (group: { rules: Array<{ alert: string; expr: string; for: string; annotations: { description: string } }> }) => group.rules,
+      )
       .filter((rule: { alert: string }) => rule.alert === 'AvalanchePeersLow' || rule.alert === 'AvalancheUptimeDropping');
     expect(peersLow).toHaveLength(1);
     expect(peersLow[0].expr).toContain('< 30 unless');
     expect(peersLow[0].for).toBe('10m');
+    expect(peersLow[0].annotations.description).toContain('for more than 10 minutes');
     writeFileSync(config, 'alerts:\n  rules:\n    AvalanchePeersLow: { treshold: 30 }\n');
     const refused = generate();
     expect(refused.status).not.toBe(0);

@@ -12,6 +12,20 @@ export function days(seconds: number): number {
   return seconds / 86_400;
 }
 
+const WORDS: ReadonlyArray<readonly [string, number]> = [
+  ['day', 86_400],
+  ['hour', 3_600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** Seconds as the twins' texts say them: "1 minute", "15 minutes", "7 days". */
+export function human(seconds: number): string {
+  const [word, size] = WORDS.find(([, unit]) => seconds % unit === 0 && seconds >= unit) ?? WORDS[3]!;
+  const count = seconds / size;
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
 /** Template text as written in a rule file, without the indentation of the source. */
 export function dedent(text: string): string {
   const lines = text.replace(/^\n+|\s+$/g, '').split('\n');
@@ -45,7 +59,7 @@ export interface PrometheusRuleEntry {
 /** The twin of `rule` as Prometheus rules, with the settings the daemon would evaluate it with. */
 export function renderTwin(rule: AlertRule, settings: RuleSettings, selector: string): PrometheusRuleEntry[] {
   if (!settings.enabled) return [];
-  const values: TwinValues = { sel: selector, p: settings.params };
+  const values: TwinValues = { sel: selector, p: settings.params, forSeconds: settings.forMs / 1000 };
   return rule.prometheus.alerts.map((alert) => ({
     alert: rule.name,
     expr: dedent(alert.expr(values)),

@@ -115,6 +115,8 @@ export type TwinGroup = 'avaxmon-self' | 'avaxmon-node' | 'avaxmon-validator' | 
 export interface TwinValues {
   readonly sel: string;
   readonly p: Readonly<Record<string, number>>;
+  /** The rule's `for`, in seconds, for texts that state it. */
+  readonly forSeconds: number;
 }
 
 type TwinText = (values: TwinValues) => string;

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import type { Labels } from '../../../metrics/metric-desc.js';
 import type { RuleContext } from '../rule.js';
 import { formatPercent, formatSeconds, seriesRule } from './series-rule.js';
@@ -25,8 +26,8 @@ export const avalancheHealthCheckFailing = seriesRule({
         severity: 'warning',
         expr: ({ sel }) => `avaxmon_health_check_passing{${sel}} == 0`,
         summary: () => `Health check {{ $labels.check }} fails on {{ $labels.target }}`,
-        description: () =>
-          `Health check {{ $labels.check }} on {{ $labels.target }} has failed for more than 2 minutes ({{ with printf "avaxmon_health_check_contiguous_failures{job=%q,instance=%q,target=%q,check=%q}" $labels.job $labels.instance $labels.target $labels.check | query }}{{ . | first | value }}{{ else }}unknown{{ end }} contiguous failures).`,
+        description: ({ forSeconds }) =>
+          `Health check {{ $labels.check }} on {{ $labels.target }} has failed for more than ${human(forSeconds)} ({{ with printf "avaxmon_health_check_contiguous_failures{job=%q,instance=%q,target=%q,check=%q}" $labels.job $labels.instance $labels.target $labels.check | query }}{{ . | first | value }}{{ else }}unknown{{ end }} contiguous failures).`,
       },
     ],
   },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { seriesRule } from './series-rule.js';
 
 export const avalancheL1ValidatorDisconnected = seriesRule({
@@ -13,8 +14,8 @@ export const avalancheL1ValidatorDisconnected = seriesRule({
         severity: 'critical',
         expr: ({ sel }) => `avaxmon_subnet_validator_connected{${sel}} == 0`,
         summary: () => `L1 validator {{ $labels.node_id }} is not connected`,
-        description: () =>
-          `The validators API of L1 {{ $labels.subnet }} on {{ $labels.target }} has reported {{ $labels.node_id }} as disconnected for more than 5 minutes.`,
+        description: ({ forSeconds }) =>
+          `The validators API of L1 {{ $labels.subnet }} on {{ $labels.target }} has reported {{ $labels.node_id }} as disconnected for more than ${human(forSeconds)}.`,
       },
     ],
   },

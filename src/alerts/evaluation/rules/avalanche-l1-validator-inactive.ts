@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { seriesRule } from './series-rule.js';
 
 export const avalancheL1ValidatorInactive = seriesRule({
@@ -13,8 +14,8 @@ export const avalancheL1ValidatorInactive = seriesRule({
         severity: 'critical',
         expr: ({ sel }) => `avaxmon_l1_validator_active{${sel}} == 0`,
         summary: () => `L1 validator {{ $labels.node_id }} is inactive`,
-        description: () =>
-          `L1 validator {{ $labels.node_id }} on {{ $labels.subnet }} (target {{ $labels.target }}) has been inactive for more than 5 minutes, usually because its balance ran out.`,
+        description: ({ forSeconds }) =>
+          `L1 validator {{ $labels.node_id }} on {{ $labels.subnet }} (target {{ $labels.target }}) has been inactive for more than ${human(forSeconds)}, usually because its balance ran out.`,
       },
     ],
   },

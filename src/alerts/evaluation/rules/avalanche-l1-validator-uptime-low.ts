@@ -1,4 +1,4 @@
-import { percent } from '../prometheus-twin.js';
+import { human, percent } from '../prometheus-twin.js';
 import { formatPercent, seriesRule } from './series-rule.js';
 
 export const avalancheL1ValidatorUptimeLow = seriesRule({
@@ -15,8 +15,8 @@ export const avalancheL1ValidatorUptimeLow = seriesRule({
         severity: 'warning',
         expr: ({ sel, p }) => `avaxmon_subnet_validator_uptime_ratio{${sel}} < ${p.threshold}`,
         summary: () => `Uptime of L1 validator {{ $labels.node_id }} is low`,
-        description: ({ p }) =>
-          `The uptime of {{ $labels.node_id }} on L1 {{ $labels.subnet }}, as {{ $labels.target }} tracks it, has been {{ $value | humanizePercentage }} for more than 5 minutes (warning below ${percent(p.threshold)}).`,
+        description: ({ p, forSeconds }) =>
+          `The uptime of {{ $labels.node_id }} on L1 {{ $labels.subnet }}, as {{ $labels.target }} tracks it, has been {{ $value | humanizePercentage }} for more than ${human(forSeconds)} (warning below ${percent(p.threshold)}).`,
       },
     ],
   },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { seriesRule } from './series-rule.js';
 
 export const avalancheNodeNotBootstrapped = seriesRule({
@@ -13,7 +14,8 @@ export const avalancheNodeNotBootstrapped = seriesRule({
         severity: 'warning',
         expr: ({ sel }) => `avaxmon_chain_bootstrapped{${sel}} == 0`,
         summary: () => `Chain {{ $labels.chain }} is not bootstrapped on {{ $labels.target }}`,
-        description: () => `Chain {{ $labels.chain }} on {{ $labels.target }} has not finished bootstrapping after 30 minutes.`,
+        description: ({ forSeconds }) =>
+          `Chain {{ $labels.chain }} on {{ $labels.target }} has not finished bootstrapping after ${human(forSeconds)}.`,
       },
     ],
   },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import type { AlertRule, Candidate } from '../rule.js';
 
 /**
@@ -20,8 +21,8 @@ export const avalancheNodeNotReady: AlertRule = {
         severity: 'warning',
         expr: ({ sel }) => `avaxmon_node_ready{${sel}} == 0 or avaxmon_health_tag_ready{${sel}} == 0`,
         summary: () => `Node {{ $labels.target }} is not ready{{ with $labels.tag }} for subnet {{ . }}{{ end }}`,
-        description: () =>
-          `The readiness endpoint of {{ $labels.target }}{{ with $labels.tag }} filtered by tag {{ . }}{{ end }} has reported not ready for more than 10 minutes (bootstrapping or a failing readiness check).`,
+        description: ({ forSeconds }) =>
+          `The readiness endpoint of {{ $labels.target }}{{ with $labels.tag }} filtered by tag {{ . }}{{ end }} has reported not ready for more than ${human(forSeconds)} (bootstrapping or a failing readiness check).`,
       },
     ],
   },

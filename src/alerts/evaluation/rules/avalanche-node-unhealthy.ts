@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import type { AlertRule } from '../rule.js';
 
 export const avalancheNodeUnhealthy: AlertRule = {
@@ -14,8 +15,8 @@ export const avalancheNodeUnhealthy: AlertRule = {
         severity: 'critical',
         expr: ({ sel }) => `avaxmon_node_healthy{${sel}} == 0`,
         summary: () => `Node {{ $labels.target }} is unhealthy`,
-        description: () =>
-          `GET /ext/health on {{ $labels.target }} has reported unhealthy for more than 1 minute. Failing checks: {{ range printf "avaxmon_health_check_passing{job=%q,instance=%q,target=%q} == 0" $labels.job $labels.instance $labels.target | query }}{{ .Labels.check }} {{ end }}`,
+        description: ({ forSeconds }) =>
+          `GET /ext/health on {{ $labels.target }} has reported unhealthy for more than ${human(forSeconds)}. Failing checks: {{ range printf "avaxmon_health_check_passing{job=%q,instance=%q,target=%q} == 0" $labels.job $labels.instance $labels.target | query }}{{ .Labels.check }} {{ end }}`,
       },
     ],
   },

@@ -1,4 +1,4 @@
-import { percent } from '../prometheus-twin.js';
+import { human, percent } from '../prometheus-twin.js';
 import { formatPercent, seriesRule } from './series-rule.js';
 
 export const avalancheNodeVersionBehind = seriesRule({
@@ -21,8 +21,8 @@ export const avalancheNodeVersionBehind = seriesRule({
         severity: 'warning',
         expr: ({ sel, p }) => `avaxmon_node_peers_newer_version_stake_ratio{${sel}} > ${p.threshold}`,
         summary: () => `Node {{ $labels.target }} runs an older AvalancheGo than most validator stake`,
-        description: ({ p }) =>
-          `{{ $value | humanizePercentage }} of the stake of the validators connected to {{ $labels.target }} runs a newer AvalancheGo version than it does (more than ${percent(p.threshold)} for 1 hour).`,
+        description: ({ p, forSeconds }) =>
+          `{{ $value | humanizePercentage }} of the stake of the validators connected to {{ $labels.target }} runs a newer AvalancheGo version than it does (more than ${percent(p.threshold)} for ${human(forSeconds)}).`,
       },
     ],
   },

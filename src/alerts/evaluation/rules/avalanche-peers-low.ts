@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { seriesRule } from './series-rule.js';
 
 /**
@@ -27,8 +28,8 @@ export const avalanchePeersLow = seriesRule({
           (avaxmon_node_peers{${sel}} < ${p.threshold} unless on (job, instance, target) avaxmon_network_validators{${sel}, subnet="primary"})
         `,
         summary: () => `Node {{ $labels.target }} has few peers`,
-        description: ({ p }) =>
-          `Node {{ $labels.target }} has had {{ $value }} connected peers for more than 5 minutes, fewer than half of the primary network's validators (or, when their count is not collected, fewer than ${p.threshold}).`,
+        description: ({ p, forSeconds }) =>
+          `Node {{ $labels.target }} has had {{ $value }} connected peers for more than ${human(forSeconds)}, fewer than half of the primary network's validators (or, when their count is not collected, fewer than ${p.threshold}).`,
       },
     ],
   },

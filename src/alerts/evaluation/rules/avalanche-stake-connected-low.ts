@@ -1,4 +1,4 @@
-import { percent } from '../prometheus-twin.js';
+import { human, percent } from '../prometheus-twin.js';
 import { formatPercent, seriesRule } from './series-rule.js';
 
 /** AvalancheGo's own network health check fails below 80% connected stake; a validator there is barely heard. */
@@ -18,8 +18,8 @@ export const avalancheStakeConnectedLow = seriesRule({
         severity: 'critical',
         expr: ({ sel, p }) => `avaxmon_network_validator_connected_ratio{${sel}} < ${p.threshold}`,
         summary: () => `Node {{ $labels.target }} is connected to too little stake of {{ $labels.subnet }}`,
-        description: ({ p }) =>
-          `{{ $labels.target }} has been connected to validators holding only {{ $value | humanizePercentage }} of the stake of {{ $labels.subnet }} for more than 5 minutes (page below ${percent(p.threshold)}).`,
+        description: ({ p, forSeconds }) =>
+          `{{ $labels.target }} has been connected to validators holding only {{ $value | humanizePercentage }} of the stake of {{ $labels.subnet }} for more than ${human(forSeconds)} (page below ${percent(p.threshold)}).`,
       },
     ],
   },

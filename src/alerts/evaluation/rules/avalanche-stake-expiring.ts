@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
 
 /**
@@ -22,7 +23,7 @@ export const avalancheStakeExpiring = seriesRule({
         severity: 'info',
         expr: ({ sel, p }) =>
           `(avaxmon_validator_end_timestamp_seconds{${sel}} - time()) < ${p.info} > 0 unless on (job, instance, target, subnet, node_id) avaxmon_validator_auto_renew{${sel}} == 1`,
-        summary: () => `Stake of validator {{ $labels.node_id }} ends within 7 days`,
+        summary: ({ p }) => `Stake of validator {{ $labels.node_id }} ends within ${human(p.info)}`,
         description: () =>
           `The validation of {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}) ends in {{ $value | humanizeDuration }} and will not renew.`,
       },
@@ -30,7 +31,7 @@ export const avalancheStakeExpiring = seriesRule({
         severity: 'warning',
         expr: ({ sel, p }) =>
           `(avaxmon_validator_end_timestamp_seconds{${sel}} - time()) < ${p.warning} > 0 unless on (job, instance, target, subnet, node_id) avaxmon_validator_auto_renew{${sel}} == 1`,
-        summary: () => `Stake of validator {{ $labels.node_id }} ends within 1 day`,
+        summary: ({ p }) => `Stake of validator {{ $labels.node_id }} ends within ${human(p.warning)}`,
         description: () =>
           `The validation of {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}) ends in {{ $value | humanizeDuration }} and will not renew.`,
       },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { seriesRule } from './series-rule.js';
 
 export const avalancheSubnetUnhealthy = seriesRule({
@@ -13,8 +14,8 @@ export const avalancheSubnetUnhealthy = seriesRule({
         severity: 'critical',
         expr: ({ sel }) => `avaxmon_health_tag_healthy{${sel}} == 0`,
         summary: () => `Subnet {{ $labels.tag }} is unhealthy on {{ $labels.target }}`,
-        description: () =>
-          `health.health filtered by tag {{ $labels.tag }} has reported unhealthy on {{ $labels.target }} for more than 2 minutes.`,
+        description: ({ forSeconds }) =>
+          `health.health filtered by tag {{ $labels.tag }} has reported unhealthy on {{ $labels.target }} for more than ${human(forSeconds)}.`,
       },
     ],
   },

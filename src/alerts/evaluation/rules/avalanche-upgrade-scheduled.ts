@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import type { AlertRule, Candidate, RuleContext } from '../rule.js';
 import { formatPercent, formatSeconds } from './series-rule.js';
 
@@ -29,7 +30,7 @@ export const avalancheUpgradeScheduled: AlertRule = {
         severity: 'info',
         expr: ({ sel, p }) =>
           `(avaxmon_network_upgrade_activation_timestamp_seconds{${sel}} - time()) < ${p.window} > 0 and avaxmon_network_upgrade_scheduled{${sel}} == 1`,
-        summary: () => `Network upgrade {{ $labels.upgrade }} activates within 7 days`,
+        summary: ({ p }) => `Network upgrade {{ $labels.upgrade }} activates within ${human(p.window)}`,
         description: () =>
           `Network upgrade {{ $labels.upgrade }}, as reported by {{ $labels.target }}, activates in {{ $value | humanizeDuration }}; nodes must run a version that supports it by then.`,
       },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { BASE_UPTIME_REQUIREMENT } from '../../../collectors/validators/uptime-requirement.js';
 import type { AlertRule, Candidate } from '../rule.js';
 import { pick } from '../sample-index.js';
@@ -26,8 +27,8 @@ export const avalancheUptimeLow: AlertRule = {
         expr: ({ sel }) =>
           `avaxmon_validator_uptime_ratio{${sel}, view!="self"} < on (job, instance, target, subnet, node_id) group_left avaxmon_validator_uptime_requirement_ratio{${sel}}`,
         summary: () => `Uptime of validator {{ $labels.node_id }} is below its reward requirement`,
-        description: () =>
-          `The uptime so far of validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} ({{ if eq $labels.view "network" }}as the deciding share of the stake sees it{{ else }}as {{ $labels.target }} sees it{{ end }}) is {{ $value | humanizePercentage }}, below the requirement of its validation (avaxmon_validator_uptime_requirement_ratio), for more than 5 minutes. It recovers while the node stays up; the downtime budget (AvalancheRewardAtRisk) says how much longer it may be down.`,
+        description: ({ forSeconds }) =>
+          `The uptime so far of validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} ({{ if eq $labels.view "network" }}as the deciding share of the stake sees it{{ else }}as {{ $labels.target }} sees it{{ end }}) is {{ $value | humanizePercentage }}, below the requirement of its validation (avaxmon_validator_uptime_requirement_ratio), for more than ${human(forSeconds)}. It recovers while the node stays up; the downtime budget (AvalancheRewardAtRisk) says how much longer it may be down.`,
       },
     ],
   },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import type { AlertRule, Candidate } from '../rule.js';
 import { pick } from '../sample-index.js';
 
@@ -21,8 +22,8 @@ export const avalancheValidatorDisconnected: AlertRule = {
         severity: 'critical',
         expr: ({ sel }) => `avaxmon_validator_connected{${sel}, view!="self"} == 0`,
         summary: () => `Validator {{ $labels.node_id }} is disconnected`,
-        description: () =>
-          `Target {{ $labels.target }} has reported validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} as not connected for more than 5 minutes.`,
+        description: ({ forSeconds }) =>
+          `Target {{ $labels.target }} has reported validator {{ $labels.node_id }} on subnet {{ $labels.subnet }} as not connected for more than ${human(forSeconds)}.`,
       },
     ],
   },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { seriesRule } from './series-rule.js';
 
 /** An L1 validator that is listed but out of balance is AvalancheL1ValidatorInactive's, not this rule's too. */
@@ -16,8 +17,8 @@ export const avalancheValidatorNotActive = seriesRule({
         expr: ({ sel }) =>
           `avaxmon_validator_active{${sel}} == 0 unless on (job, instance, target, subnet, node_id) avaxmon_l1_validator_active{${sel}} == 0`,
         summary: () => `Node {{ $labels.node_id }} is not in the validator set`,
-        description: () =>
-          `Watched node {{ $labels.node_id }} has not been in the current validator set of subnet {{ $labels.subnet }} (target {{ $labels.target }}) for more than 5 minutes.`,
+        description: ({ forSeconds }) =>
+          `Watched node {{ $labels.node_id }} has not been in the current validator set of subnet {{ $labels.subnet }} (target {{ $labels.target }}) for more than ${human(forSeconds)}.`,
       },
     ],
   },

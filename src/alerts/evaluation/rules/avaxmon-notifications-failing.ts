@@ -1,4 +1,4 @@
-import { promDuration } from '../prometheus-twin.js';
+import { human, promDuration } from '../prometheus-twin.js';
 import type { AlertRule, Candidate, RuleContext } from '../rule.js';
 import { formatSeconds } from './series-rule.js';
 
@@ -43,8 +43,8 @@ export const avaxmonNotificationsFailing: AlertRule = {
           max by (job, instance, receiver) (avaxmon_notification_receiver_oldest_queued_age_seconds{${sel}}) > ${p.max_queue_age}
         `,
         summary: () => `Notifications to receiver {{ $labels.receiver }} are failing`,
-        description: () =>
-          `avaxmon at {{ $labels.instance }} cannot deliver to receiver {{ $labels.receiver }}: it rejected (4xx), expired or dropped (full outbox) a notification within 15 minutes, or its oldest queued notification has waited more than 10 minutes. Route this alert around that receiver.`,
+        description: ({ p }) =>
+          `avaxmon at {{ $labels.instance }} cannot deliver to receiver {{ $labels.receiver }}: it rejected (4xx), expired or dropped (full outbox) a notification within ${human(p.window)}, or its oldest queued notification has waited more than ${human(p.max_queue_age)}. Route this alert around that receiver.`,
       },
     ],
   },

@@ -1,3 +1,4 @@
+import { human } from '../prometheus-twin.js';
 import { seriesRule } from './series-rule.js';
 
 export const avaxmonTargetDown = seriesRule({
@@ -13,8 +14,8 @@ export const avaxmonTargetDown = seriesRule({
         severity: 'critical',
         expr: ({ sel }) => `avaxmon_target_up{${sel}} == 0`,
         summary: () => `Target {{ $labels.target }} is unreachable`,
-        description: () =>
-          `avaxmon's requests to target {{ $labels.target }} have failed at the transport (no HTTP answer) for more than 1 minute.`,
+        description: ({ forSeconds }) =>
+          `avaxmon's requests to target {{ $labels.target }} have failed at the transport (no HTTP answer) for more than ${human(forSeconds)}.`,
       },
     ],
   },
