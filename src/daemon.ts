@@ -93,6 +93,8 @@ export class Daemon implements DaemonView {
   private readonly lag = new CollectionLag();
   private stopLagTicks?: () => void;
   private scheduler?: Scheduler;
+  /** The current scheduler's jobs by slice key, for running some out of turn (catchUp). */
+  private readonly jobs = new Map<string, Job>();
   private firstRoundComplete = false;
   private stopping = false;
   private lastRunEndedMs: number;
@@ -255,7 +257,10 @@ export class Daemon implements DaemonView {
       maxConcurrentPerOrigin: config.global.max_concurrent_collections_per_origin,
     });
     this.scheduler = scheduler;
-    await scheduler.start(runs.map((run) => this.jobFor(run)));
+    this.jobs.clear();
+    const jobs = runs.map((run) => this.jobFor(run));
+    for (const job of jobs) this.jobs.set(job.id, job);
+    await scheduler.start(jobs);
   }
 
   private jobFor(run: SliceRun): Job {
@@ -281,6 +286,7 @@ export class Daemon implements DaemonView {
         const changed =
           upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
         this.publishRun(run, changed);
+        if (upBefore === false && this.self.isTargetUp(run.target)) this.catchUp(run.target, key);
       },
       started: (delayMs) => this.lag.recordStart(run.collector, delayMs),
       skipped: () => {
@@ -296,6 +302,19 @@ export class Daemon implements DaemonView {
         this.publishRun(run, families);
       },
     };
+  }
+
+  /**
+   * A target that answers again after an outage: its collectors that failed meanwhile run now, not
+   * at their next tick, so a 5-minute collector's series (and the alerts reading them) are not
+   * missing for minutes after the node is back.
+   */
+  private catchUp(target: string, recoveredBy: string): void {
+    for (const [key, job] of this.jobs) {
+      const state = this.collectorStates.get(key);
+      if (key === recoveredBy || state?.target !== target || state.lastError === undefined) continue;
+      void this.scheduler?.trigger(job);
+    }
   }
 
   /** After a run: its collector's status and its target's series, and the rules reading what changed. */

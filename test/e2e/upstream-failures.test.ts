@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { find, scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
 
 /** Each fault: what the simulator does, and the outcome label avaxmon must count. */
@@ -107,6 +108,36 @@ describe('an unreachable target', () => {
       expect(peersFailures.filter((entry) => entry.includes('"level":"debug"')).length).toBeGreaterThanOrEqual(2);
     } finally {
       await stack.close();
+    }
+  });
+});
+
+describe('a target that comes back', () => {
+  it('runs its failed slow collectors at once, not at their next 5-minute tick', async () => {
+    const port = await freePort();
+    const stack = await startStack({
+      manualTime: true,
+      targetUrl: `http://127.0.0.1:${port}`,
+      globalYaml: '{ timeout: 800ms }',
+      targetYaml: 'collectors: { health: { interval: 1s }, node_info: { interval: 5m }, upgrades: { interval: 5m } }',
+    });
+    let node: Simulator | undefined;
+    try {
+      const down = await scrape(stack.url);
+      expect(valueOf(down, 'avaxmon_target_up', { target: 'node-a' })).toBe(0);
+      expect(valueOf(down, 'avaxmon_collector_success', { collector: 'node_info' })).toBe(0);
+      node = await startSimulator({ port });
+      // Well within one health interval plus the runs it sets off; the next node_info tick is minutes away.
+      const back = await stack.time!.eventually(
+        () => scrape(stack.url),
+        (s) => valueOf(s, 'avaxmon_collector_success', { collector: 'node_info' }) === 1,
+        5_000,
+      );
+      expect(valueOf(back, 'avaxmon_collector_success', { collector: 'upgrades' })).toBe(1);
+      expect(find(back, 'avaxmon_node_info')).toHaveLength(1);
+    } finally {
+      await stack.close();
+      await node?.close();
     }
   });
 });
