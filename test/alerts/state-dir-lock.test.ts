@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { StateDirLock } from '../../src/alerts/state/state-dir-lock.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 // The lock against lock files written by hand, as another host, container or earlier run would leave them.
 // A second process on this host is refused in state-dir.test.ts, with real daemons.
@@ -29,10 +30,10 @@ function writtenLock(holder: { hostname: string; pid: number }, ageMs: number): 
   return { stateDir, file };
 }
 
-function take(stateDir: string): { lines: () => Array<Record<string, unknown>> } {
+function take(stateDir: string, clock?: ManualClock): { lines: () => Array<Record<string, unknown>> } {
   const lines: string[] = [];
   const log = createLogger('info', 'json', { write: (line: string) => lines.push(line) });
-  locks.push(new StateDirLock(stateDir, log));
+  locks.push(new StateDirLock(stateDir, log, clock));
   return { lines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
@@ -82,6 +83,18 @@ describe('state_dir lock', () => {
     take(stateDir);
     expect(holderOf(file)).toMatchObject({ hostname: hostname(), pid: process.pid });
     expect(holderOf(file).instance).not.toBe('earlier');
+  });
+
+  it('refreshes its heartbeat every 5 s of its clock', async () => {
+    const { stateDir, file } = writtenLock({ hostname: 'other-host', pid: 1 }, STALE_MS);
+    const clock = new ManualClock();
+    take(stateDir, clock);
+    const longAgo = new Date(Date.now() - STALE_MS);
+    utimesSync(file, longAgo, longAgo);
+    await clock.advance(4_999);
+    expect(Date.now() - statSync(file).mtimeMs).toBeGreaterThan(STALE_MS / 2);
+    await clock.advance(1);
+    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(FRESH_MS);
   });
 
   it('removes its lock on release, but not one taken over from it', () => {

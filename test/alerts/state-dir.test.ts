@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,16 +69,12 @@ describe('state_dir', () => {
     expect(existsSync(join(stateDir, 'avaxmon.lock'))).toBe(false);
   }, 60_000);
 
-  it("keeps its lock's heartbeat fresh, and exits 2 once another avaxmon has taken the lock over", async () => {
+  it('exits 2 once another avaxmon has taken its lock over', async () => {
     const { stateDir, configFile } = await setup();
     const daemon = await startLogged(configFile);
     await until(() => daemon.output().includes('avaxmon listening'), 20_000);
     const lock = join(stateDir, 'avaxmon.lock');
-
-    const longAgo = new Date(Date.now() - 60_000);
-    utimesSync(lock, longAgo, longAgo);
-    await until(() => Date.now() - statSync(lock).mtimeMs < 10_000, 10_000);
-
+    // Its next heartbeat finds the lock taken (the refresh itself is in state-dir-lock.test.ts, on a manual clock).
     // As a process on another host would write it after judging this one gone (frozen past the stale limit).
     const other = `${JSON.stringify({ hostname: 'other-host', pid: 1, instance: 'other', since: new Date().toISOString() })}\n`;
     writeFileSync(lock, other);

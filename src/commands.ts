@@ -1,0 +1,210 @@
+// The CLI's commands, loaded by main.ts once it has checked the Node.js version and applied the process settings.
+import { exitOnBrokenPipe } from './broken-pipe.js';
+import type { Logger } from 'pino';
+import { loadConfigFile } from './config/load.js';
+import { loadReceiverConfig } from './config/load-receiver.js';
+import { configSummary } from './config/summary.js';
+import { Daemon } from './daemon.js';
+import { ConfigError, formatConfigIssue } from './errors.js';
+import { createLogger } from './log.js';
+import {
+  USAGE,
+  UsageError,
+  controlPlaneOptions,
+  defaultExternalUrl,
+  parseCli,
+  parseListenAddress,
+  parseShard,
+  type CliOptions,
+} from './cli/args.js';
+import { runSimulatorCommand } from './simulator/command.js';
+import { ScenarioError } from './simulator/scenario.js';
+import { runCollectCommand } from './cli/collect.js';
+import { runHealthcheck } from './cli/healthcheck.js';
+import { runInit } from './cli/init.js';
+import { listenOn } from './server/listen.js';
+import { watchWebConfig } from './server/web-config-watch.js';
+import { sendTestAlert } from './alerts/delivery/test-alert.js';
+import { loadWebConfig } from './server/web-config.js';
+import { VERSION } from './version.js';
+
+const EXIT_USAGE = 2;
+/** Why a listen address cannot be used, in words: a stack trace here helps nobody. */
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the address is already in use (another avaxmon, or another program on that port)',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'no network interface has that address',
+};
+/** A stop that has not finished by then exits anyway: the outbox is on disk, nothing is lost. */
+const STOP_DEADLINE_MS = 4_500;
+
+async function main(argv: string[]): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCli(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`avaxmon: ${error.message}\n\n${USAGE}`);
+    return EXIT_USAGE;
+  }
+  switch (options.command) {
+    case 'help':
+      process.stdout.write(USAGE);
+      return 0;
+    case 'version':
+      process.stdout.write(`avaxmon ${VERSION} (node ${process.version})\n`);
+      return 0;
+    case 'init':
+      return runInit(options.positionals[0] ?? options.configFile);
+    case 'check-config':
+      return checkConfig(options.positionals[0] ?? options.configFile);
+    case 'simulate':
+      return simulate(options);
+    case 'test-alert':
+      return testAlert(options);
+    case 'collect':
+      return collect(options);
+    case 'healthcheck':
+      return runHealthcheck(options);
+    case 'run':
+      return runDaemon(options);
+  }
+}
+
+/** Prints one line per bad config path to stderr; the caller exits 2. */
+function reportConfigError(error: unknown): number {
+  if (!(error instanceof ConfigError)) throw error;
+  for (const issue of error.issues) process.stderr.write(`${formatConfigIssue(issue)}\n`);
+  return EXIT_USAGE;
+}
+
+function checkConfig(file: string): number {
+  try {
+    const config = loadConfigFile(file);
+    process.stdout.write(`${file}: OK (${config.targets.length} target(s))\n`);
+    return 0;
+  } catch (error) {
+    return reportConfigError(error);
+  }
+}
+
+async function testAlert(options: CliOptions): Promise<number> {
+  if (!options.values.receiver) {
+    process.stderr.write('avaxmon: test-alert needs --receiver NAME (a receiver of alerts.receivers in --config.file)\n');
+    return EXIT_USAGE;
+  }
+  let config: ReturnType<typeof loadReceiverConfig>;
+  try {
+    config = loadReceiverConfig(options.configFile, options.values.receiver as string, { requireSomethingToWatch: false });
+  } catch (error) {
+    return reportConfigError(error);
+  }
+  const result = await sendTestAlert(config, options.values.receiver as string | undefined);
+  (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
+  return result.ok ? 0 : 1;
+}
+
+async function simulate(options: CliOptions): Promise<number> {
+  try {
+    await runSimulatorCommand(options);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+    process.stderr.write(`avaxmon: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+async function collect(options: CliOptions): Promise<number> {
+  try {
+    return await runCollectCommand(loadConfigFile(options.configFile), options);
+  } catch (error) {
+    if (!(error instanceof UsageError)) return reportConfigError(error);
+    process.stderr.write(`avaxmon: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+async function runDaemon(options: CliOptions): Promise<number> {
+  const logger = createLogger(options.logLevel, options.logFormat);
+  let daemon: Daemon;
+  try {
+    const { host, port } = parseListenAddress(options.listenAddress);
+    const shard = typeof options.values.shard === 'string' ? parseShard(options.values.shard) : undefined;
+    const config = loadConfigFile(options.configFile);
+    logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
+    const web = { ...(options.webConfigFile ? loadWebConfig(options.webConfigFile) : {}), control: controlPlaneOptions(options.values) };
+    daemon = new Daemon({
+      config,
+      logger,
+      configFile: options.configFile,
+      web,
+      shard,
+      externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)),
+    });
+    await daemon.open();
+    await listenOn(daemon.app, host, port);
+    if (options.webConfigFile) watchWebConfig(options.webConfigFile, daemon.app, logger);
+    logger.info(
+      { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
+      'avaxmon listening',
+    );
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      logger.error({ issues: error.issues.map(formatConfigIssue) }, 'Invalid config');
+      return reportConfigError(error);
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`avaxmon: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    const listenProblem = LISTEN_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+    if (!listenProblem) throw error;
+    process.stderr.write(
+      `avaxmon: cannot listen on ${options.listenAddress}: ${listenProblem}; choose another with --web.listen-address\n`,
+    );
+    return 1;
+  }
+  handleSignals(daemon, logger);
+  void daemon.start();
+  return new Promise<number>(() => {});
+}
+
+function handleSignals(daemon: Daemon, logger: Logger): void {
+  process.on('SIGHUP', () => {
+    logger.info('SIGHUP received; reloading config');
+    void daemon.reload();
+  });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'Draining in-flight work before exit');
+    const deadline = setTimeout(() => {
+      logger.warn({ deadlineMs: STOP_DEADLINE_MS }, 'Stop did not finish in time; exiting with the outbox as it is on disk');
+      logger.flush();
+      process.exit(0);
+    }, STOP_DEADLINE_MS);
+    void (async () => {
+      // Open keep-alive scrapes would hold app.close() up: new requests are refused, idle ones closed.
+      daemon.app.server.closeIdleConnections?.();
+      await Promise.all([daemon.app.close(), daemon.stop()]);
+      clearTimeout(deadline);
+      logger.info('Stopped cleanly');
+      logger.flush();
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+exitOnBrokenPipe(process.stdout);
+exitOnBrokenPipe(process.stderr);
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`avaxmon: fatal: ${(error as Error)?.stack ?? error}\n`);
+    process.exit(1);
+  },
+);
