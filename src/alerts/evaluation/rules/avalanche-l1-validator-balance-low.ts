@@ -1,5 +1,16 @@
 import { days } from '../prometheus-twin.js';
+import type { TwinAlert } from '../rule.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
+
+/** The twin's alert of one tier: the balance lasts less than the tier's param. */
+function runwayBelow(tier: 'warning' | 'critical'): Omit<TwinAlert, 'severity'> {
+  return {
+    expr: ({ sel, p }) => `avaxmon_l1_validator_balance_runway_seconds{${sel}} < ${p[tier]}`,
+    summary: ({ p }) => `L1 validator {{ $labels.node_id }} has less than ${days(p[tier])} days of balance`,
+    description: () =>
+      `At the current fee, the balance of L1 validator {{ $labels.node_id }} on {{ $labels.subnet }} (target {{ $labels.target }}) lasts {{ $value | humanizeDuration }}; it is deactivated when the balance reaches zero.`,
+  };
+}
 
 export const avalancheL1ValidatorBalanceLow = seriesRule({
   name: 'AvalancheL1ValidatorBalanceLow',
@@ -14,20 +25,8 @@ export const avalancheL1ValidatorBalanceLow = seriesRule({
   prometheus: {
     group: 'avaxmon-validator',
     alerts: [
-      {
-        severity: 'warning',
-        expr: ({ sel, p }) => `avaxmon_l1_validator_balance_runway_seconds{${sel}} < ${p.warning}`,
-        summary: ({ p }) => `L1 validator {{ $labels.node_id }} has less than ${days(p.warning)} days of balance`,
-        description: () =>
-          `At the current fee, the balance of L1 validator {{ $labels.node_id }} on {{ $labels.subnet }} (target {{ $labels.target }}) lasts {{ $value | humanizeDuration }}; it is deactivated when the balance reaches zero.`,
-      },
-      {
-        severity: 'critical',
-        expr: ({ sel, p }) => `avaxmon_l1_validator_balance_runway_seconds{${sel}} < ${p.critical}`,
-        summary: ({ p }) => `L1 validator {{ $labels.node_id }} has less than ${days(p.critical)} days of balance`,
-        description: () =>
-          `At the current fee, the balance of L1 validator {{ $labels.node_id }} on {{ $labels.subnet }} (target {{ $labels.target }}) lasts {{ $value | humanizeDuration }}; it is deactivated when the balance reaches zero.`,
-      },
+      { severity: 'warning', ...runwayBelow('warning') },
+      { severity: 'critical', ...runwayBelow('critical') },
     ],
   },
   description: "An L1 validator's balance pays the continuous fee for less than 30 days (warning) or 7 days (critical).",

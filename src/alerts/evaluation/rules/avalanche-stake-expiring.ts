@@ -1,10 +1,22 @@
 import { human } from '../prometheus-twin.js';
+import type { TwinAlert } from '../rule.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
 
 /**
  * Only validations that really end: fixed-period ones, and auto-renewed ones whose next period is 0.
  * No critical tier: an hour before the end nothing can be done that a day before could not.
  */
+/** The twin's alert of one tier: the validation ends within the tier's param. */
+function endsWithin(tier: 'info' | 'warning'): Omit<TwinAlert, 'severity'> {
+  return {
+    expr: ({ sel, p }) =>
+      `(avaxmon_validator_end_timestamp_seconds{${sel}} - time()) < ${p[tier]} > 0 unless on (job, instance, target, subnet, node_id) avaxmon_validator_auto_renew{${sel}} == 1`,
+    summary: ({ p }) => `Stake of validator {{ $labels.node_id }} ends within ${human(p[tier])}`,
+    description: () =>
+      `The validation of {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}) ends in {{ $value | humanizeDuration }} and will not renew.`,
+  };
+}
+
 export const avalancheStakeExpiring = seriesRule({
   name: 'AvalancheStakeExpiring',
   metric: 'avaxmon_validator_end_timestamp_seconds',
@@ -19,22 +31,8 @@ export const avalancheStakeExpiring = seriesRule({
   prometheus: {
     group: 'avaxmon-validator',
     alerts: [
-      {
-        severity: 'info',
-        expr: ({ sel, p }) =>
-          `(avaxmon_validator_end_timestamp_seconds{${sel}} - time()) < ${p.info} > 0 unless on (job, instance, target, subnet, node_id) avaxmon_validator_auto_renew{${sel}} == 1`,
-        summary: ({ p }) => `Stake of validator {{ $labels.node_id }} ends within ${human(p.info)}`,
-        description: () =>
-          `The validation of {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}) ends in {{ $value | humanizeDuration }} and will not renew.`,
-      },
-      {
-        severity: 'warning',
-        expr: ({ sel, p }) =>
-          `(avaxmon_validator_end_timestamp_seconds{${sel}} - time()) < ${p.warning} > 0 unless on (job, instance, target, subnet, node_id) avaxmon_validator_auto_renew{${sel}} == 1`,
-        summary: ({ p }) => `Stake of validator {{ $labels.node_id }} ends within ${human(p.warning)}`,
-        description: () =>
-          `The validation of {{ $labels.node_id }} on subnet {{ $labels.subnet }} (target {{ $labels.target }}) ends in {{ $value | humanizeDuration }} and will not renew.`,
-      },
+      { severity: 'info', ...endsWithin('info') },
+      { severity: 'warning', ...endsWithin('warning') },
     ],
   },
   description:
