@@ -115,6 +115,7 @@ export class AlertEngine {
   private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;
     const before = this.checkpoint(scopes);
+    const durableBefore = this.durableState(scopes);
     const outgoing: NewNotification[] = [];
     try {
       for (const scope of scopes) outgoing.push(...this.transition(scope, new SampleIndex(scope.samples), nowMs));
@@ -126,7 +127,7 @@ export class AlertEngine {
     this.flap.commit();
     this.groupsSent(outgoing, nowMs);
     // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
-    const changed = outgoing.length > 0 || JSON.stringify(this.alertsIn(scopes).map(([, alert]) => alert)) !== before;
+    const changed = outgoing.length > 0 || this.durableState(scopes) !== durableBefore;
     if (changed) this.deps.save({ alerts: this.active(), ...this.flap.state(nowMs) });
     return changed;
   }
@@ -192,6 +193,18 @@ export class AlertEngine {
   }
 
   /** The alerts in scope as JSON (cheap to compare and to restore); the flap damper journals from here. */
+  /**
+   * What a restart needs of the alerts in scope: all but their annotations. A text that states a
+   * remaining time or a current value changes at every evaluation; rewriting every alert of the
+   * fleet for that after each run does not scale, and the first evaluation after a start renders it again.
+   */
+  private durableState(scopes: readonly EvaluationScope[]): string {
+    return JSON.stringify(
+      this.alertsIn(scopes).map(([, alert]) => alert),
+      (key, value) => (key === 'annotations' ? undefined : value),
+    );
+  }
+
   private checkpoint(scopes: readonly EvaluationScope[]): string {
     this.flap.begin();
     return JSON.stringify(this.alertsIn(scopes).map(([, alert]) => alert));
