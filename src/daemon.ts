@@ -286,7 +286,7 @@ export class Daemon implements DaemonView {
         const changed =
           upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
         this.publishRun(run, changed);
-        if (upBefore === false && this.self.isTargetUp(run.target)) this.catchUp(run.target, key);
+        if (upBefore === false && this.self.isTargetUp(run.target) && !this.lag.behind) this.catchUp(run.target, key);
       },
       started: (delayMs) => this.lag.recordStart(run.collector, delayMs),
       skipped: () => {
@@ -307,7 +307,8 @@ export class Daemon implements DaemonView {
   /**
    * A target that answers again after an outage: its collectors that failed meanwhile run now, not
    * at their next tick, so a 5-minute collector's series (and the alerts reading them) are not
-   * missing for minutes after the node is back.
+   * missing for minutes after the node is back. Not while collection is behind: a daemon short of
+   * CPU also sees targets time out and come back, and extra runs would only deepen its backlog.
    */
   private catchUp(target: string, recoveredBy: string): void {
     for (const [key, job] of this.jobs) {

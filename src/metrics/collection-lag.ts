@@ -17,9 +17,11 @@ export const LAGGING_INTERVALS = 2;
 export class CollectionLag {
   private readonly lateRuns = new LabelledCounter('avaxmon_collection_late_runs_total');
   private laggingNow = 0;
+  private lastStartDelayMs = 0;
 
   /** A run started `delayMs` after its scheduled time. */
   recordStart(collector: string, delayMs: number): void {
+    this.lastStartDelayMs = delayMs;
     // Counted from 0 once the collector runs at all, as a counter with known labels should be.
     this.lateRuns.add({ collector }, delayMs > LATE_RUN_MS ? 1 : 0);
   }
@@ -33,6 +35,11 @@ export class CollectionLag {
       if (nowSeconds - status.lastSuccessSeconds > (LAGGING_INTERVALS * state.intervalMs) / 1000) lagging += 1;
     }
     this.laggingNow = lagging;
+  }
+
+  /** Whether the latest run started late: runs are waiting for the event loop or a slot, and extra runs would wait too. */
+  get behind(): boolean {
+    return this.lastStartDelayMs > LATE_RUN_MS;
   }
 
   get lagging(): number {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually, scrape, startStack, valueOf, type ParsedSample, type Stack } from '../helpers/stack.js';
+import { CollectionLag } from '../../src/metrics/collection-lag.js';
 
 let stack: Stack | undefined;
 afterEach(async () => {
@@ -53,4 +54,15 @@ describe('collection that cannot keep up', () => {
     expect(await firingRules(stack.url)).not.toContain('AvaxmonCollectionLagging');
     expect(await (await fetch(`${stack.url}/`)).text()).not.toContain('collection behind');
   }, 40_000);
+});
+
+describe('CollectionLag.behind', () => {
+  it('holds while the latest run started more than a second late, and clears with a run on time', () => {
+    const lag = new CollectionLag();
+    expect(lag.behind).toBe(false);
+    lag.recordStart('peers', 4_000);
+    expect(lag.behind).toBe(true);
+    lag.recordStart('health', 20);
+    expect(lag.behind).toBe(false);
+  });
 });
