@@ -4,7 +4,7 @@
 //   node scripts/generate-rules-doc.mjs            write the table
 //   node scripts/generate-rules-doc.mjs --check    exit 1 if it is stale
 import { readFileSync, writeFileSync } from 'node:fs';
-import { promDuration } from '../dist/alerts/evaluation/prometheus-twin.js';
+import { formatDuration } from '../dist/duration.js';
 import { ruleRegistry } from '../dist/alerts/evaluation/rules/index.js';
 
 const file = new URL('../docs/alerting.md', import.meta.url);
@@ -13,7 +13,7 @@ const END = '<!-- rules-table end -->';
 
 function settingsOf(rule) {
   return Object.entries(rule.params)
-    .map(([name, spec]) => `\`${name}: ${spec.kind === 'duration' ? promDuration(spec.default * 1000) : spec.default}\``)
+    .map(([name, spec]) => `\`${name}: ${spec.kind === 'duration' ? formatDuration(spec.default * 1000) : spec.default}\``)
     .join(', ');
 }
 

@@ -22,3 +22,10 @@ export function parseDuration(text: string): number | undefined {
   });
   return Number.isFinite(total) ? total : undefined;
 }
+
+/** Milliseconds as Prometheus writes a duration, in the largest unit that divides them: "5m", "1h", "0s". */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const unit = UNITS_IN_ORDER.find((name) => name !== 'w' && ms % UNIT_MS[name]! === 0)!;
+  return `${ms / UNIT_MS[unit]!}${unit}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../src/duration.js';
+import { formatDuration, parseDuration } from '../src/duration.js';
 import { jitterMs } from '../src/scheduler.js';
 
 describe('parseDuration', () => {
@@ -27,5 +27,21 @@ describe('jitter', () => {
     expect(seconds.size).toBeGreaterThanOrEqual(12);
     expect(Math.max(...offsets)).toBeLessThan(15_000);
     expect(jitterMs('validator-7/health', 15_000)).toBe(offsets[7]);
+  });
+});
+
+describe('formatDuration', () => {
+  it('writes milliseconds in the largest unit that divides them, as parseDuration reads them back', () => {
+    for (const [ms, text] of [
+      [0, '0s'],
+      [1_500, '1500ms'],
+      [30_000, '30s'],
+      [300_000, '5m'],
+      [3_600_000, '1h'],
+      [7 * 86_400_000, '7d'],
+    ] as const) {
+      expect(formatDuration(ms)).toBe(text);
+      expect(parseDuration(text)).toBe(ms);
+    }
   });
 });

@@ -192,7 +192,6 @@ export class AlertEngine {
     return outgoing;
   }
 
-  /** The alerts in scope as JSON (cheap to compare and to restore); the flap damper journals from here. */
   /**
    * What a restart needs of the alerts in scope: all but their annotations. A text that states a
    * remaining time or a current value changes at every evaluation; rewriting every alert of the
@@ -205,6 +204,7 @@ export class AlertEngine {
     );
   }
 
+  /** The alerts in scope as JSON (cheap to compare and to restore); the flap damper journals from here. */
   private checkpoint(scopes: readonly EvaluationScope[]): string {
     this.flap.begin();
     return JSON.stringify(this.alertsIn(scopes).map(([, alert]) => alert));

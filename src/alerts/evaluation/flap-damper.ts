@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { formatDuration } from '../../duration.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import type { AlertRecord, AlertStatus, FlapState } from '../alert.js';
 
@@ -95,8 +96,8 @@ export class FlapDamper {
 
   notice(fingerprint: string): string {
     return (
-      `changed state more than ${this.settings.flapMaxTransitions} times within ${formatMs(this.settings.flapWindowMs)}; ` +
-      `further changes are merged and its state is sent once it has been stable for ${formatMs(this.settings.flapSettleMs)} (fingerprint ${fingerprint})`
+      `changed state more than ${this.settings.flapMaxTransitions} times within ${formatDuration(this.settings.flapWindowMs)}; ` +
+      `further changes are merged and its state is sent once it has been stable for ${formatDuration(this.settings.flapSettleMs)} (fingerprint ${fingerprint})`
     );
   }
 
@@ -151,12 +152,6 @@ export class FlapDamper {
     this.transitions.set(fingerprint, recent);
     return recent;
   }
-}
-
-function formatMs(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  return `${ms / 1000}s`;
 }
 
 function restore<T>(entries: Map<string, T>, key: string, value: T | undefined): void {

@@ -1,3 +1,4 @@
+import { formatDuration } from '../../duration.js';
 import { type AlertRule, type RuleSettings, runbookUrl, type Severity, type TwinValues } from './rule.js';
 
 /** Renders the Prometheus twins that built-in rules carry (AlertRule.prometheus), and the helpers their texts use. */
@@ -33,20 +34,6 @@ export function dedent(text: string): string {
   return lines.map((line) => line.slice(indent)).join('\n');
 }
 
-const UNITS: ReadonlyArray<readonly [string, number]> = [
-  ['d', 86_400_000],
-  ['h', 3_600_000],
-  ['m', 60_000],
-  ['s', 1_000],
-];
-
-/** Milliseconds as Prometheus writes a duration: "5m", "1h", "0s". */
-export function promDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const unit = UNITS.find(([, size]) => ms % size === 0);
-  return unit ? `${ms / unit[1]}${unit[0]}` : `${ms}ms`;
-}
-
 /** One rule of a Prometheus rule file. */
 export interface PrometheusRuleEntry {
   readonly alert: string;
@@ -63,7 +50,7 @@ export function renderTwin(rule: AlertRule, settings: RuleSettings, selector: st
   return rule.prometheus.alerts.map((alert) => ({
     alert: rule.name,
     expr: dedent(alert.expr(values)),
-    for: promDuration(settings.forMs),
+    for: formatDuration(settings.forMs),
     labels: { severity: settings.severity ?? alert.severity },
     annotations: {
       summary: dedent(alert.summary(values)),

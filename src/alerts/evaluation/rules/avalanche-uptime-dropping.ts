@@ -1,4 +1,5 @@
-import { human, promDuration } from '../prometheus-twin.js';
+import { formatDuration } from '../../../duration.js';
+import { human } from '../prometheus-twin.js';
 import type { AlertRule, Candidate } from '../rule.js';
 import { pick } from '../sample-index.js';
 import { formatPercent, formatSeconds } from './series-rule.js';
@@ -30,7 +31,7 @@ export const avalancheUptimeDropping: AlertRule = {
       {
         severity: 'warning',
         expr: ({ sel, p }) =>
-          `max without (view) (max_over_time(avaxmon_validator_uptime_ratio{${sel}, view="network"}[${promDuration(p.window * 1000)}]) - avaxmon_validator_uptime_ratio{${sel}, view="network"}) > ${p.threshold}`,
+          `max without (view) (max_over_time(avaxmon_validator_uptime_ratio{${sel}, view="network"}[${formatDuration(p.window * 1000)}]) - avaxmon_validator_uptime_ratio{${sel}, view="network"}) > ${p.threshold}`,
         summary: () => `Uptime of {{ $labels.target }} is dropping`,
         description: ({ forSeconds }) =>
           `The uptime of {{ $labels.node_id }} (target {{ $labels.target }}) as the deciding share of the stake sees it fell by {{ $value | humanizePercentage }} within the last hour (threshold 5 points), for more than ${human(forSeconds)}.`,

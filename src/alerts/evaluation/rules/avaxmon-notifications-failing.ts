@@ -1,4 +1,5 @@
-import { human, promDuration } from '../prometheus-twin.js';
+import { formatDuration } from '../../../duration.js';
+import { human } from '../prometheus-twin.js';
 import type { AlertRule, Candidate, RuleContext } from '../rule.js';
 import { formatSeconds } from './series-rule.js';
 
@@ -36,9 +37,9 @@ export const avaxmonNotificationsFailing: AlertRule = {
       {
         severity: 'critical',
         expr: ({ sel, p }) => `
-          sum by (job, instance, receiver) (increase(avaxmon_notifications_total{${sel}, outcome=~"rejected|expired"}[${promDuration(p.window * 1000)}])) > 0
+          sum by (job, instance, receiver) (increase(avaxmon_notifications_total{${sel}, outcome=~"rejected|expired"}[${formatDuration(p.window * 1000)}])) > 0
           or
-          sum by (job, instance, receiver) (increase(avaxmon_notifications_dropped_total{${sel}}[${promDuration(p.window * 1000)}])) > 0
+          sum by (job, instance, receiver) (increase(avaxmon_notifications_dropped_total{${sel}}[${formatDuration(p.window * 1000)}])) > 0
           or
           max by (job, instance, receiver) (avaxmon_notification_receiver_oldest_queued_age_seconds{${sel}}) > ${p.max_queue_age}
         `,
