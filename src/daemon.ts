@@ -320,13 +320,12 @@ export class Daemon implements DaemonView {
 
   /** After a run: its collector's status and its target's series, and the rules reading what changed. */
   private publishRun(run: SliceRun, changedFamilies: ReadonlySet<string> | undefined): void {
-    this.publishSelfOf(run.target, run.collector);
+    this.publishSelfOf(run.target);
     this.alerts.afterRun(run.target, changedFamilies);
   }
 
-  private publishSelfOf(target: string, collector: string): void {
-    this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.reachabilitySamples(target));
-    this.snapshot.setSlice(`${SELF_SLICE}/${sliceKey(target, collector)}`, this.self.collectorSamples(target, collector));
+  private publishSelfOf(target: string): void {
+    this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.statusSamples(target));
     this.requestsMoved.add(target);
   }
 
@@ -345,7 +344,7 @@ export class Daemon implements DaemonView {
   }
 
   private publishLag(): void {
-    this.lag.update(this.collectorStates.values(), this.self, this.clock.now() / 1000);
+    this.lag.update(this.self.collectorStatuses(), this.clock.now() / 1000);
     this.snapshot.setSlice(LAG_SLICE, this.lag.samples());
   }
 
@@ -360,14 +359,13 @@ export class Daemon implements DaemonView {
       if (keep.has(key)) continue;
       this.collectorStates.delete(key);
       this.snapshot.setSlice(key, []);
-      this.snapshot.setSlice(`${SELF_SLICE}/${key}`, []);
       if (targets.has(state.target)) continue;
       this.snapshot.setSlice(`${SELF_SLICE}/${state.target}`, []);
       this.snapshot.setSlice(`${REQUESTS_SLICE}/${state.target}`, []);
       this.requestsMoved.delete(state.target);
     }
     this.self.retain(targets, keep);
-    for (const run of runs) this.publishSelfOf(run.target, run.collector);
+    for (const target of targets) this.publishSelfOf(target);
     this.publishGlobalSelf();
   }
 }

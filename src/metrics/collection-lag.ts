@@ -1,7 +1,6 @@
-import type { CollectorState } from '../server/daemon-view.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
-import type { SelfMetrics } from './self-metrics.js';
+import type { CollectorStatus } from './self-metrics.js';
 
 /** A run that starts this much after its tick waited for the event loop or a concurrency slot. */
 export const LATE_RUN_MS = 1_000;
@@ -27,12 +26,11 @@ export class CollectionLag {
   }
 
   /** Counts the succeeding collectors whose last success is older than LAGGING_INTERVALS of their interval. */
-  update(states: Iterable<CollectorState>, self: SelfMetrics, nowSeconds: number): void {
+  update(statuses: Iterable<CollectorStatus>, nowSeconds: number): void {
     let lagging = 0;
-    for (const state of states) {
-      const status = self.collectorStatus(state.target, state.collector);
-      if (!status?.success || status.lastSuccessSeconds === undefined) continue;
-      if (nowSeconds - status.lastSuccessSeconds > (LAGGING_INTERVALS * state.intervalMs) / 1000) lagging += 1;
+    for (const status of statuses) {
+      if (!status.success || status.lastSuccessSeconds === undefined || status.intervalSeconds === undefined) continue;
+      if (nowSeconds - status.lastSuccessSeconds > LAGGING_INTERVALS * status.intervalSeconds) lagging += 1;
     }
     this.laggingNow = lagging;
   }

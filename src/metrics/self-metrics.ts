@@ -3,7 +3,7 @@ import type { Outcome } from '../errors.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
 
-interface CollectorStatus {
+export interface CollectorStatus {
   readonly target: string;
   readonly collector: string;
   /** Undefined until the first run ends. */
@@ -114,6 +114,11 @@ export class SelfMetrics {
     if (successful) this.lastLoadSeconds = nowSeconds;
   }
 
+  /** Every collector's status: the lag tick reads them all each second, so no lookup by key. */
+  collectorStatuses(): Iterable<CollectorStatus> {
+    return this.collectors.values();
+  }
+
   collectorStatus(target: string, collector: string): CollectorStatus | undefined {
     return this.collectors.get(`${target}/${collector}`);
   }
@@ -136,12 +141,10 @@ export class SelfMetrics {
   }
 
   samples(): Sample[] {
-    const perTarget = (target: string) => [
-      ...this.reachabilitySamples(target),
-      ...this.requestSamples(target),
-      ...[...(this.collectorsOfTarget.get(target) ?? [])].flatMap((key) => this.statusSamples(this.collectors.get(key)!)),
+    return [
+      ...this.globalSamples(),
+      ...this.targets().flatMap((target) => [...this.statusSamples(target), ...this.requestSamples(target)]),
     ];
-    return [...this.globalSamples(), ...this.targets().flatMap(perTarget)];
   }
 
   /** The series of no target: build info and reloads. */
@@ -157,36 +160,38 @@ export class SelfMetrics {
     ];
   }
 
-  /** Whether the target answers: the alert engine reads it after every run. */
-  reachabilitySamples(target: string): Sample[] {
-    return this.reachability.has(target) ? [{ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 }] : [];
+  /**
+   * Whether the target answers and how each of its collectors fares: the alert engine reads them
+   * after every run. One slice per target, not per collector: every slice costs a copy per family
+   * in each assembly of /metrics, and collectors' status would be six of them per collector.
+   */
+  statusSamples(target: string): Sample[] {
+    const samples: Sample[] = this.reachability.has(target)
+      ? [{ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 }]
+      : [];
+    for (const key of this.collectorsOfTarget.get(target) ?? []) samples.push(...collectorStatusSamples(this.collectors.get(key)!));
+    return samples;
   }
 
   /** The target's request counts, which every collector of it moves. */
   requestSamples(target: string): Sample[] {
     return this.requests.get(target)?.samples() ?? [];
   }
+}
 
-  /** One collector's status series on one target: what a run of that collector changes. */
-  collectorSamples(target: string, collector: string): Sample[] {
-    const status = this.collectorStatus(target, collector);
-    return status ? this.statusSamples(status) : [];
+function collectorStatusSamples(status: CollectorStatus): Sample[] {
+  const labels = { target: status.target, collector: status.collector };
+  const samples: Sample[] = [];
+  if (status.success !== undefined) {
+    samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
+    samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
   }
-
-  private statusSamples(status: CollectorStatus): Sample[] {
-    const labels = { target: status.target, collector: status.collector };
-    const samples: Sample[] = [];
-    if (status.success !== undefined) {
-      samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
-      samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
-    }
-    if (status.lastSuccessSeconds !== undefined) {
-      samples.push({ name: 'avaxmon_collector_last_success_timestamp_seconds', labels, value: status.lastSuccessSeconds });
-    }
-    if (status.intervalSeconds !== undefined)
-      samples.push({ name: 'avaxmon_collector_interval_seconds', labels, value: status.intervalSeconds });
-    samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });
-    samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
-    return samples;
+  if (status.lastSuccessSeconds !== undefined) {
+    samples.push({ name: 'avaxmon_collector_last_success_timestamp_seconds', labels, value: status.lastSuccessSeconds });
   }
+  if (status.intervalSeconds !== undefined)
+    samples.push({ name: 'avaxmon_collector_interval_seconds', labels, value: status.intervalSeconds });
+  samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });
+  samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
+  return samples;
 }

@@ -8,8 +8,13 @@ const RUNTIME_REFRESH_MS = 1000;
 
 interface CachedBody {
   readonly collected: Buffer;
-  readonly runtimeRenderedAt: number;
+  readonly runtime: Buffer;
   readonly body: Buffer;
+}
+
+interface RuntimePart {
+  readonly renderedAt: number;
+  readonly bytes: Buffer;
 }
 
 /**
@@ -21,18 +26,29 @@ interface CachedBody {
 export class MetricsBody {
   private readonly registries = runtimeRegistries();
   private readonly cache = new Map<string, CachedBody>();
+  private readonly runtimeParts = new Map<string, RuntimePart>();
 
   constructor(private readonly snapshot: MetricsSnapshot) {}
 
   async get(format: ExpositionFormat, gzip: boolean, nowMs = Date.now()): Promise<Buffer> {
     const key = `${format}/${gzip}`;
+    const runtime = await this.runtimePart(key, format, gzip, nowMs);
+    // An uncompressed collected body is written over by a later assembly: it is joined before anything else runs.
     const collected = await this.snapshot.serve(format, gzip);
     const cached = this.cache.get(key);
-    if (cached && cached.collected === collected && nowMs - cached.runtimeRenderedAt < RUNTIME_REFRESH_MS) return cached.body;
-    const runtime = Buffer.from(await this.runtimeText(format));
-    const body = Buffer.concat([collected, gzip ? gzipSync(runtime) : runtime]);
-    this.cache.set(key, { collected, runtimeRenderedAt: nowMs, body });
+    if (cached && cached.collected === collected && cached.runtime === runtime) return cached.body;
+    const body = Buffer.concat([collected, runtime]);
+    this.cache.set(key, { collected, runtime, body });
     return body;
+  }
+
+  private async runtimePart(key: string, format: ExpositionFormat, gzip: boolean, nowMs: number): Promise<Buffer> {
+    const part = this.runtimeParts.get(key);
+    if (part && nowMs - part.renderedAt < RUNTIME_REFRESH_MS) return part.bytes;
+    const text = Buffer.from(await this.runtimeText(format));
+    const bytes = gzip ? gzipSync(text) : text;
+    this.runtimeParts.set(key, { renderedAt: nowMs, bytes });
+    return bytes;
   }
 
   private async runtimeText(format: ExpositionFormat): Promise<string> {
