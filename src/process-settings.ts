@@ -2,8 +2,10 @@
  * The daemon's process settings, written once here and applied by the daemon itself, so `npm start`,
  * the `avaxmon` bin, `npm run dev`, the image and the systemd unit all run the same process
  * (docs/decisions.md, "process settings", has the measurements):
- * - glibc: two malloc arenas, blocks of 16 KiB and more in their own mappings and the heap trimmed
- *   past 64 KiB, so memory a burst of upstream bodies took goes back to the system;
+ * - glibc: two malloc arenas and the heap trimmed past 64 KiB, so memory a burst of upstream bodies
+ *   took goes back to the system. Socket buffers stay in glibc's heap: in mappings of their own
+ *   (a 16 KiB mmap threshold) each 64 KiB read cost its page faults, which doubled the CPU of a
+ *   600 KB peers answer on a VM;
  * - V8: gc() exposed, so the memory of bodies refused as too large is handed back after an attack;
  *   the old generation may grow to 1.5 times what the last full collection left, not V8's up to 4
  *   times: at 100 real-shaped nodes 200 MB instead of 280 for no more CPU. The young generation
@@ -13,7 +15,6 @@
  */
 export const PROCESS_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
-  MALLOC_MMAP_THRESHOLD_: '16384',
   MALLOC_TRIM_THRESHOLD_: '65536',
 };
 export const NODE_FLAGS: readonly string[] = ['--expose-gc', '--heap-growing-percent=50'];
