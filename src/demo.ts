@@ -7,11 +7,24 @@ import { Daemon } from './daemon.js';
 import { startWebhookSink } from './demo-webhook-sink.js';
 import { createLogger } from './log.js';
 import { primaryValidator, SIM_L1, SIM_SUBNET } from './simulator/chain-world.js';
-import { loadScenario } from './simulator/scenario.js';
+import { loadScenario, speedUp } from './simulator/scenario.js';
 import { startSimulator } from './simulator/server.js';
 
 /** The simulator's auto-renewed validator (ACP-236), watched beside the node itself. */
 const RENEWING_VALIDATOR = primaryValidator(2, 0).nodeId;
+
+/**
+ * `AVAXMON_DEMO_SPEED=4` plays the demo 4 times faster (1 to 5): the scenario, the collection interval
+ * and the alert grouping times, so a test sees the whole story in seconds.
+ */
+function demoSpeed(): number {
+  const speed = Number(process.env.AVAXMON_DEMO_SPEED ?? 1);
+  if (!(speed >= 1 && speed <= 5)) {
+    process.stderr.write(`demo: AVAXMON_DEMO_SPEED must be a number from 1 to 5 (got "${process.env.AVAXMON_DEMO_SPEED}")\n`);
+    process.exit(1);
+  }
+  return speed;
+}
 
 /**
  * `npm run demo`: the simulator playing the demo scenario, the daemon scraping it every 5s, and a
@@ -20,11 +33,13 @@ const RENEWING_VALIDATOR = primaryValidator(2, 0).nodeId;
  * for every metric, so the dashboards' chain-activity panels have data too.
  */
 async function demo(): Promise<void> {
-  const simulator = await startSimulator({ scenario: loadScenario('demo'), peers: 60 });
+  const speed = demoSpeed();
+  const intervalMs = Math.round(5_000 / speed);
+  const simulator = await startSimulator({ scenario: speedUp(loadScenario('demo'), speed), peers: 60 });
   const sink = await startWebhookSink((line) => process.stdout.write(`${line}\n`));
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-demo-'));
   const config = parseConfig(`
-global: { interval: 5s, timeout: 2s }
+global: { interval: ${intervalMs}ms, timeout: ${Math.min(2_000, intervalMs)}ms }
 targets:
   - name: demo-node
     url: ${simulator.url}
@@ -44,6 +59,8 @@ data_api:
   balances: [{ chain_id: "43114", address: "0x1111111111111111111111111111111111111111", name: relayer-hot-wallet }]
 alerts:
   state_dir: ${stateDir}
+  group_wait: ${Math.round(1_000 / speed)}ms
+  group_interval: ${Math.round(10_000 / speed)}ms
   rules:
     # The scenario's flips last seconds; fire them at once so they show.
     AvalancheNodeUnhealthy: { for: 0s }
@@ -67,7 +84,7 @@ alerts:
   process.stdout.write(`alerts:     a webhook sink at ${sink.url} prints each notification below\n`);
   await daemon.start();
   process.stdout.write(
-    'first collection round complete (the node, then the Metrics and Data APIs); values change every 5s (Ctrl-C to stop)\n',
+    `first collection round complete (the node, then the Metrics and Data APIs); values change every ${intervalMs / 1000}s (Ctrl-C to stop)\n`,
   );
   const stop = async () => {
     await daemon.app.close();

@@ -28,10 +28,17 @@ function toWei(amount: unknown): bigint {
 
 /** Scenario steps for the simulated Metrics API and Data API. */
 export const publicApiActions: Record<string, Action> = {
-  /** `{ api: metrics, retry_after: 2s }`: 429 with Retry-After until that time has passed. */
+  /**
+   * `{ api: metrics, retry_after: 2s }`: 429 with Retry-After until that time has passed; in whole
+   * seconds, or decimal seconds when the wait given is not whole seconds (`400ms`).
+   */
   public_api_rate_limit(state, argument, now) {
-    const until = now + durationOf(record(argument).retry_after ?? '60s', 'retry_after');
-    for (const api of apisOf(argument)) publicApiWorld(state).rateLimitedUntilMs[api] = until;
+    const waitMs = durationOf(record(argument).retry_after ?? '60s', 'retry_after');
+    const world = publicApiWorld(state);
+    for (const api of apisOf(argument)) {
+      world.rateLimitedUntilMs[api] = now + waitMs;
+      world.retryAfterUnitMs[api] = waitMs % 1000 === 0 ? 1000 : 1;
+    }
   },
   /** `{ api: data, for: 30s }`: 503 with the error body for that long. */
   public_api_unavailable(state, argument, now) {

@@ -10,11 +10,16 @@ import { startAlerting, targetUp, type Harness } from './harness.js';
  * grouping), compared notification by notification: avaxmon's webhooks must read as Alertmanager's.
  */
 
-const GROUP_WAIT = '1s';
-const GROUP_INTERVAL = '3s';
+const GROUP_WAIT = '500ms';
+const GROUP_INTERVAL = '1s';
 const NODES = 10;
-/** Each change waits this long, past group_wait plus group_interval, so each is one notification in both. */
-const STEP_MS = 6_000;
+/**
+ * Each change holds this long: both flush it within one group_interval of its arrival (group_wait for
+ * the first), so each change is one notification in both, with 1.5 s to spare before the next.
+ */
+const STEP_MS = 2_500;
+/** How often the engine evaluates and Alertmanager is fed, as a Prometheus evaluation would. */
+const FEED_MS = 250;
 
 interface Notification {
   readonly status: string;
@@ -47,8 +52,8 @@ function comparable(body: Notification) {
 }
 
 /**
- * Feeds Alertmanager as Prometheus does: every firing alert of the engine, re-sent each second with an
- * endsAt ahead, and an alert that stopped firing once with endsAt now.
+ * Feeds Alertmanager as Prometheus does: every firing alert of the engine, re-sent every `FEED_MS` with
+ * an endsAt ahead, and an alert that stopped firing once with endsAt now.
  */
 function alertmanagerFeeder(harness: Harness, alertmanager: RealSystem) {
   const firing = new Map<string, { labels: Record<string, string>; startsAt: string }>();
@@ -123,10 +128,10 @@ receivers:
       new Set(),
     ];
     for (const unhealthy of steps) {
-      for (let elapsed = 0; elapsed < STEP_MS; elapsed += 1_000) {
+      for (const stepEnd = Date.now() + STEP_MS; Date.now() < stepEnd; ) {
         harness.alerting.evaluate(fleet(unhealthy), Date.now());
         await feed();
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await new Promise((resolve) => setTimeout(resolve, FEED_MS));
       }
     }
 

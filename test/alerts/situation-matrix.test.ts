@@ -27,12 +27,16 @@ interface FiringAlert {
   readonly status: { readonly inhibitedBy: readonly string[]; readonly silencedBy: readonly string[] };
 }
 
-/** Every rule on with its defaults, `for:` shortened; the C-Chain stalls after `FOR` instead of 5 m. */
+/**
+ * Every rule on with its defaults, `for:` shortened (a rule that fires at once keeps doing so:
+ * AvaxmonCollectorFailing waits its 3 intervals, not 3 intervals and then `FOR` until a sweep that
+ * comes every 10 s); the C-Chain stalls after `FOR` instead of 5 m.
+ */
 function rulesYaml(): string {
   return [...ruleRegistry.values()]
     .map((rule) => {
       const extra = rule.name === 'AvalancheChainStalled' ? `, threshold: ${FOR}, behind_threshold: ${FOR}` : '';
-      return `    ${rule.name}: { for: ${rule.defaultFor === '0m' ? '0s' : FOR}${extra} }`;
+      return `    ${rule.name}: { for: ${parseDuration(rule.defaultFor) === 0 ? '0s' : FOR}${extra} }`;
     })
     .join('\n');
 }

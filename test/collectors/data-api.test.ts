@@ -143,7 +143,7 @@ describe('Data API collector', () => {
 
   it('backs off on 429 until Retry-After, and fails a run on 503 to retry on the next', async () => {
     harness = await startPublicApiHarness(dataApi('  max_retry_wait: 100ms'));
-    harness.sim.apply({ public_api_rate_limit: { api: 'data', retry_after: '1s' } });
+    harness.sim.apply({ public_api_rate_limit: { api: 'data', retry_after: '500ms' } });
     const limitedUntil = publicApiWorld(harness.sim.state).rateLimitedUntilMs.data;
     expect((await harness.run('data_api')).success).toBe(false);
     expect((await harness.run('data_api')).success).toBe(false);

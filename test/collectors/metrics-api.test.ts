@@ -96,7 +96,7 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], page_size: 1, r
 metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing: 0s, max_retry_wait: 5s }
 `,
     );
-    harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '1500ms' } });
+    harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '400ms' } });
     const limitedUntil = publicApiWorld(harness.sim.state).rateLimitedUntilMs.metrics;
     expect((await harness.run('metrics_api')).success).toBe(true);
     const [first, ...rest] = harness.requests('metrics');
@@ -104,6 +104,16 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing
     expect(rest.length).toBeGreaterThan(0);
     for (const request of rest) expect(request.atMs).toBeGreaterThanOrEqual(limitedUntil);
     expect(harness.selfValue('avaxmon_rpc_requests_total', { target: 'metrics_api', method: V2_ROUTE, outcome: 'http_4xx' })).toBe(1);
+  });
+
+  it('says Retry-After in whole seconds, or in decimal seconds when the rate limit given is not whole seconds', async () => {
+    harness = await startPublicApiHarness(metricsApi());
+    const retryAfter = async () => (await fetch(`${harness!.sim.url}/v2/chains/43114/metrics/txCount`)).headers.get('retry-after');
+    harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '2s' } });
+    expect(await retryAfter()).toBe('2');
+    harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '400ms' } });
+    expect(Number(await retryAfter())).toBeGreaterThan(0.3);
+    expect(Number(await retryAfter())).toBeLessThanOrEqual(0.4);
   });
 
   it('fails the run on a long Retry-After and sends no request until that time, even from the next run', async () => {
@@ -114,7 +124,7 @@ metrics_api: { url: ${url}, chains: [43114], metrics: [txCount], request_spacing
     );
     expect((await harness.run('metrics_api')).success).toBe(true);
     expect(harness.samples('metrics_api').length).toBeGreaterThan(0);
-    harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '2s' } });
+    harness.sim.apply({ public_api_rate_limit: { api: 'metrics', retry_after: '800ms' } });
     const limitedUntil = publicApiWorld(harness.sim.state).rateLimitedUntilMs.metrics;
 
     const failed = await harness.run('metrics_api');

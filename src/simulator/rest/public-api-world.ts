@@ -22,6 +22,12 @@ interface IssuedToken {
 /** The simulated public APIs' world: rate limits, outages, page tokens, balances, auth. */
 export interface PublicApiWorld {
   rateLimitedUntilMs: Record<SimApi, number>;
+  /**
+   * The unit Retry-After counts the rest of a rate limit in: whole seconds (1000) as the real APIs
+   * send it, or milliseconds (1) when the step asked for a wait that is not whole seconds, sent as
+   * decimal seconds ("0.4"), so a test of the backoff need not wait out a whole second.
+   */
+  retryAfterUnitMs: Record<SimApi, number>;
   unavailableUntilMs: Record<SimApi, number>;
   tokens: Map<string, IssuedToken>;
   /** The next this-many page tokens presented are answered as expired, as if issued a day ago. */
@@ -41,6 +47,7 @@ const MAX_LOGGED_REQUESTS = 10_000;
 export function publicApiWorld(state: SimState): PublicApiWorld {
   state.extensions.publicApi ??= {
     rateLimitedUntilMs: { metrics: 0, data: 0 },
+    retryAfterUnitMs: { metrics: 1000, data: 1000 },
     unavailableUntilMs: { metrics: 0, data: 0 },
     tokens: new Map(),
     expireNextTokens: 0,
@@ -87,8 +94,9 @@ export function sendOk(response: ServerResponse, body: unknown): void {
 /** Answers 429 or 503 when a scenario step says so; returns the status it sent, or 0. */
 export function scriptedFailure(world: PublicApiWorld, api: SimApi, response: ServerResponse, nowMs: number): number {
   if (world.rateLimitedUntilMs[api] > nowMs) {
-    const seconds = Math.max(1, Math.ceil((world.rateLimitedUntilMs[api] - nowMs) / 1000));
-    sendApiError(response, api, 429, 'Rate limit exceeded', { 'retry-after': String(seconds) });
+    const unit = world.retryAfterUnitMs[api];
+    const waitMs = Math.max(unit, Math.ceil((world.rateLimitedUntilMs[api] - nowMs) / unit) * unit);
+    sendApiError(response, api, 429, 'Rate limit exceeded', { 'retry-after': String(waitMs / 1000) });
     return 429;
   }
   if (world.unavailableUntilMs[api] > nowMs) {
