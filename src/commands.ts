@@ -1,12 +1,14 @@
 // The CLI's commands, loaded by main.ts once it has checked the Node.js version and applied the process settings.
+// Each command imports what only it needs when it runs: `--version`, `check-config` or a daemon
+// refusing a bad config should not first load fastify, undici and every collector.
 import { exitOnBrokenPipe } from './broken-pipe.js';
 import type { Logger } from 'pino';
 import { loadConfigFile } from './config/load.js';
 import { loadReceiverConfig } from './config/load-receiver.js';
 import { configSummary } from './config/summary.js';
-import { Daemon } from './daemon.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
 import { createLogger } from './log.js';
+import type { Daemon } from './daemon.js';
 import {
   USAGE,
   UsageError,
@@ -17,15 +19,6 @@ import {
   parseShard,
   type CliOptions,
 } from './cli/args.js';
-import { runSimulatorCommand } from './simulator/command.js';
-import { ScenarioError } from './simulator/scenario.js';
-import { runCollectCommand } from './cli/collect.js';
-import { runHealthcheck } from './cli/healthcheck.js';
-import { runInit } from './cli/init.js';
-import { listenOn } from './server/listen.js';
-import { watchWebConfig } from './server/web-config-watch.js';
-import { sendTestAlert } from './alerts/delivery/test-alert.js';
-import { loadWebConfig } from './server/web-config.js';
 import { VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
@@ -55,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`avaxmon ${VERSION} (node ${process.version})\n`);
       return 0;
     case 'init':
-      return runInit(options.positionals[0] ?? options.configFile);
+      return (await import('./cli/init.js')).runInit(options.positionals[0] ?? options.configFile);
     case 'check-config':
       return checkConfig(options.positionals[0] ?? options.configFile);
     case 'simulate':
@@ -65,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     case 'collect':
       return collect(options);
     case 'healthcheck':
-      return runHealthcheck(options);
+      return (await import('./cli/healthcheck.js')).runHealthcheck(options);
     case 'run':
       return runDaemon(options);
   }
@@ -99,12 +92,17 @@ async function testAlert(options: CliOptions): Promise<number> {
   } catch (error) {
     return reportConfigError(error);
   }
+  const { sendTestAlert } = await import('./alerts/delivery/test-alert.js');
   const result = await sendTestAlert(config, options.values.receiver as string | undefined);
   (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
   return result.ok ? 0 : 1;
 }
 
 async function simulate(options: CliOptions): Promise<number> {
+  const [{ runSimulatorCommand }, { ScenarioError }] = await Promise.all([
+    import('./simulator/command.js'),
+    import('./simulator/scenario.js'),
+  ]);
   try {
     await runSimulatorCommand(options);
     return 0;
@@ -117,7 +115,8 @@ async function simulate(options: CliOptions): Promise<number> {
 
 async function collect(options: CliOptions): Promise<number> {
   try {
-    return await runCollectCommand(loadConfigFile(options.configFile), options);
+    const config = loadConfigFile(options.configFile);
+    return await (await import('./cli/collect.js')).runCollectCommand(config, options);
   } catch (error) {
     if (!(error instanceof UsageError)) return reportConfigError(error);
     process.stderr.write(`avaxmon: ${error.message}\n`);
@@ -133,7 +132,9 @@ async function runDaemon(options: CliOptions): Promise<number> {
     const shard = typeof options.values.shard === 'string' ? parseShard(options.values.shard) : undefined;
     const config = loadConfigFile(options.configFile);
     logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
+    const { loadWebConfig } = await import('./server/web-config.js');
     const web = { ...(options.webConfigFile ? loadWebConfig(options.webConfigFile) : {}), control: controlPlaneOptions(options.values) };
+    const { Daemon } = await import('./daemon.js');
     daemon = new Daemon({
       config,
       logger,
@@ -143,8 +144,8 @@ async function runDaemon(options: CliOptions): Promise<number> {
       externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)),
     });
     await daemon.open();
-    await listenOn(daemon.app, host, port);
-    if (options.webConfigFile) watchWebConfig(options.webConfigFile, daemon.app, logger);
+    await (await import('./server/listen.js')).listenOn(daemon.app, host, port);
+    if (options.webConfigFile) (await import('./server/web-config-watch.js')).watchWebConfig(options.webConfigFile, daemon.app, logger);
     logger.info(
       { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
       'avaxmon listening',
