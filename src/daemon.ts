@@ -283,8 +283,12 @@ export class Daemon implements DaemonView {
         // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
         this.lastRunEndedMs = this.clock.now();
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
+        // The run also moved its collector's status (success, last success): a failing collector whose
+        // series are gone has its rule evaluated now, not at the next sweep.
         const changed =
-          upBefore === this.self.isTargetUp(run.target) ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key)]) : undefined;
+          upBefore === this.self.isTargetUp(run.target)
+            ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key), ...this.snapshot.familiesOf(selfSliceOf(run.target))])
+            : undefined;
         this.publishRun(run, changed);
         if (upBefore === false && this.self.isTargetUp(run.target) && !this.lag.behind) this.catchUp(run.target, key);
       },
@@ -325,7 +329,7 @@ export class Daemon implements DaemonView {
   }
 
   private publishSelfOf(target: string): void {
-    this.snapshot.setSlice(`${SELF_SLICE}/${target}`, this.self.statusSamples(target));
+    this.snapshot.setSlice(selfSliceOf(target), this.self.statusSamples(target));
     this.requestsMoved.add(target);
   }
 
@@ -360,7 +364,7 @@ export class Daemon implements DaemonView {
       this.collectorStates.delete(key);
       this.snapshot.setSlice(key, []);
       if (targets.has(state.target)) continue;
-      this.snapshot.setSlice(`${SELF_SLICE}/${state.target}`, []);
+      this.snapshot.setSlice(selfSliceOf(state.target), []);
       this.snapshot.setSlice(`${REQUESTS_SLICE}/${state.target}`, []);
       this.requestsMoved.delete(state.target);
     }
@@ -368,6 +372,10 @@ export class Daemon implements DaemonView {
     for (const target of targets) this.publishSelfOf(target);
     this.publishGlobalSelf();
   }
+}
+
+function selfSliceOf(target: string): string {
+  return `${SELF_SLICE}/${target}`;
 }
 
 /** Whether a target belongs to this shard: a stable hash of its name, so every replica agrees. */

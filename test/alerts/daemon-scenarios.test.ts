@@ -81,6 +81,22 @@ describe('alerts through the simulator and the daemon', () => {
     expect(unhealthy()).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
   });
 
+  it('a failing collector fires AvaxmonCollectorFailing at the run that completes its intervals, not at the next sweep', async () => {
+    const { stack, hook } = await alertStack('AvaxmonCollectorFailing: { for: 0s }', { manualTime: true });
+    const time = stack.time!;
+    await time.eventually(
+      () => scrape(stack.url),
+      (samples) => valueOf(samples, 'avaxmon_collector_success', { collector: 'peers' }) === 1,
+    );
+    // Past the first sweeps, so the next one is up to 10 s away whatever the phase.
+    await time.advance(10_000);
+    stack.sim.apply({ fault: { match: 'info.peers', kind: 'http_500' } });
+    const failedAtMs = time.clock.now();
+    await time.advanceUntil(() => notificationsOf(hook.requests, 'AvaxmonCollectorFailing').includes('firing:AvaxmonCollectorFailing'));
+    // Three 1 s intervals without success, then the run that sees it (the sweep comes every 10 s).
+    expect(time.clock.now() - failedAtMs).toBeLessThanOrEqual(4_500);
+  });
+
   it('a flapping check that flips back within `for` never notifies', async () => {
     const rules = 'AvalancheNodeUnhealthy: { for: 3s }\nAvalancheHealthCheckFailing: { for: 3s }\nAvalancheSubnetUnhealthy: { for: 3s }';
     const { stack, hook } = await alertStack(rules, { manualTime: true });
