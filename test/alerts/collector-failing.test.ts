@@ -39,7 +39,8 @@ describe('AvaxmonCollectorFailing and stale alerts', () => {
     expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'firing:AvaxmonCollectorFailing']);
     const failing = webhookAlerts(harness.hook)[1];
     expect(failing.labels).toMatchObject({ target: 'validator-1', collector: 'health', severity: 'warning' });
-    expect(failing.annotations.description).toContain('has not succeeded for 3m');
+    // Three 1-minute intervals without success, then its `for` of 1m: firing at the fourth minute.
+    expect(failing.annotations.description).toContain('has not succeeded for 4m');
     const unhealthy = harness.alerting.activeAlerts().find((alert) => alert.rule === 'AvalancheNodeUnhealthy');
     expect(unhealthy?.stale).toBe(true);
     // It recovers: the node is healthy again, both resolve.
@@ -62,6 +63,10 @@ describe('AvaxmonCollectorFailing and stale alerts', () => {
     await drained(alerting);
     expect(harness.hook.requests).toHaveLength(0);
     alerting.evaluate([targetUp('validator-1'), ...collector('peers', 0, T0 / 1000)], sec(45));
+    await drained(alerting);
+    expect(harness.hook.requests).toHaveLength(0);
+    // Pending since 45 s (three 15 s intervals): firing once its `for` of 1m has passed.
+    alerting.evaluate([targetUp('validator-1'), ...collector('peers', 0, T0 / 1000)], sec(105));
     await drained(alerting);
     expect(webhookAlerts(harness.hook)[0].annotations.error).toBe('HTTP 401 from validator-1 info.getNodeID');
   });

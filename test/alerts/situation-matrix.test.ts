@@ -28,9 +28,10 @@ interface FiringAlert {
 }
 
 /**
- * Every rule on with its defaults, `for:` shortened (a rule that fires at once keeps doing so:
- * AvaxmonCollectorFailing waits its 3 intervals, not 3 intervals and then `FOR` until a sweep that
- * comes every 10 s); the C-Chain stalls after `FOR` instead of 5 m.
+ * Every rule on with its defaults, `for:` shortened to the same `FOR` (a rule that fires at once
+ * keeps doing so), so the order in which rules fire is the defaults' order: a failing collector
+ * waits its 3 intervals and then `FOR`, after the alert that explains it; the C-Chain stalls after
+ * `FOR` instead of 5 m.
  */
 function rulesYaml(): string {
   return [...ruleRegistry.values()]

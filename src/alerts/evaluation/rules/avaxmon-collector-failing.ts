@@ -6,11 +6,13 @@ const NAME = 'AvaxmonCollectorFailing';
 /**
  * A collector that keeps failing leaves avaxmon blind to what it collects: a wrong URL (404), a bad
  * token (401) or a disabled API. Its own alerts are then kept as they were (marked stale), so this
- * rule is what tells the operator that they no longer mean anything.
+ * rule is what tells the operator that they no longer mean anything. Its `for` matches the 1m of
+ * AvaxmonTargetDown and AvalancheNodeUnhealthy, which explain (inhibit) most failing collectors: a
+ * 15 s collector fails its 3 intervals in 45 s, and without it would page before them.
  */
 export const avaxmonCollectorFailing: AlertRule = {
   name: NAME,
-  defaultFor: '0s',
+  defaultFor: '1m',
   severity: 'warning',
   params: {
     intervals: { kind: 'number', default: 3, help: 'fires once the collector has not succeeded for this many of its intervals' },
