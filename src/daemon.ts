@@ -282,12 +282,14 @@ export class Daemon implements DaemonView {
         if (result.dropped) return;
         // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
         this.lastRunEndedMs = this.clock.now();
+        // A collector failing, or succeeding again, moves the rules reading its status: evaluated now,
+        // not at the next sweep. A collector that keeps succeeding leaves them as they were.
+        const statusMoved = !result.success || state.lastError !== undefined;
         state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
-        // The run also moved its collector's status (success, last success): a failing collector whose
-        // series are gone has its rule evaluated now, not at the next sweep.
+        const statusFamilies = statusMoved ? this.snapshot.familiesOf(selfSliceOf(run.target)) : [];
         const changed =
           upBefore === this.self.isTargetUp(run.target)
-            ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key), ...this.snapshot.familiesOf(selfSliceOf(run.target))])
+            ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key), ...statusFamilies])
             : undefined;
         this.publishRun(run, changed);
         if (upBefore === false && this.self.isTargetUp(run.target) && !this.lag.behind) this.catchUp(run.target, key);
