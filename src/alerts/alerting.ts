@@ -47,7 +47,7 @@ export class Alerting {
     this.configValue = config;
     this.clock = clock;
     this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers), responseMemory });
-    this.lock = new StateDirLock(config.stateDir, log, clock);
+    this.lock = new StateDirLock(config.stateDir, log, { heartbeatMs: config.lockHeartbeatMs, clock });
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications, clock);
@@ -102,7 +102,9 @@ export class Alerting {
   /** A reload keeps every alert's state and the outbox; only rules and receivers change. */
   reconfigure(config: AlertsConfig): void {
     if (config.stateDir !== this.configValue.stateDir) this.log.warn('alerts.state_dir changes take effect on restart only');
-    this.configValue = { ...config, stateDir: this.configValue.stateDir };
+    if (config.lockHeartbeatMs !== this.configValue.lockHeartbeatMs)
+      this.log.warn('alerts.lock_heartbeat changes take effect on restart only');
+    this.configValue = { ...config, stateDir: this.configValue.stateDir, lockHeartbeatMs: this.configValue.lockHeartbeatMs };
     this.engine.reconfigure(this.configValue);
     this.delivery.reconfigure(this.configValue, receiversOf(config));
     void this.http.setTransports(receiverTransports(config.receivers));

@@ -6,6 +6,7 @@ import type { InhibitRule } from '../alerts/silencing/inhibition.js';
 import { parseMatcher } from '../alerts/silencing/matchers.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/evaluation/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/evaluation/rules/index.js';
+import { DEFAULT_LOCK_HEARTBEAT_MS } from '../alerts/state/state-dir-lock.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
 import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
@@ -14,6 +15,9 @@ export const RECEIVER_TYPES = ['webhook', 'slack', 'discord', 'pagerduty', 'tele
 export type ReceiverType = (typeof RECEIVER_TYPES)[number];
 
 const severity = z.enum(SEVERITIES);
+
+/** A shorter heartbeat would only rewrite the lock's mtime more often than anything can act on it. */
+const MIN_LOCK_HEARTBEAT_MS = 100;
 
 const ruleOverride = z
   .object({ enabled: z.boolean().optional(), for: durationMs.optional(), severity: severity.optional() })
@@ -137,6 +141,8 @@ export interface Grouping {
 
 export interface AlertsConfig {
   readonly stateDir: string;
+  /** How often the state_dir lock's holder refreshes it; a lock silent for three of these is taken over. */
+  readonly lockHeartbeatMs: number;
   readonly repeatIntervalMs: number;
   readonly externalUrl?: string;
   readonly flapWindowMs: number;
@@ -154,6 +160,13 @@ export interface AlertsConfig {
 export const alertsSchema = z
   .object({
     state_dir: z.string().min(1).default('./data'),
+    /**
+     * The state_dir lock's heartbeat; a lock whose heartbeat stops for three of them is taken over.
+     * Shorter hands over faster after a crash on another host; under 1s, a daemon stalled that long is taken for gone.
+     */
+    lock_heartbeat: durationMs
+      .refine((ms) => ms >= MIN_LOCK_HEARTBEAT_MS, `must be at least ${MIN_LOCK_HEARTBEAT_MS}ms`)
+      .default(DEFAULT_LOCK_HEARTBEAT_MS),
     repeat_interval: durationMs.default(4 * 3_600_000),
     /** This avaxmon's public URL, sent as the alerts' generatorURL. */
     external_url: httpUrl.optional(),
@@ -199,6 +212,7 @@ export const alertsSchema = z
       });
     return {
       stateDir: alerts.state_dir,
+      lockHeartbeatMs: alerts.lock_heartbeat,
       repeatIntervalMs: alerts.repeat_interval,
       externalUrl: alerts.external_url,
       flapWindowMs: alerts.flap_window,

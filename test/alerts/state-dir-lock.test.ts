@@ -21,7 +21,7 @@ interface Written {
 }
 
 /** A lock file naming `holder`, its heartbeat `ageMs` old. */
-function writtenLock(holder: { hostname: string; pid: number }, ageMs: number): Written {
+function writtenLock(holder: { hostname: string; pid: number; heartbeatMs?: number }, ageMs: number): Written {
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-lock-'));
   const file = join(stateDir, 'avaxmon.lock');
   writeFileSync(file, `${JSON.stringify({ ...holder, instance: 'earlier', since: '2026-01-01T00:00:00.000Z' })}\n`);
@@ -30,15 +30,15 @@ function writtenLock(holder: { hostname: string; pid: number }, ageMs: number): 
   return { stateDir, file };
 }
 
-function take(stateDir: string, clock?: ManualClock): { lines: () => Array<Record<string, unknown>> } {
+function take(stateDir: string, options?: { clock?: ManualClock; heartbeatMs?: number }): { lines: () => Array<Record<string, unknown>> } {
   const lines: string[] = [];
   const log = createLogger('info', 'json', { write: (line: string) => lines.push(line) });
-  locks.push(new StateDirLock(stateDir, log, clock));
+  locks.push(new StateDirLock(stateDir, log, options));
   return { lines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
-function holderOf(file: string): { hostname: string; pid: number; instance: string } {
-  return JSON.parse(readFileSync(file, 'utf8')) as { hostname: string; pid: number; instance: string };
+function holderOf(file: string): { hostname: string; pid: number; instance: string; heartbeatMs?: number } {
+  return JSON.parse(readFileSync(file, 'utf8')) as { hostname: string; pid: number; instance: string; heartbeatMs?: number };
 }
 
 /** The pid of a process that has exited. */
@@ -85,16 +85,34 @@ describe('state_dir lock', () => {
     expect(holderOf(file).instance).not.toBe('earlier');
   });
 
-  it('refreshes its heartbeat every 5 s of its clock', async () => {
-    const { stateDir, file } = writtenLock({ hostname: 'other-host', pid: 1 }, STALE_MS);
-    const clock = new ManualClock();
-    take(stateDir, clock);
-    const longAgo = new Date(Date.now() - STALE_MS);
-    utimesSync(file, longAgo, longAgo);
-    await clock.advance(4_999);
-    expect(Date.now() - statSync(file).mtimeMs).toBeGreaterThan(STALE_MS / 2);
-    await clock.advance(1);
-    expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(FRESH_MS);
+  it("judges a lock stale by its holder's heartbeat, not its own", () => {
+    // 20 s old: stale for a 5 s heartbeat (ours), alive for the holder's 10 s one.
+    const slow = writtenLock({ hostname: 'other-host', pid: 4242, heartbeatMs: 10_000 }, 20_000);
+    expect(() => take(slow.stateDir)).toThrow('(a lock whose heartbeat stops for 30s is taken over)');
+    expect(holderOf(slow.file).instance).toBe('earlier');
+
+    // 4 s old: fresh for a 5 s heartbeat (ours), three missed beats of the holder's 1 s one.
+    const fast = writtenLock({ hostname: 'other-host', pid: 4242, heartbeatMs: 1_000 }, 4_000);
+    take(fast.stateDir);
+    expect(holderOf(fast.file)).toMatchObject({ hostname: hostname(), pid: process.pid, heartbeatMs: 5_000 });
+  });
+
+  it('refreshes its heartbeat every 5 s of its clock by default, or every alerts.lock_heartbeat', async () => {
+    for (const { heartbeatMs, expectedMs } of [
+      { heartbeatMs: undefined, expectedMs: 5_000 },
+      { heartbeatMs: 200, expectedMs: 200 },
+    ]) {
+      const { stateDir, file } = writtenLock({ hostname: 'other-host', pid: 1 }, STALE_MS);
+      const clock = new ManualClock();
+      take(stateDir, { clock, heartbeatMs });
+      expect(holderOf(file).heartbeatMs).toBe(expectedMs);
+      const longAgo = new Date(Date.now() - STALE_MS);
+      utimesSync(file, longAgo, longAgo);
+      await clock.advance(expectedMs - 1);
+      expect(Date.now() - statSync(file).mtimeMs).toBeGreaterThan(STALE_MS / 2);
+      await clock.advance(1);
+      expect(Date.now() - statSync(file).mtimeMs).toBeLessThan(FRESH_MS);
+    }
   });
 
   it('removes its lock on release, but not one taken over from it', () => {

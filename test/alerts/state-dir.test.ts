@@ -69,12 +69,14 @@ describe('state_dir', () => {
     expect(existsSync(join(stateDir, 'avaxmon.lock'))).toBe(false);
   }, 60_000);
 
-  it('exits 2 once another avaxmon has taken its lock over', async () => {
+  it('exits 2 at its next alerts.lock_heartbeat once another avaxmon has taken its lock over', async () => {
     const { stateDir, configFile } = await setup();
+    // Its next heartbeat finds the lock taken (the refresh itself is in state-dir-lock.test.ts, on a manual clock).
+    writeFileSync(configFile, readFileSync(configFile, 'utf8').replace('alerts:\n', 'alerts:\n  lock_heartbeat: 100ms\n'));
     const daemon = await startLogged(configFile);
     await until(() => daemon.output().includes('avaxmon listening'), 20_000);
     const lock = join(stateDir, 'avaxmon.lock');
-    // Its next heartbeat finds the lock taken (the refresh itself is in state-dir-lock.test.ts, on a manual clock).
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: daemon.child.pid, heartbeatMs: 100 });
     // As a process on another host would write it after judging this one gone (frozen past the stale limit).
     const other = `${JSON.stringify({ hostname: 'other-host', pid: 1, instance: 'other', since: new Date().toISOString() })}\n`;
     writeFileSync(lock, other);

@@ -45,7 +45,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 }
 
 describe(`a fleet of ${NODES} simulated nodes`, () => {
-  it('is collected while scraped: every scrape answered within a generous bound, no stale collector, SIGTERM exits 0 at once', async () => {
+  it('is collected while scraped: every scrape answered within a collection interval, no stale collector, SIGTERM exits 0 within the stop deadline', async () => {
     const { sim, simPort } = await startFleet();
     const dir = mkdtempSync(join(tmpdir(), 'avaxmon-fleet-process-'));
     const targets = Array.from(
@@ -56,12 +56,14 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     const port = await freePort();
     const daemon = spawn(
       'node',
-      [MAIN, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=error'],
+      [MAIN, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'],
       {
-        stdio: ['ignore', 'ignore', 'inherit'],
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
     );
     children.push(daemon);
+    let log = '';
+    daemon.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const origin = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 60_000);
 
@@ -79,8 +81,9 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
       expect(response.headers['content-encoding']).toBe(gzip ? 'gzip' : undefined);
       last = (gzip ? gunzipSync(body) : body).toString();
     }
-    // Generous: this machine may be shared; the benchmark (bench/fleet.mjs) holds the real figures.
-    expect(slowest.ms).toBeLessThan(10_000);
+    // A scrape slower than a collection interval could not serve fresh data, whatever it returned;
+    // the benchmark (bench/fleet-real.mjs) holds the real figures.
+    expect(slowest.ms).toBeLessThan(INTERVAL_S * 1000);
     expect(last).toContain(`avaxmon_node_healthy{target="node-${NODES - 1}"} 1`);
     const nowSeconds = Date.now() / 1000;
     const lastSuccess = [...last.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm)].map((match) =>
@@ -89,11 +92,12 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     expect(lastSuccess.length).toBeGreaterThanOrEqual(NODES);
     expect(lastSuccess.filter((seconds) => nowSeconds - seconds > 2 * INTERVAL_S)).toEqual([]);
 
-    const stopping = performance.now();
     daemon.kill('SIGTERM');
     const code = await new Promise((resolve) => daemon.once('exit', resolve));
     expect(code).toBe(0);
-    expect(performance.now() - stopping).toBeLessThan(5000);
+    // Within the daemon's own stop deadline, past which it would exit 0 too, with a warning instead.
+    expect(log).toContain('"msg":"Stopped cleanly"');
+    expect(log).not.toContain('Stop did not finish in time');
     sim.kill();
   }, 120_000);
 });

@@ -118,6 +118,11 @@ const BAD: BadConfig[] = [
     expect: ['global.interval: must be at least 1s'],
   },
   {
+    name: 'lock heartbeat below 100ms',
+    text: `targets: [{ ${TARGET} }]\nalerts: { lock_heartbeat: 50ms }\n`,
+    expect: ['alerts.lock_heartbeat: must be at least 100ms'],
+  },
+  {
     name: 'timeout above interval',
     text: `global: { interval: 10s, timeout: 1m }\ntargets: [{ ${TARGET} }]\n`,
     expect: ['global.timeout: must not exceed global.interval'],

@@ -58,9 +58,11 @@ afterAll(async () => {
 });
 
 describe('basic auth under abuse', () => {
-  it('serves a cached valid credential quickly while 40 wrong passwords from 40 addresses are checked', async () => {
+  it('serves a cached valid credential without waiting for any of the 40 wrong passwords from 40 addresses being checked', async () => {
     expect((await get('/metrics', GOOD)).status).toBe(200);
+    const floodStarted = performance.now();
     const flood = Array.from({ length: 40 }, (_, index) => get('/metrics', `prometheus:wrong-${index}`, `127.0.1.${index + 1}`));
+    const floodEnded = Promise.all(flood).then(() => performance.now());
     await new Promise((resolve) => setTimeout(resolve, 50)); // the flood is in flight
     const timings: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -69,11 +71,15 @@ describe('basic auth under abuse', () => {
       timings.push(performance.now() - started);
     }
     const answers = await Promise.all(flood);
-    // bcrypt runs on a worker with a bounded queue: the event loop stays free for the scrape.
-    // Generous for a loaded CI machine; with bcrypt on the event loop this took seconds (40 x ~70 ms).
-    expect(Math.max(...timings)).toBeLessThan(500);
     expect(answers.every((answer) => answer.status === 401 || answer.status === 429)).toBe(true);
-    expect(answers.filter((answer) => answer.status === 401).length).toBeGreaterThan(0);
+    const verified = answers.filter((answer) => answer.status === 401).length;
+    expect(verified).toBeGreaterThan(0);
+    // bcrypt runs on a worker with a bounded queue: the event loop stays free for the scrape, which
+    // waits for no verification. One verification's cost is measured in this run, on this daemon:
+    // the flood's 401s were verified one after another. On the event loop, the first scrape waited
+    // for the whole flood.
+    const oneVerificationMs = ((await floodEnded) - floodStarted) / verified;
+    expect(Math.max(...timings)).toBeLessThan(oneVerificationMs);
   }, 60_000);
 
   it('answers 429 with Retry-After to an address that keeps failing, without locking out a valid scrape', async () => {

@@ -6,9 +6,10 @@ import type { Logger } from 'pino';
 import { every, systemClock, type Clock } from '../../clock.js';
 import { ConfigError } from '../../errors.js';
 
-const HEARTBEAT_MS = 5_000;
+/** `alerts.lock_heartbeat`'s default, and the heartbeat of a lock file that names none (written by an older avaxmon). */
+export const DEFAULT_LOCK_HEARTBEAT_MS = 5_000;
 /** Three missed heartbeats: the holder (or its host) has stopped, it is not merely slow. */
-const STALE_MS = 3 * HEARTBEAT_MS;
+const MISSED_HEARTBEATS = 3;
 
 /** Who holds the lock, as written in the lock file. */
 interface Holder {
@@ -17,6 +18,8 @@ interface Holder {
   /** Random per process: tells the lock we wrote from one written by another process with our hostname and pid. */
   instance: string;
   since: string;
+  /** The holder's own heartbeat: another process judges it stale by this, whatever its own setting. */
+  heartbeatMs?: number;
 }
 
 /** A lock file as read: its text, its holder when the text names one, and the age of its heartbeat (mtime). */
@@ -34,21 +37,23 @@ interface Found {
  */
 export class StateDirLock {
   private readonly file: string;
-  private readonly me: Holder = { hostname: hostname(), pid: process.pid, instance: randomUUID(), since: new Date().toISOString() };
+  private readonly me: Holder;
   private readonly stopHeartbeat: () => void;
   private refreshFailing = false;
 
+  /** `heartbeatMs`: `alerts.lock_heartbeat`, how often the holder refreshes the lock (staleAfterMs). */
   constructor(
     stateDir: string,
     private readonly log: Logger,
-    clock: Clock = systemClock,
+    { heartbeatMs = DEFAULT_LOCK_HEARTBEAT_MS, clock = systemClock }: { heartbeatMs?: number; clock?: Clock } = {},
   ) {
     this.file = join(stateDir, 'avaxmon.lock');
+    this.me = { hostname: hostname(), pid: process.pid, instance: randomUUID(), since: new Date().toISOString(), heartbeatMs };
     this.acquire();
     // Unref'd: the heartbeat alone must not keep a stopping process alive. Only its timer runs on
     // `clock`: the heartbeat's age is read from the file's mtime, which other processes compare with
     // the wall clock.
-    this.stopHeartbeat = every(clock, HEARTBEAT_MS, () => this.heartbeat());
+    this.stopHeartbeat = every(clock, heartbeatMs, () => this.heartbeat());
     held.add(this);
     if (held.size === 1) process.once('exit', releaseAll);
   }
@@ -99,7 +104,7 @@ export class StateDirLock {
       // Once per burst: every heartbeat of a read-only or unreachable disk fails.
       if (!this.refreshFailing)
         this.log.warn(
-          { err: error, lock: this.file, staleAfterMs: STALE_MS },
+          { err: error, lock: this.file, staleAfterMs: staleAfterMs(this.me) },
           'Cannot refresh the state_dir lock; another avaxmon may take it over',
         );
       this.refreshFailing = true;
@@ -115,7 +120,7 @@ export class StateDirLock {
   }
 
   /**
-   * Another process took the lock: it judged us gone (our heartbeat stopped for 15s: a frozen
+   * Another process took the lock: it judged us gone (our heartbeat stopped for three beats: a frozen
    * process or host, a cut to the NFS server) or shares our hostname and pid. It holds the lock
    * now, and two processes must not share the outbox, so this one exits 2, as if it had started second.
    */
@@ -131,15 +136,20 @@ export class StateDirLock {
   }
 }
 
+/** How long the heartbeat of `holder` may stop before its lock is taken over from anywhere. */
+function staleAfterMs(holder: Holder | undefined): number {
+  return MISSED_HEARTBEATS * (holder?.heartbeatMs ?? DEFAULT_LOCK_HEARTBEAT_MS);
+}
+
 /**
  * Why the lock's holder is certainly gone, or undefined while it may run. A heartbeat older than
- * STALE_MS is gone wherever it ran (one merely frozen finds out at its next heartbeat and exits).
+ * staleAfterMs is gone wherever it ran (one merely frozen finds out at its next heartbeat and exits).
  * A fresh one is gone only if the same host can tell: its pid does not run here, or it is our own
  * pid, which makes it an earlier run of this process (PID 1 of a restarted container, whose last
  * heartbeat may be seconds old). Another host's pid says nothing here: every container is PID 1.
  */
 function goneBecause(found: Found, me: Holder): string | undefined {
-  if (found.ageMs > STALE_MS) return 'heartbeat stale';
+  if (found.ageMs > staleAfterMs(found.holder)) return 'heartbeat stale';
   const holder = found.holder;
   if (holder === undefined || holder.hostname !== me.hostname) return undefined;
   if (holder.pid === me.pid) return 'same hostname and pid as ours: an earlier run of this process';
@@ -153,7 +163,7 @@ function inUse(file: string, found: Found): ConfigError {
   return new ConfigError([
     {
       path: 'alerts.state_dir',
-      message: `is in use by another avaxmon (${who}, ${heartbeat}, lock file ${file}); give each process its own state_dir (a lock whose heartbeat stops for ${STALE_MS / 1000}s is taken over)`,
+      message: `is in use by another avaxmon (${who}, ${heartbeat}, lock file ${file}); give each process its own state_dir (a lock whose heartbeat stops for ${staleAfterMs(holder) / 1000}s is taken over)`,
     },
   ]);
 }
@@ -200,7 +210,8 @@ function parseHolder(text: string): Holder | undefined {
       Number.isSafeInteger(value.pid) &&
       value.pid > 0 &&
       typeof value.instance === 'string' &&
-      typeof value.since === 'string';
+      typeof value.since === 'string' &&
+      (value.heartbeatMs === undefined || (typeof value.heartbeatMs === 'number' && value.heartbeatMs > 0));
     return valid ? (value as Holder) : undefined;
   } catch {
     return undefined;
