@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -105,3 +105,45 @@ describe('delivered-keys journal', () => {
     expect(outbox.enqueue([notification('old-3')], later + 100)).toHaveLength(1);
   });
 });
+
+describe('a crash between queuing a resolve and saving the state', () => {
+  it('never sends the firing that the queued resolve says is over, whatever the restored state says', async () => {
+    const hook = await startRecorder();
+    const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-delivery-'));
+    const config = parseConfig(`alerts:
+  state_dir: ${stateDir}
+  group_wait: 0s
+  group_interval: 0s
+  rules: { AvalancheNodeUnhealthy: { for: 0s }, AvalancheHealthCheckFailing: { enabled: false } }
+  receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]
+`).alerts!;
+    cleanups.push(() => hook.close());
+    const samples = (healthy: number): Sample[] => [
+      { name: 'avaxmon_target_up', labels: { target: 'v' }, value: 1 },
+      { name: 'avaxmon_node_healthy', labels: { target: 'v' }, value: healthy },
+    ];
+    const clock = new ManualClock();
+    hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
+    const first = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+    first.evaluate(samples(0));
+    await until(() => outcomeCount(first, 'retried') === 1);
+    const stateWhileFiring = readFileSync(join(stateDir, 'alerts.json'));
+    first.evaluate(samples(1));
+    await first.stop(0);
+    // As if killed once the resolve was in the outbox but before the state saying so was written.
+    writeFileSync(join(stateDir, 'alerts.json'), stateWhileFiring);
+
+    hook.respond = () => ({ status: 200 });
+    const second = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+    cleanups.push(() => second.stop(0));
+    // The receiver asked for 60 s before the next try.
+    await clock.advance(60_000);
+    await until(() => second.deliverySamples().some((sample) => sample.name === 'avaxmon_notification_queue_depth' && sample.value === 0));
+    expect(hook.requests.map((request) => (request.json as { status: string }).status)).toEqual(['resolved']);
+  });
+});
+
+function outcomeCount(alerting: Alerting, outcome: string): number | undefined {
+  return alerting.deliverySamples().find((sample) => sample.name === 'avaxmon_notifications_total' && sample.labels.outcome === outcome)
+    ?.value;
+}

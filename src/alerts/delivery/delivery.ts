@@ -252,11 +252,16 @@ export class Delivery {
    * the alert resolved within group_wait, the receiver never heard of it and its resolve goes nowhere
    * either, as in Alertmanager. If it is overdue (the receiver was failing, or the daemon down), the
    * resolve still follows: the operator learns what happened meanwhile, and no stale firing pages.
+   * A resolve of the same episode queued behind the firing says so too: after a crash between queuing
+   * that resolve and saving the state, the restored state still says firing.
    */
   private current(firing: ReadonlyMap<string, FiringAlert>, entries: readonly QueuedNotification[]): QueuedNotification[] {
     return entries.filter((entry) => {
-      if (entry.alert.status !== 'firing' || firing.get(entry.fingerprint)?.alert.startsAt === entry.alert.startsAt) return true;
-      const overdue = this.attempts.has(entry) || this.overdue(entry);
+      if (entry.alert.status !== 'firing') return true;
+      const restoredAsFiring = firing.get(entry.fingerprint)?.alert.startsAt === entry.alert.startsAt;
+      if (restoredAsFiring && !this.resolveQueued(entry)) return true;
+      // Whether a restored firing was tried before the crash is lost with it: its resolve still goes out.
+      const overdue = restoredAsFiring || this.attempts.has(entry) || this.overdue(entry);
       this.attempts.delete(entry);
       this.outbox.remove(entry, true);
       if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
@@ -269,6 +274,10 @@ export class Delivery {
       );
       return false;
     });
+  }
+
+  private resolveQueued(entry: QueuedNotification): boolean {
+    return this.outbox.lane(entry).some((queued) => queued.alert.status === 'resolved' && queued.alert.startsAt === entry.alert.startsAt);
   }
 
   /**
