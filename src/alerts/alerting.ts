@@ -84,6 +84,18 @@ export class Alerting {
     return this.guarded({ target }, () => this.engine.evaluateTarget(target, samples, nowMs, rules));
   }
 
+  /** Every per-target rule of these targets; see AlertEngine.evaluateTargets. */
+  evaluateTargets(
+    scopes: ReadonlyArray<{ readonly target: string; readonly samples: readonly Sample[] }>,
+    nowMs = this.clock.now(),
+  ): boolean {
+    return this.guarded({}, () => this.engine.evaluateTargets(scopes, nowMs));
+  }
+
+  alertTargets(): string[] {
+    return this.engine.alertTargets();
+  }
+
   /** Evaluates the fleet-wide rules over every sample; see AlertEngine.evaluateFleet. */
   evaluateFleet(samples: readonly Sample[], nowMs = this.clock.now()): boolean {
     return this.guarded({}, () => this.engine.evaluateFleet(samples, nowMs));

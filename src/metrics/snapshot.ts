@@ -180,6 +180,11 @@ export class MetricsSnapshot {
     return out;
   }
 
+  /** Every target some slice holds samples of. */
+  targets(): string[] {
+    return [...this.slicesOfTarget.keys()];
+  }
+
   /** The families a slice holds now. */
   familiesOf(key: string): string[] {
     return [...(this.slices.get(key)?.rendered.names ?? [])];

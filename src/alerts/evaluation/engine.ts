@@ -106,6 +106,16 @@ export class AlertEngine {
     return this.evaluateScopes([{ target, samples, rules }], nowMs);
   }
 
+  /** Every per-target rule of each of these targets, over its own samples: a share of a sweep. */
+  evaluateTargets(scopes: ReadonlyArray<{ readonly target: string; readonly samples: readonly Sample[] }>, nowMs: number): boolean {
+    return this.evaluateScopes(scopes, nowMs);
+  }
+
+  /** The targets with open alerts: a sweep covers them even once they report nothing. */
+  alertTargets(): string[] {
+    return [...this.fingerprintsOfTarget.keys()];
+  }
+
   /** Evaluates the fleet-wide rules (see AlertRule.fleetReads) over the samples of every target. */
   evaluateFleet(samples: readonly Sample[], nowMs: number): boolean {
     return this.evaluateScopes([{ samples }], nowMs);
