@@ -146,6 +146,8 @@ async function runDaemon(options: CliOptions): Promise<number> {
     await daemon.open();
     await (await import('./server/listen.js')).listenOn(daemon.app, host, port);
     if (options.webConfigFile) (await import('./server/web-config-watch.js')).watchWebConfig(options.webConfigFile, daemon.app, logger);
+    // Before the line supervisors and tests wait for: a SIGTERM sent on seeing it must drain, not kill.
+    handleSignals(daemon, logger);
     logger.info(
       { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
       'avaxmon listening',
@@ -166,7 +168,6 @@ async function runDaemon(options: CliOptions): Promise<number> {
     );
     return 1;
   }
-  handleSignals(daemon, logger);
   void daemon.start();
   return new Promise<number>(() => {});
 }
