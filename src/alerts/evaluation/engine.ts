@@ -12,6 +12,7 @@ import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { groupLabelsOf } from '../delivery/group-labels.js';
 import { pick, SampleIndex } from './sample-index.js';
+import { FLEET_SCOPE, RuleMemories } from './rule-memories.js';
 
 /**
  * A failed collection removes its series; the condition is then unknown, not cleared. While a
@@ -52,7 +53,7 @@ export class AlertEngine {
   private readonly alerts = new Map<string, AlertRecord>();
   /** Fingerprints of the open alerts per target: a run's evaluation costs its target's alerts, not the fleet's. */
   private readonly fingerprintsOfTarget = new Map<string, Set<string>>();
-  private readonly memories = new Map<string, Map<string, unknown>>();
+  private readonly memories = new RuleMemories();
   /** Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
   readonly flap: FlapDamper;
   /** The time of the first evaluation since start; alerts older than that were restored from disk. */
@@ -264,16 +265,25 @@ export class AlertEngine {
       const settings = this.config.rules[name];
       if (!settings?.enabled || !coversRule(scope, name)) continue;
       // Per rule and target: a rule sees one target at a time, and forgets what it no longer sees.
-      const memoryKey = `${name}\u0000${scope.target ?? '*'}`;
-      let memory = this.memories.get(memoryKey);
-      if (!memory) this.memories.set(memoryKey, (memory = new Map()));
+      const memoryScope = scope.target ?? FLEET_SCOPE;
+      const memories = this.memories;
       let found: Candidate[];
       try {
-        found = rule.evaluate({ samples: index, nowMs, params: settings.params, memory, collectors: this.deps.collectors });
+        found = rule.evaluate({
+          samples: index,
+          nowMs,
+          params: settings.params,
+          get memory() {
+            return memories.of(name, memoryScope);
+          },
+          collectors: this.deps.collectors,
+        });
       } catch (error) {
         this.deps.log.error({ rule: name, err: error }, 'Alert rule failed to evaluate');
         failedRules.add(name);
         continue;
+      } finally {
+        memories.dropIfEmpty(name, memoryScope);
       }
       for (const candidate of found) {
         const labels = { alertname: name, ...candidate.labels, severity: settings.severity ?? candidate.severity };
