@@ -19,14 +19,13 @@ export class SampleIndex {
 
   /** Samples of `name` whose labels include every pair of `match`. */
   where(name: string, match: Labels): Sample[] {
-    const pairs = Object.entries(match);
-    return this.candidates(name, match).filter((sample) => matches(sample, pairs));
+    return this.candidates(name, match).filter((sample) => matches(sample, match));
   }
 
   /** The value of the one series of `name` with exactly these labels for the given keys. */
   valueOf(name: string, match: Labels): number | undefined {
-    const pairs = Object.entries(match);
-    return this.candidates(name, match).find((sample) => matches(sample, pairs))?.value;
+    for (const sample of this.candidates(name, match)) if (matches(sample, match)) return sample.value;
+    return undefined;
   }
 
   private candidates(name: string, match: Labels): readonly Sample[] {
@@ -40,8 +39,9 @@ export class SampleIndex {
   }
 }
 
-function matches(sample: Sample, pairs: ReadonlyArray<readonly [string, string]>): boolean {
-  for (const [key, value] of pairs) if (sample.labels[key] !== value) return false;
+/** Without Object.entries: the fleet tick calls this tens of thousands of times a second. */
+function matches(sample: Sample, match: Labels): boolean {
+  for (const key in match) if (sample.labels[key] !== match[key]) return false;
   return true;
 }
 

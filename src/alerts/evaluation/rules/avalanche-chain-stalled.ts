@@ -71,16 +71,16 @@ export const avalancheChainStalled: AlertRule = {
   evaluate(ctx) {
     const nowSeconds = ctx.nowMs / 1000;
     const candidates: Candidate[] = [];
-    const views = chainViews(ctx);
-    for (const sample of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
-      const { target, chain } = sample.labels;
-      const stalledFor = nowSeconds - sample.value;
-      const reference = referenceOf(ctx, views, target, chain, sample.value);
+    const chains = chainSamples(ctx);
+    const views = chainViews(chains);
+    for (const point of chains) {
+      const { target, chain, height } = point;
+      const stalledFor = nowSeconds - point.lastProgress;
+      const reference = referenceOf(views, point);
       const alone = ctx.params[PRIMARY_CHAIN_PARAM[chain] ?? 'l1_threshold'];
       const behind = reference !== undefined && stalledFor > ctx.params.behind_threshold;
       const idleTooLong = alone > 0 && stalledFor > alone;
       if (!behind && !idleTooLong) continue;
-      const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
       candidates.push({
         labels: { target, chain },
         severity: 'critical',
@@ -100,6 +100,28 @@ interface ChainPoint {
   readonly lastProgress: number;
 }
 
+/** A chain on a target, read once per evaluation: its network and height are undefined when not collected. */
+interface ChainSample {
+  readonly target: string;
+  readonly chain: string;
+  readonly lastProgress: number;
+  readonly network?: number;
+  readonly height?: number;
+}
+
+function chainSamples(ctx: RuleContext): ChainSample[] {
+  return ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds').map((sample) => {
+    const { target, chain } = sample.labels;
+    return {
+      target,
+      chain,
+      lastProgress: sample.value,
+      network: ctx.samples.valueOf('avaxmon_node_network_id', { target }),
+      height: ctx.samples.valueOf('avaxmon_chain_height', { target, chain }),
+    };
+  });
+}
+
 /**
  * One chain of one network across the fleet: its points by last progress, newest first, each with
  * the highest point among it and those newer. "Which target moved after t and is highest?" is then
@@ -107,17 +129,14 @@ interface ChainPoint {
  */
 type ChainView = ReadonlyArray<{ readonly lastProgress: number; readonly highest: ChainPoint }>;
 
-function chainViews(ctx: RuleContext): Map<string, ChainView> {
+function chainViews(chains: readonly ChainSample[]): Map<string, ChainView> {
   const points = new Map<string, ChainPoint[]>();
-  for (const sample of ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds')) {
-    const { target, chain } = sample.labels;
-    const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
-    const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
+  for (const { target, chain, network, height, lastProgress } of chains) {
     if (network === undefined || height === undefined) continue;
     const key = `${network}/${chain}`;
     let list = points.get(key);
     if (!list) points.set(key, (list = []));
-    list.push({ target, height, lastProgress: sample.value });
+    list.push({ target, height, lastProgress });
   }
   const views = new Map<string, ChainView>();
   for (const [key, list] of points) {
@@ -134,17 +153,10 @@ function chainViews(ctx: RuleContext): Map<string, ChainView> {
 }
 
 /** Another target of the same network whose same chain progressed after this one stopped, and is higher. */
-function referenceOf(
-  ctx: RuleContext,
-  views: ReadonlyMap<string, ChainView>,
-  target: string,
-  chain: string,
-  lastProgress: number,
-): { target: string; height: number } | undefined {
-  const network = ctx.samples.valueOf('avaxmon_node_network_id', { target });
-  const height = ctx.samples.valueOf('avaxmon_chain_height', { target, chain });
+function referenceOf(views: ReadonlyMap<string, ChainView>, { chain, network, height, lastProgress }: ChainSample): ChainPoint | undefined {
+  if (network === undefined || height === undefined) return undefined;
   const view = views.get(`${network}/${chain}`);
-  if (network === undefined || height === undefined || !view) return undefined;
+  if (!view) return undefined;
   // This target itself has not moved after lastProgress, so it is never among the newer points.
   const newer = countNewer(view, lastProgress);
   const highest = newer > 0 ? view[newer - 1].highest : undefined;
