@@ -29,7 +29,7 @@ export const MIN_ASSEMBLY_INTERVAL_MS = 250;
  */
 export const MAX_ASSEMBLY_INTERVAL_MS = 1_000;
 const ASSEMBLY_COST_FACTOR = 10;
-/** A body's memory is reused by the next assembly but one: room for the fleet to grow a little meanwhile. */
+/** A body's memory is reused by the next assembly: room for the fleet to grow a little meanwhile. */
 const BODY_HEADROOM = 1.1;
 
 export interface SnapshotOptions {
@@ -45,13 +45,12 @@ interface Slice {
   readonly rendered: RenderedSlice;
 }
 
-/** One family: the slices holding its lines, their total size, and the version in which they last changed. */
+/** One family: the slices holding its lines, and their total size. */
 interface Family {
   readonly desc: MetricDesc;
   readonly headers: Record<ExpositionFormat, Buffer>;
   readonly bySlice: Map<string, RenderedSlice>;
   bytes: number;
-  changedIn: number;
 }
 
 interface Assembled {
@@ -60,8 +59,6 @@ interface Assembled {
   gzipping?: boolean;
   handedOut?: boolean;
   readonly version: number;
-  /** Where each family's sample lines sit in the body, so the next assembly copies unchanged ones. */
-  readonly lines: ReadonlyMap<string, { readonly start: number; readonly end: number }>;
   gzipped?: Promise<Buffer>;
   gzippedSync?: Buffer;
 }
@@ -78,10 +75,9 @@ export function coalescingWindowMs(costMs: number): number {
 
 /**
  * The collected series, as slices replaced whole by each collector run. A slice is rendered when it
- * is set, and only its families are marked changed; an assembly joins the slices of changed
- * families and copies the lines of the rest from the previous body. Assembly is lazy (on a scrape,
- * in the format asked for) and coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS); gzip is computed
- * once per assembled body, off the event loop.
+ * is set; an assembly joins the slices' lines family by family into one body. Assembly is lazy (on a
+ * scrape, in the format asked for) and coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS); gzip is
+ * computed once per assembled body, off the event loop.
  */
 export class MetricsSnapshot {
   private readonly slices = new Map<string, Slice>();
@@ -89,12 +85,6 @@ export class MetricsSnapshot {
   /** Slice keys holding samples of a target, so a target's samples are found without a scan. */
   private readonly slicesOfTarget = new Map<string, Set<string>>();
   private readonly assembled = new Map<ExpositionFormat, Assembled>();
-  /**
-   * The body before the current one, per format: the next assembly writes into its memory. A fresh
-   * 20 MB buffer costs its page faults at every assembly (measured 80-300 ms on a VM, against 2 ms
-   * to copy into memory already touched), which was most of a 1,000-node scrape's time.
-   */
-  private readonly retired = new Map<ExpositionFormat, Assembled>();
   private readonly trailing = new Map<ExpositionFormat, Timer>();
   private readonly refreshers: Array<() => void> = [];
   private lastAssemblyMs = -Infinity;
@@ -115,7 +105,6 @@ export class MetricsSnapshot {
         headers: { text: Buffer.from(familyHeader(desc, 'text')), openmetrics: Buffer.from(familyHeader(desc, 'openmetrics')) },
         bySlice: new Map(),
         bytes: 0,
-        changedIn: 0,
       });
     }
   }
@@ -130,24 +119,20 @@ export class MetricsSnapshot {
       this.slices.set(key, { samples: kept, rendered: previous.rendered });
       return;
     }
-    const changedIn = this.version + 1;
     for (const name of previous?.rendered.names ?? []) {
       const family = this.families.get(name);
-      if (!family?.bySlice.delete(key)) continue;
-      family.bytes -= byteLength(previous!.rendered, name);
-      if (!rendered.names.includes(name)) family.changedIn = changedIn;
+      if (family?.bySlice.delete(key)) family.bytes -= byteLength(previous!.rendered, name);
     }
     for (const name of rendered.names) {
       const family = this.families.get(name);
       if (!family) continue;
       family.bySlice.set(key, rendered);
       family.bytes += byteLength(rendered, name);
-      if (!previous || !sameLines(previous.rendered, rendered, name)) family.changedIn = changedIn;
     }
     this.indexTargets(key, previous?.samples ?? [], kept);
     if (samples.length === 0) this.slices.delete(key);
     else this.slices.set(key, { samples: kept, rendered });
-    this.version = changedIn;
+    this.version += 1;
   }
 
   private kept(samples: readonly Sample[]): readonly Sample[] {
@@ -254,44 +239,25 @@ export class MetricsSnapshot {
     }
   }
 
-  /**
-   * Copies each family's lines into one body of the known size: an unchanged family's from the
-   * previous body in one piece, a changed one's from its slices.
-   */
+  /** Copies each family's header and its slices' lines into one body of the known size. */
   private currentOrAssemble(format: ExpositionFormat): Assembled {
     const current = this.assembled.get(format);
     if (current?.version === this.version) return current;
     const started = performance.now();
     let size = 0;
     for (const family of this.families.values()) if (family.bySlice.size > 0) size += family.headers[format].length + family.bytes;
-    const body = this.bufferFor(format, size);
-    const lines = new Map<string, { start: number; end: number }>();
+    const body = bufferFor(current, size);
     let offset = 0;
     for (const [name, family] of this.families) {
       if (family.bySlice.size === 0) continue;
       offset += family.headers[format].copy(body, offset);
-      const start = offset;
-      const unchanged = current && family.changedIn <= current.version ? current.lines.get(name) : undefined;
-      if (current && unchanged) offset += current.body.copy(body, offset, unchanged.start, unchanged.end);
-      else for (const slice of family.bySlice.values()) offset += copyLines(slice, name, body, offset);
-      lines.set(name, { start, end: offset });
+      for (const slice of family.bySlice.values()) offset += copyLines(slice, name, body, offset);
     }
-    const assembled: Assembled = { body, version: this.version, lines };
+    const assembled: Assembled = { body, version: this.version };
     this.assembled.set(format, assembled);
-    if (current) this.retired.set(format, current);
     this.lastAssemblyMs = this.clock.now();
     this.assemblyCostMs = performance.now() - started;
     return assembled;
-  }
-
-  /** `size` bytes in the retired body's memory when it is free and large enough, else new memory with room to grow. */
-  private bufferFor(format: ExpositionFormat, size: number): Buffer {
-    const retired = this.retired.get(format);
-    this.retired.delete(format);
-    if (retired && !retired.gzipping && !retired.handedOut && retired.body.buffer.byteLength - retired.body.byteOffset >= size) {
-      return Buffer.from(retired.body.buffer, retired.body.byteOffset, size);
-    }
-    return Buffer.allocUnsafeSlow(Math.ceil(size * BODY_HEADROOM)).subarray(0, size);
   }
 
   private indexTargets(key: string, before: readonly Sample[], after: readonly Sample[]): void {
@@ -311,6 +277,19 @@ export class MetricsSnapshot {
   }
 }
 
+/**
+ * `size` bytes in the current body's memory when nothing reads it any more (its gzip is done, it was
+ * not handed out) and it is large enough; else new memory with room to grow. One body per format is
+ * kept, not two: at 1,000 nodes a body is 21 MB. Writing into memory already touched also spares a
+ * fresh buffer's page faults at every assembly (measured 80-300 ms for 20 MB on a VM).
+ */
+function bufferFor(current: Assembled | undefined, size: number): Buffer {
+  if (current && !current.gzipping && !current.handedOut && current.body.buffer.byteLength - current.body.byteOffset >= size) {
+    return Buffer.from(current.body.buffer, current.body.byteOffset, size);
+  }
+  return Buffer.allocUnsafeSlow(Math.ceil(size * BODY_HEADROOM)).subarray(0, size);
+}
+
 function byteLength(slice: RenderedSlice, name: string): number {
   const range = rangeOf(slice, name);
   return range ? range.end - range.start : 0;
@@ -325,11 +304,4 @@ function copyLines(slice: RenderedSlice, name: string, body: Buffer, offset: num
 
 function sameNames(a: RenderedSlice, b: RenderedSlice): boolean {
   return a.names.length === b.names.length && a.names.every((name, index) => b.names[index] === name && a.ends[index] === b.ends[index]);
-}
-
-function sameLines(a: RenderedSlice, b: RenderedSlice, name: string): boolean {
-  const rangeA = rangeOf(a, name);
-  const rangeB = rangeOf(b, name);
-  if (!rangeA || !rangeB) return false;
-  return b.buffer.compare(a.buffer, rangeA.start, rangeA.end, rangeB.start, rangeB.end) === 0;
 }
