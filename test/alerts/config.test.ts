@@ -55,7 +55,9 @@ describe('alerts config', () => {
 `);
     expect(found).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^alerts\.rules\.AvalancheNodeDown: unknown rule \(known: AvaxmonCollectionLagging, AvaxmonCollectorFailing, /),
+        expect.stringMatching(
+          /^alerts\.rules\.AvalancheNodeDown: unknown rule \(known: AvaxmonCollectionLagging, AvaxmonCollectorFailing, /,
+        ),
         expect.stringMatching(/^alerts\.rules\.AvalanchePeersLow\.threshold: must be a number/),
         expect.stringMatching(
           /^alerts\.rules\.AvalanchePeersLow\.window: unknown setting \(AvalanchePeersLow accepts: enabled, for, severity, min_ratio, threshold\)/,
