@@ -199,7 +199,7 @@ export class MetricsSnapshot {
    * computed once per assembled body, off the event loop) happens a few times a second at most
    * however many scrapers there are, a scrape waits for at most one assembly, and a body is never
    * older than the window, at most MAX_ASSEMBLY_INTERVAL_MS. An uncompressed body is written over
-   * two assemblies later: the caller copies it before it awaits anything else.
+   * by the next assembly: the caller copies it before it awaits anything else.
    */
   async serve(format: ExpositionFormat, gzip: boolean): Promise<Buffer> {
     for (const refresh of this.refreshers) refresh();
