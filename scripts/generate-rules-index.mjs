@@ -16,14 +16,22 @@ const file = new URL('index.ts', dir);
 
 const camelCase = (base) => base.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase());
 
-/** Rule files: a helper (series-rule.ts) exports no const named after its file. */
+/** Files of the directory that are not rules. */
+const NOT_RULES = new Set(['index.ts', 'series-rule.ts']);
+
+/** Every other file is a rule and must export it under its file's name: never skipped in silence. */
 function ruleFiles() {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.ts') && name !== 'index.ts')
-    .map((name) => ({ base: name.slice(0, -'.ts'.length), source: readFileSync(new URL(name, dir), 'utf8') }))
-    .filter(({ base, source }) => new RegExp(`^export const ${camelCase(base)}\\b`, 'm').test(source))
-    .map(({ base }) => base)
-    .sort((a, b) => Number(b.startsWith('avaxmon-')) - Number(a.startsWith('avaxmon-')) || a.localeCompare(b));
+  const bases = readdirSync(dir)
+    .filter((name) => name.endsWith('.ts') && !NOT_RULES.has(name))
+    .map((name) => name.slice(0, -'.ts'.length));
+  for (const base of bases) {
+    const source = readFileSync(new URL(`${base}.ts`, dir), 'utf8');
+    if (!new RegExp(`^export const ${camelCase(base)}\\b`, 'm').test(source)) {
+      console.error(`${base}.ts: a rule file exports its rule as ${camelCase(base)} (helpers are listed in NOT_RULES)`);
+      process.exit(1);
+    }
+  }
+  return bases.sort((a, b) => Number(b.startsWith('avaxmon-')) - Number(a.startsWith('avaxmon-')) || a.localeCompare(b));
 }
 
 function rendered() {

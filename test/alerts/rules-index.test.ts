@@ -32,7 +32,15 @@ describe('the rule registry (src/alerts/evaluation/rules/index.ts)', () => {
     const index = readFileSync(join(dir, 'index.ts'), 'utf8');
     expect(index).toContain("import { avalancheExampleRule } from './avalanche-example-rule.js';");
     expect(index).toMatch(/avalancheChainStalled,\n {4}avalancheExampleRule,\n {4}avalancheHealthCheckFailing,/);
-    // A helper that exports no rule named after its file stays out.
     expect(index).not.toContain('series-rule');
+  });
+
+  it('refuses a rule file that does not export its rule under the file name, instead of leaving it out', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'avaxmon-rules-'));
+    cpSync(RULES, dir, { recursive: true });
+    writeFileSync(join(dir, 'avalanche-misnamed.ts'), "export const somethingElse = seriesRule({ name: 'AvalancheMisnamed' });\n");
+    const result = check(dir);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('avalanche-misnamed.ts: a rule file exports its rule as avalancheMisnamed');
   });
 });
