@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { sleep, systemClock, type Clock, type Timer } from './clock.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
+import { deadline, patientTimeout } from './deadline.js';
 import { DueQueue } from './due-queue.js';
 import { stableHash } from './stable-hash.js';
 
@@ -10,7 +11,7 @@ const FIRST_ROUND_SPREAD_MS = 5_000;
 // First runs start about this often (25 a second): one node's collectors are ready within a few
 // hundred milliseconds, a hundred targets spread over seconds, a large fleet over FIRST_ROUND_SPREAD_MS.
 const FIRST_RUN_MS_PER_JOB = 40;
-/** After its deadline abort, a run has this long to unwind before it is abandoned. */
+/** After its abort (deadline or stop), a run has this long to unwind before it is abandoned. */
 export const ABANDON_GRACE_MS = 2_000;
 /** Longest delay a Node timer takes; longer ones fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -150,24 +151,26 @@ export class Scheduler {
     return run.done;
   }
 
-  /** Holds a concurrency slot until the run ends or is abandoned; the deadline starts here. */
+  /**
+   * Holds a concurrency slot until the run ends or is abandoned; the deadline starts here. Deadline
+   * and grace count the daemon's attention (patientTimeout): a stalled daemon abandons no run for it.
+   */
   private async execute(job: Job, run: InFlight, end: () => boolean, dueMs: number): Promise<void> {
     if (this.stopped) return void end();
     run.startedAt = this.clock.now();
     job.started?.(run.startedAt - dueMs);
-    const controller = new AbortController();
-    const onStop = () => controller.abort(this.controller.signal.reason);
-    this.controller.signal.addEventListener('abort', onStop, { once: true });
-    const deadline = this.clock.setTimeout(() => controller.abort(new Error(`deadline of ${job.intervalMs} ms exceeded`)), job.intervalMs);
-    const abandonTimer = this.clock.setTimeout(run.abandon, job.intervalMs + ABANDON_GRACE_MS);
+    const { signal, release } = deadline(job.intervalMs, this.controller.signal, this.clock);
+    let cancelAbandon = () => {};
+    const onAbort = () => (cancelAbandon = patientTimeout(this.clock, ABANDON_GRACE_MS, run.abandon));
+    signal.addEventListener('abort', onAbort, { once: true });
     void job
-      .run(controller.signal)
+      .run(signal)
       .catch((error: unknown) => this.log.error({ job: job.id, err: error }, 'Job failed unexpectedly'))
       .finally(end);
     await run.done;
-    this.clock.clearTimeout(deadline);
-    this.clock.clearTimeout(abandonTimer);
-    this.controller.signal.removeEventListener('abort', onStop);
+    release();
+    signal.removeEventListener('abort', onAbort);
+    cancelAbandon();
   }
 
   /**

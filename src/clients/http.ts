@@ -35,8 +35,8 @@ export interface HttpClientOptions {
 }
 
 /**
- * One undici Pool per origin, with explicit connect, headers and body timeouts (undici's defaults
- * are 300 s) and a cap on body size. Any HTTP status is returned; transport failures throw an
+ * One undici Pool per origin, with an explicit connect timeout (undici's default is 10 s), the
+ * request's deadline over headers and body, and a cap on body size. Any HTTP status is returned; transport failures throw an
  * UpstreamError whose outcome says what kind of failure it was.
  */
 export class HttpClient {
@@ -78,8 +78,9 @@ export class HttpClient {
         method: request.method ?? 'GET',
         headers: { ...authorizationFromUrl(url), ...request.headers },
         body: request.body,
-        headersTimeout: request.timeoutMs,
-        bodyTimeout: request.timeoutMs,
+        // The deadline alone times the request: it tells avaxmon's own stalls from a slow node.
+        headersTimeout: 0,
+        bodyTimeout: 0,
         signal,
       });
       const text = await readCapped(
@@ -92,7 +93,7 @@ export class HttpClient {
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       const outcome = classifyTransportError(error, signal);
-      throw new UpstreamError(request.upstream, request.operation, outcome, describe(error, outcome, request.timeoutMs), {
+      throw new UpstreamError(request.upstream, request.operation, outcome, describe(error, outcome, signal), {
         cause: error,
       });
     } finally {
@@ -184,7 +185,6 @@ function classifyTransportError(error: unknown, signal: AbortSignal): Outcome {
   const code = (error as { code?: string }).code;
   if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') return 'timeout';
   if (error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) return 'timeout';
   if (code === 'ECONNREFUSED') return 'refused';
   if (code === 'ECONNRESET' || code === 'EPIPE' || error instanceof undiciErrors.SocketError) return 'reset';
   return 'network_error';
@@ -193,8 +193,8 @@ function classifyTransportError(error: unknown, signal: AbortSignal): Outcome {
 /** OpenSSL's words for a TLS handshake answered with plain HTTP, and what they mean to an operator. */
 const PLAIN_HTTP_ANSWER = /wrong version number|packet length too long/i;
 
-function describe(error: unknown, outcome: Outcome, timeoutMs: number): string {
-  if (outcome === 'timeout') return `timed out after ${timeoutMs}ms`;
+function describe(error: unknown, outcome: Outcome, signal: AbortSignal): string {
+  if (outcome === 'timeout') return signal.aborted ? (signal.reason as Error).message : 'timed out connecting';
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP_ANSWER.test(String((error as Error).message))) {
     return 'TLS handshake failed: the server answered plain HTTP to an https:// URL (AvalancheGo serves plain HTTP unless --http-tls-enabled); use http://';
