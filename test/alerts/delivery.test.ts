@@ -108,20 +108,7 @@ describe('delivered-keys journal', () => {
 
 describe('a crash between queuing a resolve and saving the state', () => {
   it('never sends the firing that the queued resolve says is over, whatever the restored state says', async () => {
-    const hook = await startRecorder();
-    const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-delivery-'));
-    const config = parseConfig(`alerts:
-  state_dir: ${stateDir}
-  group_wait: 0s
-  group_interval: 0s
-  rules: { AvalancheNodeUnhealthy: { for: 0s }, AvalancheHealthCheckFailing: { enabled: false } }
-  receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]
-`).alerts!;
-    cleanups.push(() => hook.close());
-    const samples = (healthy: number): Sample[] => [
-      { name: 'avaxmon_target_up', labels: { target: 'v' }, value: 1 },
-      { name: 'avaxmon_node_healthy', labels: { target: 'v' }, value: healthy },
-    ];
+    const { hook, stateDir, config } = await restartStack();
     const clock = new ManualClock();
     hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
     const first = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
@@ -142,6 +129,47 @@ describe('a crash between queuing a resolve and saving the state', () => {
     expect(hook.requests.map((request) => (request.json as { status: string }).status)).toEqual(['resolved']);
   });
 });
+
+describe('a restart right after a firing was tried and the alert resolved', () => {
+  it('sends the resolve: the receiver may have been paged by the try, and must not be left with an open page', async () => {
+    const { hook, config } = await restartStack();
+    const clock = new ManualClock();
+    hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
+    const first = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+    first.evaluate(samples(0));
+    await until(() => outcomeCount(first, 'retried') === 1);
+    first.evaluate(samples(1));
+    await first.stop(0);
+
+    // Restarted within the second: the firing is not yet overdue by the clock, and its try is forgotten.
+    hook.respond = () => ({ status: 200 });
+    const second = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+    cleanups.push(() => second.stop(0));
+    await clock.advance(500);
+    await until(() => second.deliverySamples().some((sample) => sample.name === 'avaxmon_notification_queue_depth' && sample.value === 0));
+    expect(hook.requests.map((request) => (request.json as { status: string }).status)).toEqual(['resolved']);
+  });
+});
+
+/** A webhook receiver and an alerts config whose AvalancheNodeUnhealthy fires at once, in a fresh state_dir. */
+async function restartStack() {
+  const hook = await startRecorder();
+  cleanups.push(() => hook.close());
+  const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-delivery-'));
+  const config = parseConfig(`alerts:
+  state_dir: ${stateDir}
+  group_wait: 0s
+  group_interval: 0s
+  rules: { AvalancheNodeUnhealthy: { for: 0s }, AvalancheHealthCheckFailing: { enabled: false } }
+  receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]
+`).alerts!;
+  return { hook, stateDir, config };
+}
+
+const samples = (healthy: number): Sample[] => [
+  { name: 'avaxmon_target_up', labels: { target: 'v' }, value: 1 },
+  { name: 'avaxmon_node_healthy', labels: { target: 'v' }, value: healthy },
+];
 
 function outcomeCount(alerting: Alerting, outcome: string): number | undefined {
   return alerting.deliverySamples().find((sample) => sample.name === 'avaxmon_notifications_total' && sample.labels.outcome === outcome)

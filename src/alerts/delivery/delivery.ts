@@ -253,15 +253,17 @@ export class Delivery {
    * either, as in Alertmanager. If it is overdue (the receiver was failing, or the daemon down), the
    * resolve still follows: the operator learns what happened meanwhile, and no stale firing pages.
    * A resolve of the same episode queued behind the firing says so too: after a crash between queuing
-   * that resolve and saving the state, the restored state still says firing.
+   * that resolve and saving the state, the restored state still says firing. A firing read back from
+   * disk after a restart counts as overdue: whether it was tried before is not known.
    */
   private current(firing: ReadonlyMap<string, FiringAlert>, entries: readonly QueuedNotification[]): QueuedNotification[] {
     return entries.filter((entry) => {
       if (entry.alert.status !== 'firing') return true;
       const restoredAsFiring = firing.get(entry.fingerprint)?.alert.startsAt === entry.alert.startsAt;
       if (restoredAsFiring && !this.resolveQueued(entry)) return true;
-      // Whether a restored firing was tried before the crash is lost with it: its resolve still goes out.
-      const overdue = restoredAsFiring || this.attempts.has(entry) || this.overdue(entry);
+      // Whether a firing queued before a restart was tried is lost with that process: the receiver
+      // may have been paged, so its resolve still goes out (a resolve too many beats a page left open).
+      const overdue = restoredAsFiring || this.outbox.restoredFromDisk(entry) || this.attempts.has(entry) || this.overdue(entry);
       this.attempts.delete(entry);
       this.outbox.remove(entry, true);
       if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
