@@ -36,8 +36,8 @@ export interface HttpClientOptions {
 
 /**
  * One undici Pool per origin, with an explicit connect timeout (undici's default is 10 s), the
- * request's deadline over headers and body, and a cap on body size. Any HTTP status is returned; transport failures throw an
- * UpstreamError whose outcome says what kind of failure it was.
+ * request's deadline over headers and body, and a cap on body size. Any HTTP status is returned;
+ * transport failures throw an UpstreamError whose outcome says what kind of failure it was.
  */
 export class HttpClient {
   private readonly pools = new Map<string, Dispatcher>();
