@@ -194,7 +194,8 @@ function classifyTransportError(error: unknown, signal: AbortSignal): Outcome {
 const PLAIN_HTTP_ANSWER = /wrong version number|packet length too long/i;
 
 function describe(error: unknown, outcome: Outcome, signal: AbortSignal): string {
-  if (outcome === 'timeout') return signal.aborted ? (signal.reason as Error).message : 'timed out connecting';
+  // Not aborted: undici's connect timeout, whose message names the address and the timeout.
+  if (outcome === 'timeout') return signal.aborted ? (signal.reason as Error).message : String((error as Error).message);
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP_ANSWER.test(String((error as Error).message))) {
     return 'TLS handshake failed: the server answered plain HTTP to an https:// URL (AvalancheGo serves plain HTTP unless --http-tls-enabled); use http://';
