@@ -6,11 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Alerting } from '../../src/alerts/alerting.js';
 import { backoffMs } from '../../src/alerts/delivery/backoff.js';
 import { Outbox } from '../../src/alerts/delivery/outbox.js';
+import type { AlertsConfig } from '../../src/config/alerts-schema.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { until } from '../helpers/until.js';
-import { startRecorder, type RecordedRequest } from './recorder.js';
+import { startRecorder, type RecordedRequest, type Recorder } from './recorder.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -49,10 +50,6 @@ describe('delivery', () => {
       attempts.push({ request, atMs: clock.now() });
       return attempts.length === 1 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 };
     };
-    const samples = (healthy: number): Sample[] => [
-      { name: 'avaxmon_target_up', labels: { target: 'v' }, value: 1 },
-      { name: 'avaxmon_node_healthy', labels: { target: 'v' }, value: healthy },
-    ];
     const retried = () =>
       alerting.deliverySamples().find((sample) => sample.name === 'avaxmon_notifications_total' && sample.labels.outcome === 'retried')
         ?.value;
@@ -110,23 +107,13 @@ describe('a crash between queuing a resolve and saving the state', () => {
   it('never sends the firing that the queued resolve says is over, whatever the restored state says', async () => {
     const { hook, stateDir, config } = await restartStack();
     const clock = new ManualClock();
-    hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
-    const first = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
-    first.evaluate(samples(0));
-    await until(() => outcomeCount(first, 'retried') === 1);
-    const stateWhileFiring = readFileSync(join(stateDir, 'alerts.json'));
-    first.evaluate(samples(1));
-    await first.stop(0);
+    let stateWhileFiring = Buffer.alloc(0);
+    await firingRefusedThenResolved(config, clock, hook, () => (stateWhileFiring = readFileSync(join(stateDir, 'alerts.json'))));
     // As if killed once the resolve was in the outbox but before the state saying so was written.
     writeFileSync(join(stateDir, 'alerts.json'), stateWhileFiring);
 
-    hook.respond = () => ({ status: 200 });
-    const second = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
-    cleanups.push(() => second.stop(0));
     // The receiver asked for 60 s before the next try.
-    await clock.advance(60_000);
-    await until(() => second.deliverySamples().some((sample) => sample.name === 'avaxmon_notification_queue_depth' && sample.value === 0));
-    expect(hook.requests.map((request) => (request.json as { status: string }).status)).toEqual(['resolved']);
+    expect(await restartAndDeliver(config, clock, hook, 60_000)).toEqual(['resolved']);
   });
 });
 
@@ -134,20 +121,9 @@ describe('a restart right after a firing was tried and the alert resolved', () =
   it('sends the resolve: the receiver may have been paged by the try, and must not be left with an open page', async () => {
     const { hook, config } = await restartStack();
     const clock = new ManualClock();
-    hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
-    const first = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
-    first.evaluate(samples(0));
-    await until(() => outcomeCount(first, 'retried') === 1);
-    first.evaluate(samples(1));
-    await first.stop(0);
-
+    await firingRefusedThenResolved(config, clock, hook);
     // Restarted within the second: the firing is not yet overdue by the clock, and its try is forgotten.
-    hook.respond = () => ({ status: 200 });
-    const second = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
-    cleanups.push(() => second.stop(0));
-    await clock.advance(500);
-    await until(() => second.deliverySamples().some((sample) => sample.name === 'avaxmon_notification_queue_depth' && sample.value === 0));
-    expect(hook.requests.map((request) => (request.json as { status: string }).status)).toEqual(['resolved']);
+    expect(await restartAndDeliver(config, clock, hook, 500)).toEqual(['resolved']);
   });
 });
 
@@ -164,6 +140,30 @@ async function restartStack() {
   receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]
 `).alerts!;
   return { hook, stateDir, config };
+}
+
+/**
+ * A first alert plane whose firing the receiver refuses (503, Retry-After 60 s), then sees the alert
+ * resolve and stops; `whileFiring` runs between the refusal and the resolve.
+ */
+async function firingRefusedThenResolved(config: AlertsConfig, clock: ManualClock, hook: Recorder, whileFiring = () => {}): Promise<void> {
+  hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
+  const first = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+  first.evaluate(samples(0));
+  await until(() => outcomeCount(first, 'retried') === 1);
+  whileFiring();
+  first.evaluate(samples(1));
+  await first.stop(0);
+}
+
+/** A second alert plane on the same state_dir, its receiver now accepting: the statuses it sends within `advanceMs`. */
+async function restartAndDeliver(config: AlertsConfig, clock: ManualClock, hook: Recorder, advanceMs: number): Promise<string[]> {
+  hook.respond = () => ({ status: 200 });
+  const second = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+  cleanups.push(() => second.stop(0));
+  await clock.advance(advanceMs);
+  await until(() => second.deliverySamples().some((sample) => sample.name === 'avaxmon_notification_queue_depth' && sample.value === 0));
+  return hook.requests.map((request) => (request.json as { status: string }).status);
 }
 
 const samples = (healthy: number): Sample[] => [

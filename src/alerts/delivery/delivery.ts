@@ -263,7 +263,7 @@ export class Delivery {
       if (restoredAsFiring && !this.resolveQueued(entry)) return true;
       // Whether a firing queued before a restart was tried is lost with that process: the receiver
       // may have been paged, so its resolve still goes out (a resolve too many beats a page left open).
-      const overdue = restoredAsFiring || this.outbox.restoredFromDisk(entry) || this.attempts.has(entry) || this.overdue(entry);
+      const overdue = this.outbox.restoredFromDisk(entry) || this.attempts.has(entry) || this.overdue(entry);
       this.attempts.delete(entry);
       this.outbox.remove(entry, true);
       if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
