@@ -1,7 +1,7 @@
-import { StringDecoder } from 'node:string_decoder';
 import { errors as undiciErrors, type Dispatcher } from 'undici';
 import type { HttpTransport } from '../config/http-config-schema.js';
 import { UpstreamError, type Outcome } from '../errors.js';
+import { BodyBytes } from './body-bytes.js';
 import { ResponseMemory } from './response-memory.js';
 import { createDispatcher } from './dispatcher.js';
 import { deadline } from '../deadline.js';
@@ -142,10 +142,6 @@ async function readCapped(
   declaredBytes: number,
 ): Promise<string> {
   const { cap, memory } = limits;
-  // Decoded as each chunk arrives, so the chunk's malloc'd buffer dies young: kept until the body
-  // ends, such buffers fragment glibc's heap, which keeps an endless-body attack's peak for good.
-  const decoder = new StringDecoder('utf8');
-  const parts: string[] = [];
   let size = 0;
   let taken = 0;
   const fail = (detail: string): never => {
@@ -160,15 +156,15 @@ async function readCapped(
   try {
     if (declaredBytes > cap) fail(`response body exceeds ${cap} bytes`);
     if (declaredBytes > 0 && declaredBytes > memory.limitBytes - memory.usedBytes) overBudget();
+    const bytes = new BodyBytes(declaredBytes, cap);
     for await (const chunk of body) {
       size += chunk.length;
       if (size > cap) fail(`response body exceeds ${cap} bytes`);
       if (!memory.take(chunk.length)) overBudget();
       taken += chunk.length;
-      parts.push(decoder.write(chunk));
+      bytes.append(chunk);
     }
-    parts.push(decoder.end());
-    return parts.join('');
+    return bytes.text();
   } finally {
     memory.give(taken);
   }

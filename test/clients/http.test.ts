@@ -22,6 +22,21 @@ function splitUtf8(response: ServerResponse): void {
   setTimeout(() => response.end(bytes.subarray(cut)), 50);
 }
 
+/** A body of undeclared length (chunked, as AvalancheGo sends large answers), 300 KB in uneven pieces. */
+const LARGE_CHUNKED = `[${Array.from({ length: 20_000 }, (_, index) => `"café € ${index}"`).join(',')}]`;
+function largeChunked(response: ServerResponse): void {
+  const bytes = Buffer.from(LARGE_CHUNKED);
+  response.writeHead(200, { 'content-type': 'application/json' });
+  let offset = 0;
+  const next = () => {
+    // 7,001 bytes: pieces end inside multi-byte characters, and the body outgrows 64 KiB thrice.
+    response.write(bytes.subarray(offset, (offset += 7_001)));
+    if (offset < bytes.length) setImmediate(next);
+    else response.end();
+  };
+  next();
+}
+
 describe('HttpClient', () => {
   let server: Server;
   let base: string;
@@ -38,6 +53,7 @@ describe('HttpClient', () => {
       if (request.url === '/declared-large') return void response.end('y'.repeat(300_000));
       if (request.url === '/auth') return void response.end(request.headers.authorization ?? 'none');
       if (request.url === '/split-utf8') return void splitUtf8(response);
+      if (request.url === '/large-chunked') return void largeChunked(response);
       response.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +70,14 @@ describe('HttpClient', () => {
 
   it('decodes a character whose UTF-8 bytes arrive in two chunks', async () => {
     expect((await request('/split-utf8')).text).toBe('{"name":"café €"}');
+  });
+
+  it('reads a large body of undeclared length whole, characters cut between pieces included', async () => {
+    const roomy = new HttpClient({ maxResponseBytes: 1024 * 1024 });
+    const response = await roomy.request({ url: `${base}/large-chunked`, timeoutMs: 5000, upstream: 'node-a', operation: 'GET test' });
+    await roomy.close();
+    expect(Buffer.byteLength(LARGE_CHUNKED)).toBeGreaterThan(4 * 64 * 1024);
+    expect(response.text).toBe(LARGE_CHUNKED);
   });
 
   it('caps the body size and names the upstream', async () => {

@@ -1,0 +1,40 @@
+/** Bodies of unknown length (chunked, as AvalancheGo sends large answers) start with room for this. */
+const INITIAL_BYTES = 64 * 1024;
+
+/**
+ * A response body's bytes, copied as each socket buffer arrives into one buffer of its own, then
+ * decoded once. The socket buffers die young, as they did decoded one by one: kept until the body
+ * ends, they would fragment glibc's heap, which then keeps an endless-body attack's peak for good.
+ * The body's own buffer is one allocation, sized from Content-Length when declared and doubled as
+ * needed otherwise: above glibc's mmap threshold it is a mapping of its own, handed back whole when
+ * freed. Against chunks decoded one by one and joined, this holds one copy of a body being read
+ * instead of two (the decoded pieces and their join): under an endless-body attack the peak fell
+ * from 305 to 232 MiB (docs/performance.md, "Endless-body attack").
+ */
+export class BodyBytes {
+  private buffer: Buffer;
+  private length = 0;
+
+  /** `maxBytes`: the response cap, which the caller enforces; the buffer never grows past it. */
+  constructor(
+    declaredBytes: number,
+    private readonly maxBytes: number,
+  ) {
+    this.buffer = Buffer.allocUnsafeSlow(declaredBytes > 0 ? declaredBytes : Math.min(INITIAL_BYTES, maxBytes));
+  }
+
+  append(chunk: Buffer): void {
+    if (this.length + chunk.length > this.buffer.length) this.grow(this.length + chunk.length);
+    this.length += chunk.copy(this.buffer, this.length);
+  }
+
+  text(): string {
+    return this.buffer.toString('utf8', 0, this.length);
+  }
+
+  private grow(atLeast: number): void {
+    const larger = Buffer.allocUnsafeSlow(Math.max(atLeast, Math.min(2 * this.buffer.length, this.maxBytes)));
+    this.buffer.copy(larger, 0, 0, this.length);
+    this.buffer = larger;
+  }
+}
