@@ -20,6 +20,9 @@ interface Progress {
 
 const PROGRESS_PREFIX = 'progress/';
 
+/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
+const METRICS = [...chainProgressMetrics, ...chainUpMetrics, ...callUpMetrics];
+
 /**
  * Heights of the P-, X-, C- and configured L1 chains, and when each last moved. Each chain is
  * collected on its own (avaxmon_chain_up): a chain answering 503 while it bootstraps loses its own
@@ -31,7 +34,7 @@ const PROGRESS_PREFIX = 'progress/';
 export function createChainProgressCollector(): Collector {
   return {
     name: 'chain_progress',
-    metrics: [...chainProgressMetrics, ...chainUpMetrics, ...callUpMetrics],
+    metrics: METRICS,
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const client = new EvmRpcClient(ctx.node);

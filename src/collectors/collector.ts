@@ -55,7 +55,10 @@ export class SampleSet {
   constructor(private readonly base: Readonly<Record<string, string>>) {}
 
   add(name: string, labels: Readonly<Record<string, string>>, value: number | boolean): void {
-    this.samples.push({ name, labels: { ...this.base, ...labels }, value: typeof value === 'boolean' ? Number(value) : value });
+    // Into `{}`, which has room for four labels in the object itself: a spread puts the second
+    // object's labels in a properties array of their own, one object more per sample kept.
+    const merged = Object.assign({}, this.base, labels);
+    this.samples.push({ name, labels: merged, value: typeof value === 'boolean' ? Number(value) : value });
   }
 
   observation(): Observation {

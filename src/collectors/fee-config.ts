@@ -38,6 +38,9 @@ function evmMethod(chain: string, method: string): OptionalMethod {
   return { key: `${chain}:${method}`, method, gauge: 'avaxmon_evm_method_available', labels: { chain, method }, normallyAbsent };
 }
 
+/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
+const METRICS = [...feeConfigMetrics, ...evmConfigMetrics];
+
 /**
  * Fee config, chain config and active rules of the EVM chains, each chain on its own
  * (avaxmon_evm_config_up). A method the chain does not have (-32601: coreth has no eth_feeConfig,
@@ -48,7 +51,7 @@ function evmMethod(chain: string, method: string): OptionalMethod {
 export function createFeeConfigCollector(): Collector {
   return {
     name: 'fee_config',
-    metrics: [...feeConfigMetrics, ...evmConfigMetrics],
+    metrics: METRICS,
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const client = new EvmRpcClient(ctx.node);

@@ -22,6 +22,9 @@ interface CheckResult {
 type SkipCounts = Map<string, number>;
 const SKIPS_KEY = 'health-detail-skips';
 
+/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
+const METRICS = [...healthMetrics, ...callUpMetrics];
+
 /**
  * GET /ext/health{,/readiness,/liveness} plus JSON-RPC health per configured tag, and the numbers in
  * the checks' messages (connected stake per chain, disk, send-fail rate, ...: see health-details.ts).
@@ -29,7 +32,7 @@ const SKIPS_KEY = 'health-detail-skips';
 export function createHealthCollector(): Collector {
   return {
     name: 'health',
-    metrics: [...healthMetrics, ...callUpMetrics],
+    metrics: METRICS,
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const skips = skipCounter(ctx);

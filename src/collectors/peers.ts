@@ -31,6 +31,9 @@ interface ValidatorPeer {
   readonly weight: number;
 }
 
+/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
+const METRICS = [...peersMetrics, ...callUpMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')];
+
 /**
  * info.peers reduced to counts and statistics: never one series per peer. info.peers carries no
  * stake, so the primary network's weights come from platform.getValidatorsAt (at the current height, one call
@@ -40,7 +43,7 @@ interface ValidatorPeer {
 export function createPeersCollector(): Collector {
   return {
     name: 'peers',
-    metrics: [...peersMetrics, ...callUpMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')],
+    metrics: METRICS,
     async collect(ctx) {
       const read = new FieldReader(ctx.target.name, 'info.peers');
       const out = new SampleSet({ target: ctx.target.name });

@@ -7,6 +7,9 @@ import { sideCall, UNANSWERED } from './side-call.js';
 /** AvalancheGo marks an unscheduled upgrade with a year-9999 activation time. */
 const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
 
+/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
+const METRICS = [...upgradesMetrics, ...callUpMetrics];
+
 /**
  * info.upgrades (activation times) and info.acps (ACP vote weights). info.acps is the node's tally
  * of its validator peers' supportedACPs/objectedACPs weighted by stake, so it is also the bounded
@@ -15,7 +18,7 @@ const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
 export function createUpgradesCollector(): Collector {
   return {
     name: 'upgrades',
-    metrics: [...upgradesMetrics, ...callUpMetrics],
+    metrics: METRICS,
     async collect(ctx) {
       const out = new SampleSet({ target: ctx.target.name });
       const [upgrades, acps] = await Promise.all([

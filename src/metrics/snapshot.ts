@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { systemClock, type Clock, type Timer } from '../clock.js';
 import type { MetricDesc, Sample } from './metric-desc.js';
 import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
+import { KeptSamples } from './kept-samples.js';
 
 const gzipBuffer = promisify(gzipAsync);
 /** Scrapers care about latency more than ratio: level 1 is several times faster and still ~8x smaller. */
@@ -41,7 +42,7 @@ export interface SnapshotOptions {
 
 interface Slice {
   /** The kept samples (see SnapshotOptions); every family's lines are rendered whatever is kept. */
-  readonly samples: readonly Sample[];
+  readonly kept: KeptSamples;
   readonly rendered: RenderedSlice;
 }
 
@@ -114,11 +115,10 @@ export class MetricsSnapshot {
     const previous = this.slices.get(key);
     if (!previous && samples.length === 0) return;
     const rendered = renderSamples(samples);
-    const kept = this.kept(samples);
-    if (previous?.rendered.buffer.equals(rendered.buffer) && sameNames(previous.rendered, rendered)) {
-      this.slices.set(key, { samples: kept, rendered: previous.rendered });
-      return;
-    }
+    // Same lines, same kept samples: the slice stays as it was, so this run's copies die young
+    // instead of being promoted to replace identical ones (most slices of a fleet do not move).
+    if (previous?.rendered.buffer.equals(rendered.buffer) && sameNames(previous.rendered, rendered)) return;
+    const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
     for (const name of previous?.rendered.names ?? []) {
       const family = this.families.get(name);
       if (family?.bySlice.delete(key)) family.bytes -= byteLength(previous!.rendered, name);
@@ -129,29 +129,24 @@ export class MetricsSnapshot {
       family.bySlice.set(key, rendered);
       family.bytes += byteLength(rendered, name);
     }
-    this.indexTargets(key, previous?.samples ?? [], kept);
+    this.indexTargets(key, previous?.kept ?? KeptSamples.none, kept);
     if (samples.length === 0) this.slices.delete(key);
-    else this.slices.set(key, { samples: kept, rendered });
+    else this.slices.set(key, { kept, rendered });
     this.version += 1;
-  }
-
-  private kept(samples: readonly Sample[]): readonly Sample[] {
-    const keep = this.options.keepSamplesOf;
-    return keep ? samples.filter((sample) => keep.has(sample.name)) : samples;
   }
 
   /** Every kept sample; for the alert sweep, tests and tools, never on the collection path. */
   samples(): Sample[] {
-    return [...this.slices.values()].flatMap((slice) => slice.samples);
+    const out: Sample[] = [];
+    for (const slice of this.slices.values()) slice.kept.appendTo(out);
+    return out;
   }
 
   /** The samples of these families only, from the slices their families list (the fleet tick reads a few of tens of thousands). */
   samplesNamed(names: ReadonlySet<string>): Sample[] {
     const out: Sample[] = [];
     for (const name of names) {
-      for (const key of this.families.get(name)?.bySlice.keys() ?? []) {
-        for (const sample of this.slices.get(key)?.samples ?? []) if (sample.name === name) out.push(sample);
-      }
+      for (const key of this.families.get(name)?.bySlice.keys() ?? []) this.slices.get(key)?.kept.appendTo(out, (named) => named === name);
     }
     return out;
   }
@@ -160,7 +155,7 @@ export class MetricsSnapshot {
   samplesOf(target: string): Sample[] {
     const out: Sample[] = [];
     for (const key of this.slicesOfTarget.get(target) ?? []) {
-      for (const sample of this.slices.get(key)?.samples ?? []) if (sample.labels.target === target) out.push(sample);
+      this.slices.get(key)?.kept.appendTo(out, (_name, labels) => labels.target === target);
     }
     return out;
   }
@@ -260,11 +255,10 @@ export class MetricsSnapshot {
     return assembled;
   }
 
-  private indexTargets(key: string, before: readonly Sample[], after: readonly Sample[]): void {
-    const targetsAfter = new Set(after.map((sample) => sample.labels.target).filter((target) => target !== undefined));
-    for (const sample of before) {
-      const target = sample.labels.target;
-      if (target === undefined || targetsAfter.has(target)) continue;
+  private indexTargets(key: string, before: KeptSamples, after: KeptSamples): void {
+    const targetsAfter = after.targets();
+    for (const target of before.targets()) {
+      if (targetsAfter.has(target)) continue;
       const keys = this.slicesOfTarget.get(target);
       keys?.delete(key);
       if (keys?.size === 0) this.slicesOfTarget.delete(target);

@@ -100,6 +100,19 @@ describe('MetricsSnapshot', () => {
     expect(snapshot.body('text', false).toString()).toContain('avaxmon_chain_height{target="b",chain="P"} 9\n');
   });
 
+  it('answers from the kept samples of the latest run, unchanged, changed or moved to another target', () => {
+    const snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: new Set(['avaxmon_node_peers']) });
+    snapshot.setSlice('x/peers', peers('a', 5));
+    snapshot.setSlice('x/peers', peers('a', 5));
+    expect(snapshot.samplesOf('a')).toEqual(peers('a', 5));
+    snapshot.setSlice('x/peers', peers('a', Number.NaN));
+    expect(snapshot.samplesNamed(new Set(['avaxmon_node_peers']))).toEqual(peers('a', Number.NaN));
+    snapshot.setSlice('x/peers', peers('b', -1.5e-9));
+    expect(snapshot.samplesOf('a')).toEqual([]);
+    expect(snapshot.targets()).toEqual(['b']);
+    expect(snapshot.samplesOf('b')).toEqual(peers('b', -1.5e-9));
+  });
+
   it('waits at most a second for the next assembly, however costly assembly seemed (event-loop delay included)', () => {
     expect(coalescingWindowMs(1)).toBe(MIN_ASSEMBLY_INTERVAL_MS);
     expect(coalescingWindowMs(50)).toBe(500);

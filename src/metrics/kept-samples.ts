@@ -1,0 +1,44 @@
+import type { Labels, Sample } from './metric-desc.js';
+
+/**
+ * A slice's kept samples (those the alert plane and the status page read) as three columns, not an
+ * object per sample: at 1,000 nodes about 120,000 samples are kept, and every object kept is marked
+ * again at each full collection, which ran every two seconds (bench/results/history.md, Part 7).
+ * Readers get fresh Sample objects, which die young.
+ */
+export class KeptSamples {
+  static readonly none = new KeptSamples([], [], new Float64Array(0));
+
+  private constructor(
+    private readonly names: readonly string[],
+    private readonly labels: readonly Labels[],
+    private readonly values: Float64Array,
+  ) {}
+
+  /** The samples of the families in `keep` (all when undefined). */
+  static of(samples: readonly Sample[], keep: ReadonlySet<string> | undefined): KeptSamples {
+    const kept = keep ? samples.filter((sample) => keep.has(sample.name)) : samples;
+    if (kept.length === 0) return KeptSamples.none;
+    return new KeptSamples(
+      kept.map((sample) => sample.name),
+      kept.map((sample) => sample.labels),
+      Float64Array.from(kept, (sample) => sample.value),
+    );
+  }
+
+  /** The targets these samples are labelled with. */
+  targets(): Set<string> {
+    const targets = new Set<string>();
+    for (const labels of this.labels) if (labels.target !== undefined) targets.add(labels.target);
+    return targets;
+  }
+
+  /** Appends the samples `accept` takes to `out`. */
+  appendTo(out: Sample[], accept: (name: string, labels: Labels) => boolean = () => true): void {
+    for (let index = 0; index < this.names.length; index++) {
+      const name = this.names[index];
+      const labels = this.labels[index];
+      if (accept(name, labels)) out.push({ name, labels, value: this.values[index] });
+    }
+  }
+}
