@@ -9,7 +9,7 @@ const INITIAL_BYTES = 64 * 1024;
  * needed otherwise: above glibc's mmap threshold it is a mapping of its own, handed back whole when
  * freed. Against chunks decoded one by one and joined, this holds one copy of a body being read
  * instead of two (the decoded pieces and their join): under an endless-body attack the peak fell
- * from 305 to 232 MiB (docs/performance.md, "Endless-body attack").
+ * from 345 to 232 MiB (docs/performance.md, "Endless-body attack").
  */
 export class BodyBytes {
   private buffer: Buffer;
