@@ -1,7 +1,7 @@
 import { gzip as gzipAsync, gzipSync, constants } from 'node:zlib';
 import { promisify } from 'node:util';
 import { systemClock, type Clock, type Timer } from '../clock.js';
-import type { MetricDesc, Sample } from './metric-desc.js';
+import type { Labels, MetricDesc, Sample } from './metric-desc.js';
 import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
 import { KeptSamples } from './kept-samples.js';
 
@@ -146,7 +146,8 @@ export class MetricsSnapshot {
   samplesNamed(names: ReadonlySet<string>): Sample[] {
     const out: Sample[] = [];
     for (const name of names) {
-      for (const key of this.families.get(name)?.bySlice.keys() ?? []) this.slices.get(key)?.kept.appendTo(out, (named) => named === name);
+      const isName = (named: string) => named === name;
+      for (const key of this.families.get(name)?.bySlice.keys() ?? []) this.slices.get(key)?.kept.appendTo(out, isName);
     }
     return out;
   }
@@ -154,9 +155,8 @@ export class MetricsSnapshot {
   /** The samples labelled with this target, from whichever slices hold them. */
   samplesOf(target: string): Sample[] {
     const out: Sample[] = [];
-    for (const key of this.slicesOfTarget.get(target) ?? []) {
-      this.slices.get(key)?.kept.appendTo(out, (_name, labels) => labels.target === target);
-    }
+    const ofTarget = (_name: string, labels: Labels) => labels.target === target;
+    for (const key of this.slicesOfTarget.get(target) ?? []) this.slices.get(key)?.kept.appendTo(out, ofTarget);
     return out;
   }
 
