@@ -1,26 +1,12 @@
-import { gzip as gzipAsync, gzipSync, constants } from 'node:zlib';
-import { promisify } from 'node:util';
 import { systemClock, type Clock, type Timer } from '../clock.js';
 import type { Labels, MetricDesc, Sample } from './metric-desc.js';
 import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
+import { GzipMembers } from './gzip-members.js';
 import { KeptSamples } from './kept-samples.js';
 
-const gzipBuffer = promisify(gzipAsync);
-/** Scrapers care about latency more than ratio: level 1 is several times faster and still ~8x smaller. */
-const GZIP_LEVEL = constants.Z_BEST_SPEED;
-
 /**
- * Async gzip hands its output back one chunk at a time, and each chunk waits for a turn of the event
- * loop before the next is compressed: with zlib's 16 KiB chunks a 20 MB body took 160 turns, which a
- * busy daemon stretched to 20 s per scrape. An output chunk of a quarter of the input holds the
- * whole compressed body (level 1 compresses an exposition about 8x), so it comes back in one turn.
- */
-export function gzipOptions(inputBytes: number): { level: number; chunkSize: number } {
-  return { level: GZIP_LEVEL, chunkSize: Math.max(constants.Z_DEFAULT_CHUNK, Math.ceil(inputBytes / 4)) };
-}
-/**
- * A new assembly starts at most this often, or every ten times the cost of assembly plus gzip if that
- * is longer (so they take at most a tenth of a core whatever the fleet's size): a scrape arriving
+ * A new assembly starts at most this often, or every ten times the cost of an assembly (gzip
+ * included) if that is longer (so they take at most a tenth of a core whatever the fleet's size): a scrape arriving
  * sooner gets the previous body, and a trailing assembly catches up.
  */
 export const MIN_ASSEMBLY_INTERVAL_MS = 250;
@@ -54,21 +40,20 @@ interface Family {
   bytes: number;
 }
 
-interface Assembled {
+/** A body in one format and encoding, current while its version matches the snapshot's. */
+interface Rendition {
   readonly body: Buffer;
-  /** While a gzip reads the body, or once body() handed it out, its memory is not reused. */
-  gzipping?: boolean;
-  handedOut?: boolean;
   readonly version: number;
-  gzipped?: Promise<Buffer>;
-  gzippedSync?: Buffer;
+  /** Once body() handed a plain body out, its memory is not reused. */
+  handedOut?: boolean;
 }
 
+type RenditionKey = `${ExpositionFormat}/${'gzip' | 'plain'}`;
+
 /**
- * How long after an assembly a changed body may wait for the next: ten times what assembly and gzip
- * cost, so they take a tenth of the time at most, but never past MAX_ASSEMBLY_INTERVAL_MS: the
- * measured cost includes event-loop delay under CPU pressure, which would otherwise grow the window
- * to tens of seconds and serve minute-old data as new.
+ * How long after an assembly a changed body may wait for the next: ten times what an assembly cost,
+ * so they take a tenth of the time at most, but never past MAX_ASSEMBLY_INTERVAL_MS: on a starved
+ * core the cost grows with the starvation, and the window with it would serve minute-old data as new.
  */
 export function coalescingWindowMs(costMs: number): number {
   return Math.min(MAX_ASSEMBLY_INTERVAL_MS, Math.max(MIN_ASSEMBLY_INTERVAL_MS, ASSEMBLY_COST_FACTOR * costMs));
@@ -77,20 +62,18 @@ export function coalescingWindowMs(costMs: number): number {
 /**
  * The collected series, as slices replaced whole by each collector run. A slice is rendered when it
  * is set; an assembly joins the slices' lines family by family into one body. Assembly is lazy (on a
- * scrape, in the format asked for) and coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS); gzip is
- * computed once per assembled body, off the event loop.
+ * scrape, in the format and encoding asked for) and coalesced (at most every MIN_ASSEMBLY_INTERVAL_MS).
  */
 export class MetricsSnapshot {
   private readonly slices = new Map<string, Slice>();
   private readonly families = new Map<string, Family>();
   /** Slice keys holding samples of a target, so a target's samples are found without a scan. */
   private readonly slicesOfTarget = new Map<string, Set<string>>();
-  private readonly assembled = new Map<ExpositionFormat, Assembled>();
-  private readonly trailing = new Map<ExpositionFormat, Timer>();
+  private readonly renditions = new Map<RenditionKey, Rendition>();
+  private readonly trailing = new Map<RenditionKey, Timer>();
   private readonly refreshers: Array<() => void> = [];
   private lastAssemblyMs = -Infinity;
   private assemblyCostMs = 0;
-  private gzipCostMs = 0;
   /** Bumped on every change; an assembly is current while its version matches. */
   private version = 0;
   private readonly clock: Clock;
@@ -178,81 +161,86 @@ export class MetricsSnapshot {
   /** The current body, assembled now if anything changed; for tests and one-off callers. */
   body(format: ExpositionFormat, gzip: boolean): Buffer {
     for (const refresh of this.refreshers) refresh();
-    const assembled = this.currentOrAssemble(format);
-    if (!gzip) {
-      assembled.handedOut = true;
-      return assembled.body;
-    }
-    assembled.gzippedSync ??= gzipSync(assembled.body, gzipOptions(assembled.body.length));
-    return assembled.gzippedSync;
+    const rendition = this.currentOrAssemble(format, gzip);
+    rendition.handedOut = true;
+    return rendition.body;
   }
 
   /**
-   * The scrape path, in the format asked for. When something changed, the body is assembled now,
-   * unless the last assembly is younger than the coalescing window: then the previous body is
-   * served at once and a trailing assembly follows at the window's end. So assembly (and gzip,
-   * computed once per assembled body, off the event loop) happens a few times a second at most
-   * however many scrapers there are, a scrape waits for at most one assembly, and a body is never
-   * older than the window, at most MAX_ASSEMBLY_INTERVAL_MS. An uncompressed body is written over
-   * by the next assembly: the caller copies it before it awaits anything else.
+   * The scrape path, in the format and encoding asked for. When something changed, the body is
+   * assembled now, unless the last assembly is younger than the coalescing window: then the previous
+   * body is served at once and a trailing assembly follows at the window's end. So assembly happens a
+   * few times a second at most however many scrapers there are, and a body is never older than the
+   * window, at most MAX_ASSEMBLY_INTERVAL_MS. A gzip body is compressed as it is assembled (see
+   * gzip-members.ts), never from an assembled plain body. A plain body is written over by the next
+   * assembly: the caller copies it before it awaits anything.
    */
-  async serve(format: ExpositionFormat, gzip: boolean): Promise<Buffer> {
+  serve(format: ExpositionFormat, gzip: boolean): Buffer {
     for (const refresh of this.refreshers) refresh();
-    const assembled = this.freshEnough(format);
-    if (!gzip) return assembled.body;
-    if (assembled.gzippedSync) return assembled.gzippedSync;
-    assembled.gzipped ??= this.gzip(assembled);
-    return assembled.gzipped;
+    return this.freshEnough(format, gzip).body;
   }
 
-  private freshEnough(format: ExpositionFormat): Assembled {
-    const current = this.assembled.get(format);
+  private freshEnough(format: ExpositionFormat, gzip: boolean): Rendition {
+    const key = renditionKey(format, gzip);
+    const current = this.renditions.get(key);
     if (current?.version === this.version) return current;
     const sinceMs = this.clock.now() - this.lastAssemblyMs;
-    const windowMs = coalescingWindowMs(this.assemblyCostMs + this.gzipCostMs);
+    const windowMs = coalescingWindowMs(this.assemblyCostMs);
     // A negative span is the wall clock stepped back: nothing to wait for.
-    if (!current || sinceMs >= windowMs || sinceMs < 0) return this.currentOrAssemble(format);
-    if (!this.trailing.has(format)) {
+    if (!current || sinceMs >= windowMs || sinceMs < 0) return this.currentOrAssemble(format, gzip);
+    if (!this.trailing.has(key)) {
       const timer = this.clock.setTimeout(() => {
-        this.trailing.delete(format);
-        this.currentOrAssemble(format);
+        this.trailing.delete(key);
+        this.currentOrAssemble(format, gzip);
       }, windowMs - sinceMs);
       timer.unref();
-      this.trailing.set(format, timer);
+      this.trailing.set(key, timer);
     }
     return current;
   }
 
-  private async gzip(assembled: Assembled): Promise<Buffer> {
+  private currentOrAssemble(format: ExpositionFormat, gzip: boolean): Rendition {
+    const key = renditionKey(format, gzip);
+    const current = this.renditions.get(key);
+    if (current?.version === this.version) return current;
     const started = performance.now();
-    assembled.gzipping = true;
-    try {
-      return await gzipBuffer(assembled.body, gzipOptions(assembled.body.length));
-    } finally {
-      assembled.gzipping = false;
-      this.gzipCostMs = performance.now() - started;
-    }
+    const body = gzip ? this.assembleGzipped(format) : this.assemblePlain(format, current);
+    const rendition: Rendition = { body, version: this.version };
+    this.renditions.set(key, rendition);
+    this.lastAssemblyMs = this.clock.now();
+    this.assemblyCostMs = performance.now() - started;
+    return rendition;
   }
 
   /** Copies each family's header and its slices' lines into one body of the known size. */
-  private currentOrAssemble(format: ExpositionFormat): Assembled {
-    const current = this.assembled.get(format);
-    if (current?.version === this.version) return current;
-    const started = performance.now();
+  private assemblePlain(format: ExpositionFormat, current: Rendition | undefined): Buffer {
     let size = 0;
     for (const family of this.families.values()) if (family.bySlice.size > 0) size += family.headers[format].length + family.bytes;
     const body = bufferFor(current, size);
     let offset = 0;
+    this.forEachPiece(format, (source, start, end) => {
+      offset += source.copy(body, offset, start, end);
+    });
+    return body;
+  }
+
+  private assembleGzipped(format: ExpositionFormat): Buffer {
+    const members = new GzipMembers();
+    this.forEachPiece(format, (source, start, end) => members.write(source, start, end));
+    return members.end();
+  }
+
+  /** Each family's header, then its lines in every slice; a hundred thousand pieces at 1,000 nodes. */
+  private forEachPiece(format: ExpositionFormat, piece: (source: Buffer, start: number, end: number) => void): void {
     for (const [name, family] of this.families) {
       if (family.bySlice.size === 0) continue;
-      offset += family.headers[format].copy(body, offset);
-      for (const slice of family.bySlice.values()) offset += copyLines(slice, name, body, offset);
+      const header = family.headers[format];
+      piece(header, 0, header.length);
+      for (const slice of family.bySlice.values()) {
+        const index = slice.names.indexOf(name);
+        if (index >= 0) piece(slice.buffer, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
+      }
     }
-    const assembled: Assembled = { body, version: this.version };
-    this.assembled.set(format, assembled);
-    this.lastAssemblyMs = this.clock.now();
-    this.assemblyCostMs = performance.now() - started;
-    return assembled;
   }
 
   private indexTargets(key: string, before: KeptSamples, after: KeptSamples): void {
@@ -272,28 +260,25 @@ export class MetricsSnapshot {
 }
 
 /**
- * `size` bytes in the current body's memory when nothing reads it any more (its gzip is done, it was
- * not handed out) and it is large enough; else new memory with room to grow. One body per format is
- * kept, not two: at 1,000 nodes a body is 21 MB. Writing into memory already touched also spares a
- * fresh buffer's page faults at every assembly (measured 80-300 ms for 20 MB on a VM).
+ * `size` bytes in the current plain body's memory when it was not handed out and is large enough;
+ * else new memory with room to grow. One body per format is kept, not two: at 1,000 nodes a body is
+ * 21 MB. Writing into memory already touched also spares a fresh buffer's page faults at every
+ * assembly (measured 80-300 ms for 20 MB on a VM).
  */
-function bufferFor(current: Assembled | undefined, size: number): Buffer {
-  if (current && !current.gzipping && !current.handedOut && current.body.buffer.byteLength - current.body.byteOffset >= size) {
+function bufferFor(current: Rendition | undefined, size: number): Buffer {
+  if (current && !current.handedOut && current.body.buffer.byteLength - current.body.byteOffset >= size) {
     return Buffer.from(current.body.buffer, current.body.byteOffset, size);
   }
   return Buffer.allocUnsafeSlow(Math.ceil(size * BODY_HEADROOM)).subarray(0, size);
 }
 
+function renditionKey(format: ExpositionFormat, gzip: boolean): RenditionKey {
+  return `${format}/${gzip ? 'gzip' : 'plain'}`;
+}
+
 function byteLength(slice: RenderedSlice, name: string): number {
   const range = rangeOf(slice, name);
   return range ? range.end - range.start : 0;
-}
-
-/** Runs once per family and slice at each assembly, a hundred thousand times at 1,000 nodes. */
-function copyLines(slice: RenderedSlice, name: string, body: Buffer, offset: number): number {
-  const index = slice.names.indexOf(name);
-  if (index < 0) return 0;
-  return slice.buffer.copy(body, offset, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
 }
 
 function sameNames(a: RenderedSlice, b: RenderedSlice): boolean {

@@ -34,7 +34,7 @@ export class MetricsBody {
     const key = `${format}/${gzip}`;
     const runtime = await this.runtimePart(key, format, gzip, nowMs);
     // An uncompressed collected body is written over by a later assembly: it is joined before anything else runs.
-    const collected = await this.snapshot.serve(format, gzip);
+    const collected = this.snapshot.serve(format, gzip);
     const cached = this.cache.get(key);
     if (cached && cached.collected === collected && cached.runtime === runtime) return cached.body;
     const body = Buffer.concat([collected, runtime]);

@@ -1,16 +1,11 @@
-import { constants, gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
-import {
-  coalescingWindowMs,
-  gzipOptions,
-  MAX_ASSEMBLY_INTERVAL_MS,
-  MetricsSnapshot,
-  MIN_ASSEMBLY_INTERVAL_MS,
-} from '../../src/metrics/snapshot.js';
+import { coalescingWindowMs, MAX_ASSEMBLY_INTERVAL_MS, MetricsSnapshot, MIN_ASSEMBLY_INTERVAL_MS } from '../../src/metrics/snapshot.js';
 import { rangeOf, renderSamples } from '../../src/metrics/exposition.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import type { Clock } from '../../src/clock.js';
+import { MEMBER_INPUT_BYTES } from '../../src/metrics/gzip-members.js';
 
 const peers = (target: string, value: number) => [{ name: 'avaxmon_node_peers', labels: { target }, value }];
 
@@ -121,7 +116,7 @@ describe('MetricsSnapshot', () => {
     expect(MAX_ASSEMBLY_INTERVAL_MS).toBe(1_000);
   });
 
-  it('gzips a fleet-sized body into one output chunk, so a scrape waits on one turn of a busy event loop, not hundreds', async () => {
+  it('gzips a fleet-sized body as 1 MiB members that decode, one by one and together, to the plain body', () => {
     const snapshot = new MetricsSnapshot(allMetrics);
     // Values that compress as badly as measurements do: a body of several MB, as 300 nodes give.
     for (let index = 0; index < 300; index++) {
@@ -135,39 +130,61 @@ describe('MetricsSnapshot', () => {
         });
       snapshot.setSlice(`${target}/self`, samples);
     }
-    const body = snapshot.body('text', false);
-    expect(body.length).toBeGreaterThan(4_000_000);
-    const { chunkSize } = gzipOptions(body.length);
-    expect(gzipSync(body, { level: constants.Z_BEST_SPEED }).length).toBeLessThanOrEqual(chunkSize);
-    expect(gunzipSync(await snapshot.serve('text', true)).equals(body)).toBe(true);
+    const plain = snapshot.body('text', false);
+    expect(plain.length).toBeGreaterThan(4_000_000);
+    const gzipped = snapshot.serve('text', true);
+    expect(gunzipSync(gzipped).equals(plain)).toBe(true);
+    const members = gzipMembers(gzipped);
+    expect(members.length).toBe(Math.ceil(plain.length / MEMBER_INPUT_BYTES));
+    expect(members.slice(0, -1).every((member) => member.length === MEMBER_INPUT_BYTES)).toBe(true);
   });
 
-  it('assembles into the memory of the current body, never into one a gzip still reads, and every served body is right', async () => {
+  it('gzips an empty snapshot as one valid member', () => {
+    expect(gunzipSync(new MetricsSnapshot(allMetrics).serve('text', true)).length).toBe(0);
+  });
+
+  it('assembles a plain body into the memory of the last one unless it was handed out, and every served body is right', () => {
     // Time moved by hand and synchronously: nothing but the assemblies runs between them.
     let nowMs = 0;
     const clock: Clock = { now: () => nowMs, setTimeout: () => ({ unref: () => undefined }), clearTimeout: () => undefined };
     const snapshot = new MetricsSnapshot(allMetrics, { clock });
-    const assembleWith = (value: number) => {
+    const serveWith = (value: number, gzip: boolean) => {
       snapshot.setSlice('a/peers', peers('a', value));
       nowMs += MAX_ASSEMBLY_INTERVAL_MS;
-      return snapshot.serve('text', false);
+      return snapshot.serve('text', gzip);
     };
     const served: Buffer[] = [];
     for (let value = 1; value <= 3; value++) {
-      const body = await assembleWith(value);
+      const body = serveWith(value, false);
       expect(body.toString()).toContain(`avaxmon_node_peers{target="a"} ${value}\n`);
       served.push(body);
     }
     // One body's memory per format, written over by each assembly: no new memory after the first.
     expect(served[1].buffer).toBe(served[0].buffer);
     expect(served[2].buffer).toBe(served[0].buffer);
-    // A gzip in flight keeps its input: the next assembly takes new memory, and the one after reuses that.
-    const reading = await assembleWith(4);
-    const gzipping = snapshot.serve('text', true);
-    const afterGzip = await assembleWith(5);
-    expect(afterGzip.buffer).not.toBe(reading.buffer);
-    expect(afterGzip.toString()).toContain('avaxmon_node_peers{target="a"} 5\n');
-    expect((await assembleWith(6)).buffer).toBe(afterGzip.buffer);
-    expect(gunzipSync(await gzipping).toString()).toContain('avaxmon_node_peers{target="a"} 4\n');
+    // A gzip scrape compresses the slices themselves and leaves the plain body's memory alone.
+    expect(gunzipSync(serveWith(4, true)).toString()).toContain('avaxmon_node_peers{target="a"} 4\n');
+    expect(served[2].toString()).toContain('avaxmon_node_peers{target="a"} 3\n');
+    // A body handed out by body() is never written over.
+    const handedOut = snapshot.body('text', false);
+    const next = serveWith(5, false);
+    expect(next.buffer).not.toBe(handedOut.buffer);
+    expect(handedOut.toString()).toContain('avaxmon_node_peers{target="a"} 4\n');
+    expect(next.toString()).toContain('avaxmon_node_peers{target="a"} 5\n');
   });
 });
+
+/** Each member of a gzip stream, decoded alone: a 10-byte header, raw deflate, an 8-byte trailer. */
+function gzipMembers(gzipped: Buffer): Buffer[] {
+  const members: Buffer[] = [];
+  for (let offset = 0; offset < gzipped.length; ) {
+    expect(gzipped.subarray(offset, offset + 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    const { buffer, engine } = inflateRawSync(gzipped.subarray(offset + 10), { info: true }) as unknown as {
+      buffer: Buffer;
+      engine: { bytesWritten: number };
+    };
+    members.push(buffer);
+    offset += 10 + engine.bytesWritten + 8;
+  }
+  return members;
+}
