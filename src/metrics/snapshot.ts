@@ -5,9 +5,9 @@ import { GzipMembers } from './gzip-members.js';
 import { KeptSamples } from './kept-samples.js';
 
 /**
- * A new assembly starts at most this often, or every ten times the cost of an assembly (gzip
- * included) if that is longer (so they take at most a tenth of a core whatever the fleet's size): a scrape arriving
- * sooner gets the previous body, and a trailing assembly catches up.
+ * A new assembly of a format and encoding starts at most this often after the last one, or ten times
+ * its cost later if that is longer (so they take at most a tenth of a core whatever the fleet's
+ * size): a scrape arriving sooner gets the previous body, and a trailing assembly catches up.
  */
 export const MIN_ASSEMBLY_INTERVAL_MS = 250;
 /**
@@ -44,6 +44,9 @@ interface Family {
 interface Rendition {
   readonly body: Buffer;
   readonly version: number;
+  readonly assembledAtMs: number;
+  /** What its assembly cost: the next one of this format and encoding waits ten times that at most. */
+  readonly costMs: number;
   /** Once body() handed a plain body out, its memory is not reused. */
   handedOut?: boolean;
 }
@@ -72,8 +75,6 @@ export class MetricsSnapshot {
   private readonly renditions = new Map<RenditionKey, Rendition>();
   private readonly trailing = new Map<RenditionKey, Timer>();
   private readonly refreshers: Array<() => void> = [];
-  private lastAssemblyMs = -Infinity;
-  private assemblyCostMs = 0;
   /** Bumped on every change; an assembly is current while its version matches. */
   private version = 0;
   private readonly clock: Clock;
@@ -169,9 +170,9 @@ export class MetricsSnapshot {
   /**
    * The scrape path, in the format and encoding asked for. When something changed, the body is
    * assembled now, unless the last assembly is younger than the coalescing window: then the previous
-   * body is served at once and a trailing assembly follows at the window's end. So assembly happens a
-   * few times a second at most however many scrapers there are, and a body is never older than the
-   * window, at most MAX_ASSEMBLY_INTERVAL_MS. A gzip body is compressed as it is assembled (see
+   * body is served at once and a trailing assembly follows at the window's end. So each format and
+   * encoding is assembled a few times a second at most however many scrapers there are, and a body is
+   * never older than its window, at most MAX_ASSEMBLY_INTERVAL_MS. A gzip body is compressed as it is assembled (see
    * gzip-members.ts), never from an assembled plain body. A plain body is written over by the next
    * assembly: the caller copies it before it awaits anything.
    */
@@ -184,8 +185,10 @@ export class MetricsSnapshot {
     const key = renditionKey(format, gzip);
     const current = this.renditions.get(key);
     if (current?.version === this.version) return current;
-    const sinceMs = this.clock.now() - this.lastAssemblyMs;
-    const windowMs = coalescingWindowMs(this.assemblyCostMs);
+    // Each body's own age, not the last assembly of any: a text scrape just after a gzip one must not
+    // get a text body as old as the last text scrape.
+    const sinceMs = this.clock.now() - (current?.assembledAtMs ?? Number.NEGATIVE_INFINITY);
+    const windowMs = coalescingWindowMs(current?.costMs ?? 0);
     // A negative span is the wall clock stepped back: nothing to wait for.
     if (!current || sinceMs >= windowMs || sinceMs < 0) return this.currentOrAssemble(format, gzip);
     if (!this.trailing.has(key)) {
@@ -205,10 +208,8 @@ export class MetricsSnapshot {
     if (current?.version === this.version) return current;
     const started = performance.now();
     const body = gzip ? this.assembleGzipped(format) : this.assemblePlain(format, current);
-    const rendition: Rendition = { body, version: this.version };
+    const rendition: Rendition = { body, version: this.version, assembledAtMs: this.clock.now(), costMs: performance.now() - started };
     this.renditions.set(key, rendition);
-    this.lastAssemblyMs = this.clock.now();
-    this.assemblyCostMs = performance.now() - started;
     return rendition;
   }
 

@@ -116,6 +116,30 @@ describe('MetricsSnapshot', () => {
     expect(MAX_ASSEMBLY_INTERVAL_MS).toBe(1_000);
   });
 
+  it('serves each format and encoding a body at most one window old, whichever was scraped last', () => {
+    let nowMs = 0;
+    const clock: Clock = { now: () => nowMs, setTimeout: () => ({ unref: () => undefined }), clearTimeout: () => undefined };
+    const snapshot = new MetricsSnapshot(allMetrics, { clock });
+    const served = (format: 'text' | 'openmetrics', gzip: boolean) => {
+      const body = snapshot.serve(format, gzip);
+      return (gzip ? gunzipSync(body) : body).toString();
+    };
+    snapshot.setSlice('a/peers', peers('a', 1));
+    for (const format of ['text', 'openmetrics'] as const) for (const gzip of [true, false]) served(format, gzip);
+    // A Prometheus scraping gzip, a second one OpenMetrics, an operator's curl: 15 s apart, a moment apart from each other.
+    nowMs += 15_000;
+    snapshot.setSlice('a/peers', peers('a', 2));
+    expect(served('text', true)).toContain('avaxmon_node_peers{target="a"} 2\n');
+    nowMs += 1;
+    expect(served('openmetrics', true)).toContain('avaxmon_node_peers{target="a"} 2\n');
+    nowMs += 1;
+    expect(served('text', false)).toContain('avaxmon_node_peers{target="a"} 2\n');
+    // Within a body's own window a changed snapshot may wait for the trailing assembly.
+    snapshot.setSlice('a/peers', peers('a', 3));
+    nowMs += 1;
+    expect(served('text', true)).toContain('avaxmon_node_peers{target="a"} 2\n');
+  });
+
   it('gzips a fleet-sized body as 1 MiB members that decode, one by one and together, to the plain body', () => {
     const snapshot = new MetricsSnapshot(allMetrics);
     // Values that compress as badly as measurements do: a body of several MB, as 300 nodes give.
