@@ -32,9 +32,27 @@ export class BodyBytes {
     return this.buffer.toString('utf8', 0, this.length);
   }
 
+  /**
+   * Hands the bytes' memory back now rather than at V8's next full collection. A body takes many
+   * turns of the event loop to arrive, so its buffer object usually reaches the old generation, and
+   * its memory waited there for a full collection: at 1,000 real-shaped nodes, 40 MB of bodies
+   * already read (docs/performance.md). The buffer is its own ArrayBuffer (allocUnsafeSlow), so
+   * detaching it touches nothing else.
+   */
+  release(): void {
+    release(this.buffer);
+    this.length = 0;
+  }
+
   private grow(atLeast: number): void {
     const larger = Buffer.allocUnsafeSlow(Math.max(atLeast, Math.min(2 * this.buffer.length, this.maxBytes)));
     this.buffer.copy(larger, 0, 0, this.length);
+    release(this.buffer);
     this.buffer = larger;
   }
+}
+
+function release(buffer: Buffer): void {
+  // Moving the contents into an empty buffer detaches the old one and frees its memory at once.
+  (buffer.buffer as ArrayBuffer).transfer(0);
 }

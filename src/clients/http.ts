@@ -153,10 +153,10 @@ async function readCapped(
   };
   const overBudget = () =>
     fail(`response bodies being read exceed the memory budget of ${memory.limitBytes} bytes (global.max_response_memory_bytes)`);
+  if (declaredBytes > cap) fail(`response body exceeds ${cap} bytes`);
+  if (declaredBytes > 0 && declaredBytes > memory.limitBytes - memory.usedBytes) overBudget();
+  const bytes = new BodyBytes(declaredBytes, cap);
   try {
-    if (declaredBytes > cap) fail(`response body exceeds ${cap} bytes`);
-    if (declaredBytes > 0 && declaredBytes > memory.limitBytes - memory.usedBytes) overBudget();
-    const bytes = new BodyBytes(declaredBytes, cap);
     for await (const chunk of body) {
       size += chunk.length;
       if (size > cap) fail(`response body exceeds ${cap} bytes`);
@@ -166,6 +166,7 @@ async function readCapped(
     }
     return bytes.text();
   } finally {
+    bytes.release();
     memory.give(taken);
   }
 }

@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { HttpClient } from '../../src/clients/http.js';
@@ -37,6 +39,20 @@ function largeChunked(response: ServerResponse): void {
   next();
 }
 
+/** 48 MiB with its length declared, the second half 300 ms after the first. */
+const HALF = Buffer.alloc(24 * 1024 * 1024, 'w');
+function slowHalves(response: ServerResponse): void {
+  response.writeHead(200, { 'content-length': 2 * HALF.length });
+  response.write(HALF);
+  setTimeout(() => response.end(HALF), 300);
+}
+
+/** V8's scavenge alone: promotes what survives twice, frees young garbage, leaves the old generation. */
+function scavenge(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as (options: { type: 'minor'; execution: 'sync' }) => void)({ type: 'minor', execution: 'sync' });
+}
+
 describe('HttpClient', () => {
   let server: Server;
   let base: string;
@@ -54,6 +70,7 @@ describe('HttpClient', () => {
       if (request.url === '/auth') return void response.end(request.headers.authorization ?? 'none');
       if (request.url === '/split-utf8') return void splitUtf8(response);
       if (request.url === '/large-chunked') return void largeChunked(response);
+      if (request.url === '/declared-48mb') return void slowHalves(response);
       response.end('ok');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -78,6 +95,23 @@ describe('HttpClient', () => {
     await roomy.close();
     expect(Buffer.byteLength(LARGE_CHUNKED)).toBeGreaterThan(4 * 64 * 1024);
     expect(response.text).toBe(LARGE_CHUNKED);
+  });
+
+  it("hands a body's memory back once it is read, not at V8's next full collection", async () => {
+    const roomy = new HttpClient({ maxResponseBytes: 64 * 1024 * 1024 });
+    const before = process.memoryUsage().arrayBuffers;
+    const reading = roomy.request({ url: `${base}/declared-48mb`, timeoutMs: 10_000, upstream: 'node-a', operation: 'GET test' });
+    // Mid-body, as on a busy daemon: the body's buffer object survives two scavenges into the old generation.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    scavenge();
+    scavenge();
+    const response = await reading;
+    scavenge();
+    const held = process.memoryUsage().arrayBuffers - before;
+    await roomy.close();
+    expect(response.text.length).toBe(2 * HALF.length);
+    // Socket buffers caught by the scavenges mid-body may remain (16-20 MiB here); the body's own 48 MiB may not.
+    expect(held).toBeLessThan(32 * 1024 * 1024);
   });
 
   it('caps the body size and names the upstream', async () => {
