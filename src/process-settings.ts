@@ -8,8 +8,9 @@
  *   600 KB peers answer on a VM;
  * - V8: gc() exposed, so the memory of bodies refused as too large is handed back after an attack;
  *   the old generation may grow to 1.5 times what the last full collection left, not V8's up to 4
- *   times: at 100 real-shaped nodes 200 MB instead of 280 for no more CPU. The young generation
- *   stays V8's: on real-shaped fleets a smaller one cost three times the CPU. No allocation-site
+ *   times: at 100 real-shaped nodes 200 MB instead of 280 for no more CPU. The young generation is
+ *   Node 22's default, 16 MiB semi-spaces, pinned: Node 24 (the image's) defaults to 64 MiB, about
+ *   100 MB more at 1,000 nodes, and on real-shaped fleets a smaller one cost CPU. No allocation-site
  *   pretenuring: V8 took the code that builds the samples of an evaluation and parses bodies for
  *   long-lived and allocated them straight into the old generation, whose full collections then
  *   took a third of a 1,000-node daemon's CPU.
@@ -20,7 +21,12 @@ export const PROCESS_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '2',
   MALLOC_TRIM_THRESHOLD_: '65536',
 };
-export const NODE_FLAGS: readonly string[] = ['--expose-gc', '--heap-growing-percent=50', '--no-allocation-site-pretenuring'];
+export const NODE_FLAGS: readonly string[] = [
+  '--expose-gc',
+  '--heap-growing-percent=50',
+  '--max-semi-space-size=16',
+  '--no-allocation-site-pretenuring',
+];
 
 /** Set on the re-executed process; `off` runs without the settings (for a comparison benchmark). */
 const APPLIED = 'AVAXMON_PROCESS_SETTINGS';
