@@ -169,12 +169,12 @@ export class MetricsSnapshot {
 
   /**
    * The scrape path, in the format and encoding asked for. When something changed, the body is
-   * assembled now, unless the last assembly is younger than the coalescing window: then the previous
+   * assembled now, unless its last assembly is younger than its coalescing window: then the previous
    * body is served at once and a trailing assembly follows at the window's end. So each format and
-   * encoding is assembled a few times a second at most however many scrapers there are, and a body is
-   * never older than its window, at most MAX_ASSEMBLY_INTERVAL_MS. A gzip body is compressed as it is assembled (see
-   * gzip-members.ts), never from an assembled plain body. A plain body is written over by the next
-   * assembly: the caller copies it before it awaits anything.
+   * encoding is assembled a few times a second at most however many scrapers there are, and a body
+   * is never older than its window, at most MAX_ASSEMBLY_INTERVAL_MS. A gzip body is compressed as
+   * it is assembled (see gzip-members.ts), never from an assembled plain body. A plain body is
+   * written over by the next assembly: the caller copies it before it awaits anything.
    */
   serve(format: ExpositionFormat, gzip: boolean): Buffer {
     for (const refresh of this.refreshers) refresh();
