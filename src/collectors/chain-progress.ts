@@ -20,7 +20,6 @@ interface Progress {
 
 const PROGRESS_PREFIX = 'progress/';
 
-/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
 const METRICS = [...chainProgressMetrics, ...chainUpMetrics, ...callUpMetrics];
 
 /**

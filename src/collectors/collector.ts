@@ -36,6 +36,7 @@ export interface Observation {
 /** Modeled on node_exporter's Collector: a name, the metrics it may export, and one collect call. */
 export interface Collector {
   readonly name: string;
+  /** One module-level list shared by every instance: a 1,000-node fleet makes one collector of each kind per node. */
   readonly metrics: readonly MetricDesc[];
   /** Throws on failure; never returns a partial observation. */
   collect(ctx: CollectContext): Promise<Observation>;

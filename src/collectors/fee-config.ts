@@ -38,7 +38,6 @@ function evmMethod(chain: string, method: string): OptionalMethod {
   return { key: `${chain}:${method}`, method, gauge: 'avaxmon_evm_method_available', labels: { chain, method }, normallyAbsent };
 }
 
-/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
 const METRICS = [...feeConfigMetrics, ...evmConfigMetrics];
 
 /**

@@ -22,7 +22,6 @@ interface CheckResult {
 type SkipCounts = Map<string, number>;
 const SKIPS_KEY = 'health-detail-skips';
 
-/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
 const METRICS = [...healthMetrics, ...callUpMetrics];
 
 /**

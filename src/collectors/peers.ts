@@ -31,7 +31,6 @@ interface ValidatorPeer {
   readonly weight: number;
 }
 
-/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
 const METRICS = [...peersMetrics, ...callUpMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')];
 
 /**

@@ -7,7 +7,6 @@ import { sideCall, UNANSWERED } from './side-call.js';
 /** AvalancheGo marks an unscheduled upgrade with a year-9999 activation time. */
 const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
 
-/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
 const METRICS = [...upgradesMetrics, ...callUpMetrics];
 
 /**

@@ -39,7 +39,6 @@ interface Run {
   helicon?: Promise<Answer<number | undefined>>;
 }
 
-/** One list for every instance: a fleet of 1,000 nodes makes one collector of each kind per node. */
 const METRICS = [...validatorMetrics, ...callUpMetrics];
 
 /**
