@@ -140,7 +140,7 @@ export class Alerting {
 
   /** Alerts by rule, severity and state: these change only with an evaluation. */
   alertSamples(): Sample[] {
-    const alerts = new LabelledCounter('avaxmon_alerts');
+    const alerts = new LabelledCounter('avaxmon_alerts', ['rule', 'severity', 'state']);
     for (const alert of this.engine.active()) alerts.add({ rule: alert.rule, severity: alert.labels.severity, state: alert.state });
     return alerts.samples();
   }

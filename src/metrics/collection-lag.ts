@@ -14,7 +14,7 @@ export const LAGGING_INTERVALS = 2;
  * as if new (AvaxmonCollectionLagging, the status page).
  */
 export class CollectionLag {
-  private readonly lateRuns = new LabelledCounter('avaxmon_collection_late_runs_total');
+  private readonly lateRuns = new LabelledCounter('avaxmon_collection_late_runs_total', ['collector']);
   private laggingNow = 0;
   private lastStartDelayMs = 0;
 

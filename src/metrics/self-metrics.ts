@@ -29,7 +29,7 @@ interface Reachability {
  * request counts, never the fleet's.
  */
 export class SelfMetrics {
-  private readonly requests = new Map<string, LabelledCounter>();
+  private readonly requests = new Map<string, LabelledCounter<'target' | 'method' | 'outcome'>>();
   private readonly collectors = new Map<string, CollectorStatus>();
   private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
@@ -45,7 +45,7 @@ export class SelfMetrics {
 
   recordRequest(target: string, method: string, outcome: Outcome): void {
     let counter = this.requests.get(target);
-    if (!counter) this.requests.set(target, (counter = new LabelledCounter('avaxmon_rpc_requests_total')));
+    if (!counter) this.requests.set(target, (counter = new LabelledCounter('avaxmon_rpc_requests_total', ['target', 'method', 'outcome'])));
     counter.add({ target, method, outcome });
   }
 

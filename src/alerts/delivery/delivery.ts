@@ -72,7 +72,7 @@ interface Batch {
  * rejected or it expires.
  */
 export class Delivery {
-  readonly notifications = new LabelledCounter('avaxmon_notifications_total');
+  readonly notifications = new LabelledCounter('avaxmon_notifications_total', ['receiver', 'outcome']);
   readonly last = new Map<string, LastDelivery>();
   private readonly attempts = new Map<QueuedNotification, Attempts>();
   /** In-flight batches by group lane: one request per group at a time. */

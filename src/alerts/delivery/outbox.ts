@@ -46,7 +46,7 @@ export const DEFAULT_MAX_QUEUED = 10_000;
  * idempotency key); and past max_queued the oldest notifications are dropped, counted and logged.
  */
 export class Outbox {
-  readonly dropped = new LabelledCounter('avaxmon_notifications_dropped_total');
+  readonly dropped = new LabelledCounter('avaxmon_notifications_dropped_total', ['receiver', 'reason']);
   private readonly directory: string;
   /** In queue (seq) order: enqueue appends, and load sorts once. */
   private readonly queued = new Map<string, QueuedNotification>();

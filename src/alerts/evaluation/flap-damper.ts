@@ -22,7 +22,7 @@ export type FlapDecision = 'send' | 'notice' | 'hold';
  * current one) is sent. A critical firing is never held. Every held change is logged and counted.
  */
 export class FlapDamper {
-  readonly held = new LabelledCounter('avaxmon_alert_notifications_held_total');
+  readonly held = new LabelledCounter('avaxmon_alert_notifications_held_total', ['rule']);
   private readonly transitions = new Map<string, number[]>();
   private readonly flapping = new Map<string, FlapState>();
   /**

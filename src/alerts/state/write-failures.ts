@@ -9,7 +9,7 @@ export type StateFile = 'outbox' | 'journal' | 'alerts';
  * every cycle, and one line per failure would bury the log (and fill whatever disk the log is on).
  */
 export class WriteFailures {
-  readonly errors = new LabelledCounter('avaxmon_state_dir_write_errors_total');
+  readonly errors = new LabelledCounter('avaxmon_state_dir_write_errors_total', ['file']);
   private readonly failing = new Map<StateFile, number>();
 
   constructor(private readonly log: Logger) {}
