@@ -1,13 +1,13 @@
-import type { Logger } from 'pino';
 import type { NodeClient } from '../clients/avalanchego.js';
 import type { TargetConfig } from '../config/schema.js';
 import type { MetricDesc, Sample } from '../metrics/metric-desc.js';
+import type { SliceLog } from './slice-log.js';
 
 /** What a node collector gets for one run. */
 export interface CollectContext {
   readonly target: TargetConfig;
   readonly node: NodeClient;
-  readonly log: Logger;
+  readonly log: SliceLog;
   readonly signal: AbortSignal;
   /** Wall-clock time of the run's start, in milliseconds. */
   readonly nowMs: number;

@@ -6,6 +6,7 @@ import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
 import type { Collector, Observation, TargetFacts } from './collector.js';
 import { deadline } from '../deadline.js';
+import { sliceLog, type SliceLog } from './slice-log.js';
 
 export interface CollectorRunDeps {
   readonly snapshot: MetricsSnapshot;
@@ -36,9 +37,9 @@ export function sliceKey(target: string, collector: string): string {
   return `${target}/${collector}`;
 }
 
-/** What a slice's collect call gets: its child logger, the run's deadline signal and start time. */
+/** What a slice's collect call gets: its logger, the run's deadline signal and start time. */
 export interface SliceRunContext {
-  readonly log: Logger;
+  readonly log: SliceLog;
   readonly signal: AbortSignal;
   readonly nowMs: number;
 }
@@ -77,17 +78,8 @@ export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
   };
 }
 
-// pino's child() copies its bindings on every call: made once per slice, not 600 times a second at 1,000 nodes.
-const childLoggers = new WeakMap<SliceRun, Logger>();
-
-function childLogger(run: SliceRun, log: Logger): Logger {
-  let child = childLoggers.get(run);
-  if (!child) childLoggers.set(run, (child = log.child({ target: run.target, collector: run.collector })));
-  return child;
-}
-
 /**
- * Runs one slice once: deadline, timing, a child logger, and the all-or-nothing rule. A failed
+ * Runs one slice once: deadline, timing, its logger, and the all-or-nothing rule. A failed
  * run removes the slice's series, so /metrics never shows stale values. When `isCurrent` says the
  * run was abandoned meanwhile, its late result is dropped: the scheduler has moved on.
  */
@@ -97,7 +89,7 @@ export async function runSlice(
   stopSignal: AbortSignal,
   isCurrent: () => boolean = () => true,
 ): Promise<RunResult> {
-  const log = childLogger(run, deps.log);
+  const log = sliceLog(deps.log, { target: run.target, collector: run.collector });
   const started = performance.now();
   const clock = deps.clock ?? systemClock;
   const nowMs = clock.now();
