@@ -1,6 +1,6 @@
 import { systemClock, type Clock, type Timer } from '../clock.js';
 import type { Labels, MetricDesc, Sample } from './metric-desc.js';
-import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
+import { familyHeader, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
 import { GzipMembers } from './gzip-members.js';
 import { KeptSamples } from './kept-samples.js';
 
@@ -32,12 +32,17 @@ interface Slice {
   readonly rendered: RenderedSlice;
 }
 
-/** One family: the slices holding its lines, and their total size. */
+/** One family of the catalogue, with its header in each format. */
 interface Family {
   readonly desc: MetricDesc;
   readonly headers: Record<ExpositionFormat, Buffer>;
-  readonly bySlice: Map<string, RenderedSlice>;
-  bytes: number;
+}
+
+/** A family and the slices holding its lines, gathered for one assembly. */
+interface FamilyLines {
+  readonly name: string;
+  readonly family: Family;
+  readonly slices: readonly RenderedSlice[];
 }
 
 /** A body in one format and encoding, current while its version matches the snapshot's. */
@@ -88,8 +93,6 @@ export class MetricsSnapshot {
       this.families.set(desc.name, {
         desc,
         headers: { text: Buffer.from(familyHeader(desc, 'text')), openmetrics: Buffer.from(familyHeader(desc, 'openmetrics')) },
-        bySlice: new Map(),
-        bytes: 0,
       });
     }
   }
@@ -103,16 +106,6 @@ export class MetricsSnapshot {
     // instead of being promoted to replace identical ones (most slices of a fleet do not move).
     if (previous?.rendered.buffer.equals(rendered.buffer) && sameNames(previous.rendered, rendered)) return;
     const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
-    for (const name of previous?.rendered.names ?? []) {
-      const family = this.families.get(name);
-      if (family?.bySlice.delete(key)) family.bytes -= byteLength(previous!.rendered, name);
-    }
-    for (const name of rendered.names) {
-      const family = this.families.get(name);
-      if (!family) continue;
-      family.bySlice.set(key, rendered);
-      family.bytes += byteLength(rendered, name);
-    }
     this.indexTargets(key, previous?.kept ?? KeptSamples.none, kept);
     if (samples.length === 0) this.slices.delete(key);
     else this.slices.set(key, { kept, rendered });
@@ -126,13 +119,11 @@ export class MetricsSnapshot {
     return out;
   }
 
-  /** The samples of these families only, from the slices their families list (the fleet tick reads a few of tens of thousands). */
+  /** The kept samples of these families only (the fleet tick reads a few of tens of thousands). */
   samplesNamed(names: ReadonlySet<string>): Sample[] {
     const out: Sample[] = [];
-    for (const name of names) {
-      const isName = (named: string) => named === name;
-      for (const key of this.families.get(name)?.bySlice.keys() ?? []) this.slices.get(key)?.kept.appendTo(out, isName);
-    }
+    const isNamed = (name: string) => names.has(name);
+    for (const slice of this.slices.values()) slice.kept.appendTo(out, isNamed);
     return out;
   }
 
@@ -215,11 +206,12 @@ export class MetricsSnapshot {
 
   /** Copies each family's header and its slices' lines into one body of the known size. */
   private assemblePlain(format: ExpositionFormat, current: Rendition | undefined): Buffer {
+    const lines = this.linesByFamily();
     let size = 0;
-    for (const family of this.families.values()) if (family.bySlice.size > 0) size += family.headers[format].length + family.bytes;
+    forEachPiece(lines, format, (_source, start, end) => (size += end - start));
     const body = bufferFor(current, size);
     let offset = 0;
-    this.forEachPiece(format, (source, start, end) => {
+    forEachPiece(lines, format, (source, start, end) => {
       offset += source.copy(body, offset, start, end);
     });
     return body;
@@ -227,21 +219,30 @@ export class MetricsSnapshot {
 
   private assembleGzipped(format: ExpositionFormat): Buffer {
     const members = new GzipMembers();
-    this.forEachPiece(format, (source, start, end) => members.write(source, start, end));
+    forEachPiece(this.linesByFamily(), format, (source, start, end) => members.write(source, start, end));
     return members.end();
   }
 
-  /** Each family's header, then its lines in every slice; a hundred thousand pieces at 1,000 nodes. */
-  private forEachPiece(format: ExpositionFormat, piece: (source: Buffer, start: number, end: number) => void): void {
-    for (const [name, family] of this.families) {
-      if (family.bySlice.size === 0) continue;
-      const header = family.headers[format];
-      piece(header, 0, header.length);
-      for (const slice of family.bySlice.values()) {
-        const index = slice.names.indexOf(name);
-        if (index >= 0) piece(slice.buffer, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
+  /**
+   * The slices holding each family's lines, in catalogue order: gathered at each assembly from the
+   * slices' own lists, not kept in an index per family, which held 4 MB at 1,000 nodes for a pass
+   * over 9,000 slices that takes a millisecond. Families outside the catalogue are left out.
+   */
+  private linesByFamily(): FamilyLines[] {
+    const gathered = new Map<string, RenderedSlice[]>();
+    for (const { rendered } of this.slices.values()) {
+      for (const name of rendered.names) {
+        const slices = gathered.get(name);
+        if (slices) slices.push(rendered);
+        else gathered.set(name, [rendered]);
       }
     }
+    const lines: FamilyLines[] = [];
+    for (const [name, family] of this.families) {
+      const slices = gathered.get(name);
+      if (slices) lines.push({ name, family, slices });
+    }
+    return lines;
   }
 
   private indexTargets(key: string, before: KeptSamples, after: KeptSamples): void {
@@ -277,9 +278,20 @@ function renditionKey(format: ExpositionFormat, gzip: boolean): RenditionKey {
   return `${format}/${gzip ? 'gzip' : 'plain'}`;
 }
 
-function byteLength(slice: RenderedSlice, name: string): number {
-  const range = rangeOf(slice, name);
-  return range ? range.end - range.start : 0;
+/** Each family's header, then its lines in every slice; a hundred thousand pieces at 1,000 nodes. */
+function forEachPiece(
+  lines: readonly FamilyLines[],
+  format: ExpositionFormat,
+  piece: (source: Buffer, start: number, end: number) => void,
+): void {
+  for (const { name, family, slices } of lines) {
+    const header = family.headers[format];
+    piece(header, 0, header.length);
+    for (const slice of slices) {
+      const index = slice.names.indexOf(name);
+      piece(slice.buffer, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
+    }
+  }
 }
 
 function sameNames(a: RenderedSlice, b: RenderedSlice): boolean {
