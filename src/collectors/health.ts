@@ -37,16 +37,17 @@ export function createHealthCollector(): Collector {
       const skips = skipCounter(ctx);
       // /ext/health decides; readiness and liveness are parts of their own. Readiness repeats checks
       // of /ext/health: their skips are counted once, there.
+      // Only their verdicts are kept while /ext/health is awaited, not their parsed reports.
       const side = (path: string) =>
-        sideCall(ctx, out, { collector: 'health', method: `GET ${path}` }, () => getReport(ctx, path, () => {}));
+        sideCall(ctx, out, { collector: 'health', method: `GET ${path}` }, async () => (await getReport(ctx, path, () => {})).healthy);
       const [health, readiness, liveness] = await Promise.all([
         getReport(ctx, '/ext/health', skips.note),
         side('/ext/health/readiness'),
         side('/ext/health/liveness'),
       ]);
       out.add('avaxmon_node_healthy', {}, health.healthy);
-      if (readiness !== UNANSWERED) out.add('avaxmon_node_ready', {}, readiness.healthy);
-      if (liveness !== UNANSWERED) out.add('avaxmon_node_live', {}, liveness.healthy);
+      if (readiness !== UNANSWERED) out.add('avaxmon_node_ready', {}, readiness);
+      if (liveness !== UNANSWERED) out.add('avaxmon_node_live', {}, liveness);
       const subnetNames = new Map(
         ctx.target.subnets.flatMap((subnet) => (subnet.blockchain_id ? [[subnet.blockchain_id, subnet.name] as const] : [])),
       );

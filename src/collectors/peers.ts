@@ -46,8 +46,10 @@ export function createPeersCollector(): Collector {
     async collect(ctx) {
       const read = new FieldReader(ctx.target.name, 'info.peers');
       const out = new SampleSet({ target: ctx.target.name });
-      const [reply, weights, ownAnswer] = await Promise.all([
-        ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal),
+      const [{ count, peers }, weights, ownAnswer] = await Promise.all([
+        // Reduced to the peers as soon as it arrives: the parsed answer (about a megabyte) must not
+        // wait for the weights, which take two more calls every ten minutes, or V8 promotes it.
+        ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal).then((reply) => readPeers(read, reply)),
         validatorWeights(ctx),
         // Without the node's own version only the newer-version share is left out.
         sideCall(ctx, out, { collector: 'peers', method: 'info.getNodeVersion' }, () =>
@@ -55,13 +57,8 @@ export function createPeersCollector(): Collector {
         ),
       ]);
       const own = ownAnswer === UNANSWERED ? undefined : ownAnswer;
-      const result = read.object(reply, 'result');
-      const versionOf = versionReader();
-      const peers: Peer[] = [];
-      for (const entry of read.entries(result.peers ?? [], 'peers')) peers.push(parsePeer(entry, versionOf));
       out.add('avaxmon_node_api_available', { method: WEIGHTS_METHOD }, weights !== undefined);
-      // numPeers is a json.Uint64 (a string) although the docs show a number.
-      out.add('avaxmon_node_peers', {}, result.numPeers === undefined ? peers.length : read.uint64(result.numPeers, 'numPeers'));
+      out.add('avaxmon_node_peers', {}, count);
       exportVersions(out, peers, own);
       exportBenched(out, peers);
       const validators = weights ? validatorPeers(peers, weights) : undefined;
@@ -72,6 +69,16 @@ export function createPeersCollector(): Collector {
       return out.observation();
     },
   };
+}
+
+/** info.peers reduced to its count and peers, so the answer itself is held no longer than this. */
+function readPeers(read: FieldReader, reply: unknown): { count: number; peers: Peer[] } {
+  const result = read.object(reply, 'result');
+  const versionOf = versionReader();
+  const peers: Peer[] = [];
+  for (const entry of read.entries(result.peers ?? [], 'peers')) peers.push(parsePeer(entry, versionOf));
+  // numPeers is a json.Uint64 (a string) although the docs show a number.
+  return { count: result.numPeers === undefined ? peers.length : read.uint64(result.numPeers, 'numPeers'), peers };
 }
 
 /** Field paths are relative to the entry: a path per field and peer, built eagerly, was a fifth of what a run allocated. */
