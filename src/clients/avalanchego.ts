@@ -20,12 +20,16 @@ const TRANSPORT_FAILURES: ReadonlySet<Outcome> = new Set(['refused', 'timeout', 
 /** Talks to one AvalancheGo node: gorilla JSON-RPC and the health GET endpoints. */
 export class NodeClient {
   private nextId = 1;
+  /** The node's origin, for the scheduler's per-origin cap. */
+  readonly origin: string;
 
   constructor(
     private readonly http: HttpClient,
     private readonly recorder: RequestRecorder,
     readonly options: NodeClientOptions,
-  ) {}
+  ) {
+    this.origin = new URL(options.baseUrl).origin;
+  }
 
   get target(): string {
     return this.options.target;

@@ -60,22 +60,27 @@ export interface SliceRun {
 
 /** Adapts a node collector on one target to a SliceRun. */
 export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
-  return {
-    target: runtime.target.name,
-    collector: runtime.collector.name,
-    intervalMs: runtime.intervalMs,
-    origin: new URL(runtime.target.url).origin,
-    collect: ({ log, signal, nowMs }) =>
-      runtime.collector.collect({
-        target: runtime.target,
-        node: runtime.node,
-        log,
-        signal,
-        nowMs,
-        memory: runtime.memory,
-        facts: runtime.facts,
-      }),
-  };
+  return new NodeSliceRun(runtime);
+}
+
+/** A class, not an object literal with a closure: a fleet holds one per collector and target. */
+class NodeSliceRun implements SliceRun {
+  readonly target: string;
+  readonly collector: string;
+  readonly intervalMs: number;
+  readonly origin: string;
+
+  constructor(private readonly runtime: CollectorRuntime) {
+    this.target = runtime.target.name;
+    this.collector = runtime.collector.name;
+    this.intervalMs = runtime.intervalMs;
+    this.origin = runtime.node.origin;
+  }
+
+  collect({ log, signal, nowMs }: SliceRunContext): Promise<Observation> {
+    const { collector, target, node, memory, facts } = this.runtime;
+    return collector.collect({ target, node, log, signal, nowMs, memory, facts });
+  }
 }
 
 /**
