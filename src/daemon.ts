@@ -25,6 +25,7 @@ import { ABANDON_GRACE_MS, Scheduler, type Job } from './scheduler.js';
 import { stableHash } from './stable-hash.js';
 import { buildApp } from './server/app.js';
 import type { CollectorState, DaemonView, StatusView } from './server/daemon-view.js';
+import { SliceJob, type SliceJobEvents } from './slice-job.js';
 import type { WebOptions } from './server/web-config.js';
 import { TargetRuntimes } from './targets.js';
 import { REVISION, VERSION } from './version.js';
@@ -263,51 +264,52 @@ export class Daemon implements DaemonView {
     await scheduler.start(jobs);
   }
 
-  private jobFor(run: SliceRun): Job {
+  private jobFor(run: SliceRun): SliceJob {
     const key = sliceKey(run.target, run.collector);
     const state: CollectorState = { target: run.target, collector: run.collector, intervalMs: run.intervalMs };
     this.collectorStates.set(key, state);
-    // Bumped when a run is abandoned (or the job replaced), so a late result of that run is dropped.
-    let generation = 0;
-    return {
-      id: key,
-      intervalMs: run.intervalMs,
-      origin: run.origin,
-      run: async (signal) => {
-        const mine = ++generation;
-        const familiesBefore = this.snapshot.familiesOf(key);
-        const upBefore = this.self.isTargetUp(run.target);
-        const deps = { snapshot: this.snapshot, self: this.self, log: this.log, clock: this.clock };
-        const result = await runSlice(run, deps, signal, () => mine === generation && this.collectorStates.get(key) === state);
-        if (result.dropped) return;
-        // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
-        this.lastRunEndedMs = this.clock.now();
-        // A collector failing, or succeeding again, moves the rules reading its status: evaluated now,
-        // not at the next sweep. A collector that keeps succeeding leaves them as they were.
-        const statusMoved = !result.success || state.lastError !== undefined;
-        state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
-        const statusFamilies = statusMoved ? this.snapshot.familiesOf(selfSliceOf(run.target)) : [];
-        const changed =
-          upBefore === this.self.isTargetUp(run.target)
-            ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key), ...statusFamilies])
-            : undefined;
-        this.publishRun(run, changed);
-        if (upBefore === false && this.self.isTargetUp(run.target) && !this.lag.behind) this.catchUp(run.target, key);
-      },
-      started: (delayMs) => this.lag.recordStart(run.collector, delayMs),
-      skipped: () => {
-        this.self.recordSkipped(run.target, run.collector);
-        this.publishRun(run, new Set());
-      },
-      abandoned: (elapsedMs) => {
-        generation++;
-        const families = new Set(this.snapshot.familiesOf(key));
-        this.snapshot.setSlice(key, []);
-        this.self.recordAbandoned(run.target, run.collector, elapsedMs / 1000);
-        state.lastError = `run abandoned: no end ${Math.round(elapsedMs)} ms after it started, despite its abort`;
-        this.publishRun(run, families);
-      },
-    };
+    return new SliceJob(key, run, state, this.jobEvents);
+  }
+
+  private readonly jobEvents: SliceJobEvents = {
+    run: (job, signal) => this.runJob(job, signal),
+    started: (job, delayMs) => this.lag.recordStart(job.slice.collector, delayMs),
+    skipped: ({ slice }) => {
+      this.self.recordSkipped(slice.target, slice.collector);
+      this.publishRun(slice, new Set());
+    },
+    abandoned: (job, elapsedMs) => {
+      const { id: key, slice, state } = job;
+      job.generation++;
+      const families = new Set(this.snapshot.familiesOf(key));
+      this.snapshot.setSlice(key, []);
+      this.self.recordAbandoned(slice.target, slice.collector, elapsedMs / 1000);
+      state.lastError = `run abandoned: no end ${Math.round(elapsedMs)} ms after it started, despite its abort`;
+      this.publishRun(slice, families);
+    },
+  };
+
+  private async runJob(job: SliceJob, signal: AbortSignal): Promise<void> {
+    const { id: key, slice: run, state } = job;
+    const mine = ++job.generation;
+    const familiesBefore = this.snapshot.familiesOf(key);
+    const upBefore = this.self.isTargetUp(run.target);
+    const deps = { snapshot: this.snapshot, self: this.self, log: this.log, clock: this.clock };
+    const result = await runSlice(run, deps, signal, () => mine === job.generation && this.collectorStates.get(key) === state);
+    if (result.dropped) return;
+    // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
+    this.lastRunEndedMs = this.clock.now();
+    // A collector failing, or succeeding again, moves the rules reading its status: evaluated now,
+    // not at the next sweep. A collector that keeps succeeding leaves them as they were.
+    const statusMoved = !result.success || state.lastError !== undefined;
+    state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
+    const statusFamilies = statusMoved ? this.snapshot.familiesOf(selfSliceOf(run.target)) : [];
+    const changed =
+      upBefore === this.self.isTargetUp(run.target)
+        ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key), ...statusFamilies])
+        : undefined;
+    this.publishRun(run, changed);
+    if (upBefore === false && this.self.isTargetUp(run.target) && !this.lag.behind) this.catchUp(run.target, key);
   }
 
   /**
