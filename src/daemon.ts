@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Alerting } from './alerts/alerting.js';
 import type { AlertsConfig } from './config/alerts-schema.js';
 import { DaemonAlerts } from './alerts/daemon-alerts.js';
-import { ALERT_READ_FAMILIES } from './alerts/evaluation/read-families.js';
+import { ALERT_READ_FAMILIES, FLEET_FAMILIES } from './alerts/evaluation/read-families.js';
 import { STATUS_PAGE_FAMILIES } from './server/target-status.js';
 import { HttpClient } from './clients/http.js';
 import { ResponseMemory } from './clients/response-memory.js';
@@ -110,6 +110,7 @@ export class Daemon implements DaemonView {
     this.clock = options.clock ?? systemClock;
     this.snapshot = new MetricsSnapshot(allMetrics, {
       keepSamplesOf: new Set([...ALERT_READ_FAMILIES, ...STATUS_PAGE_FAMILIES]),
+      indexSlicesOf: FLEET_FAMILIES,
       clock: this.clock,
     });
     this.self = new SelfMetrics({ version: VERSION, revision: REVISION, clock: this.clock });

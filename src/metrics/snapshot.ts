@@ -22,6 +22,8 @@ const BODY_HEADROOM = 1.1;
 export interface SnapshotOptions {
   /** Keep the samples of these families only (for samples(), samplesOf(), samplesNamed()); all when omitted. */
   readonly keepSamplesOf?: ReadonlySet<string>;
+  /** Families samplesNamed() is asked for every second (the fleet tick's): their slices are indexed, other families' scanned. */
+  readonly indexSlicesOf?: ReadonlySet<string>;
   /** The coalescing window and its trailing assembly run on it; the system clock by default. */
   readonly clock?: Clock;
 }
@@ -77,6 +79,8 @@ export class MetricsSnapshot {
   private readonly families = new Map<string, Family>();
   /** Slice keys holding samples of a target, so a target's samples are found without a scan. */
   private readonly slicesOfTarget = new Map<string, Set<string>>();
+  /** Slice keys holding each family of SnapshotOptions.indexSlicesOf. */
+  private readonly slicesOfFamily = new Map<string, Set<string>>();
   private readonly renditions = new Map<RenditionKey, Rendition>();
   private readonly trailing = new Map<RenditionKey, Timer>();
   private readonly refreshers: Array<() => void> = [];
@@ -89,6 +93,7 @@ export class MetricsSnapshot {
     private readonly options: SnapshotOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
+    for (const name of options.indexSlicesOf ?? []) this.slicesOfFamily.set(name, new Set());
     for (const desc of descs) {
       this.families.set(desc.name, {
         desc,
@@ -107,6 +112,7 @@ export class MetricsSnapshot {
     if (previous?.rendered.buffer.equals(rendered.buffer) && sameNames(previous.rendered, rendered)) return;
     const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
     this.indexTargets(key, previous?.kept ?? KeptSamples.none, kept);
+    this.indexFamilies(key, previous?.rendered.names ?? [], rendered.names);
     if (samples.length === 0) this.slices.delete(key);
     else this.slices.set(key, { kept, rendered });
     this.version += 1;
@@ -122,8 +128,15 @@ export class MetricsSnapshot {
   /** The kept samples of these families only (the fleet tick reads a few of tens of thousands). */
   samplesNamed(names: ReadonlySet<string>): Sample[] {
     const out: Sample[] = [];
-    const isNamed = (name: string) => names.has(name);
-    for (const slice of this.slices.values()) slice.kept.appendTo(out, isNamed);
+    const unindexed = new Set<string>();
+    for (const name of names) {
+      const keys = this.slicesOfFamily.get(name);
+      if (!keys) unindexed.add(name);
+      const isName = (named: string) => named === name;
+      for (const key of keys ?? []) this.slices.get(key)?.kept.appendTo(out, isName);
+    }
+    const isUnindexed = (name: string) => unindexed.has(name);
+    if (unindexed.size > 0) for (const slice of this.slices.values()) slice.kept.appendTo(out, isUnindexed);
     return out;
   }
 
@@ -243,6 +256,11 @@ export class MetricsSnapshot {
       if (slices) lines.push({ name, family, slices });
     }
     return lines;
+  }
+
+  private indexFamilies(key: string, before: readonly string[], after: readonly string[]): void {
+    for (const name of before) if (!after.includes(name)) this.slicesOfFamily.get(name)?.delete(key);
+    for (const name of after) this.slicesOfFamily.get(name)?.add(key);
   }
 
   private indexTargets(key: string, before: KeptSamples, after: KeptSamples): void {

@@ -95,6 +95,30 @@ describe('MetricsSnapshot', () => {
     expect(snapshot.body('text', false).toString()).toContain('avaxmon_chain_height{target="b",chain="P"} 9\n');
   });
 
+  it("finds a family's samples alike whether its slices are indexed or scanned, as slices come, change and go", () => {
+    const keep = new Set(['avaxmon_node_peers', 'avaxmon_chain_height']);
+    const indexed = new MetricsSnapshot(allMetrics, { keepSamplesOf: keep, indexSlicesOf: new Set(['avaxmon_node_peers']) });
+    const scanned = new MetricsSnapshot(allMetrics, { keepSamplesOf: keep });
+    const height = (target: string, value: number) => ({ name: 'avaxmon_chain_height', labels: { target, chain: 'P' }, value });
+    const sorted = (samples: Sample[]) => samples.map((sample) => JSON.stringify(sample)).sort();
+    const steps: Array<[string, Sample[]]> = [
+      ['a/node', [...peers('a', 5), height('a', 1)]],
+      ['b/node', peers('b', 3)],
+      ['a/node', [height('a', 2)]],
+      ['b/node', []],
+      ['c/node', peers('c', 7)],
+    ];
+    for (const [key, samples] of steps) {
+      indexed.setSlice(key, samples);
+      scanned.setSlice(key, samples);
+      for (const names of [new Set(['avaxmon_node_peers']), new Set(['avaxmon_chain_height']), keep]) {
+        expect(sorted(indexed.samplesNamed(names))).toEqual(sorted(scanned.samplesNamed(names)));
+      }
+    }
+    expect(indexed.samplesNamed(new Set(['avaxmon_node_peers']))).toEqual(peers('c', 7));
+    expect(indexed.samplesNamed(keep)).toEqual([...peers('c', 7), height('a', 2)]);
+  });
+
   it('answers from the kept samples of the latest run, unchanged, changed or moved to another target', () => {
     const snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: new Set(['avaxmon_node_peers']) });
     snapshot.setSlice('x/peers', peers('a', 5));
