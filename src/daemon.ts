@@ -13,7 +13,7 @@ import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
 import { transportsOf } from './config/transports.js';
 import { ConfigError, formatConfigIssue } from './errors.js';
-import { nodeSliceRun, runSlice, sliceKey, type SliceRun } from './collectors/run-collector.js';
+import { nodeSliceRun, runSlice, sliceKey, type CollectorRunDeps, type SliceRun } from './collectors/run-collector.js';
 import { PublicApiJobs } from './collectors/public/index.js';
 import { allMetrics } from './metrics/catalogue/index.js';
 import { CollectionLag } from './metrics/collection-lag.js';
@@ -96,6 +96,26 @@ export class Daemon implements DaemonView {
   private scheduler?: Scheduler;
   /** The current scheduler's jobs by slice key, for running some out of turn (catchUp). */
   private readonly jobs = new Map<string, Job>();
+  /** What every run of a slice is given: the same for all of them, so made once. */
+  private readonly runDeps: CollectorRunDeps;
+  /** What the scheduler's events on a slice job do; one handler for every job. */
+  private readonly jobEvents: SliceJobEvents = {
+    run: (job, signal) => this.runJob(job, signal),
+    started: (job, delayMs) => this.lag.recordStart(job.slice.collector, delayMs),
+    skipped: ({ slice }) => {
+      this.self.recordSkipped(slice.target, slice.collector);
+      this.publishRun(slice, new Set());
+    },
+    abandoned: (job, elapsedMs) => {
+      const { id: key, slice, state } = job;
+      job.generation++;
+      const families = new Set(this.snapshot.familiesOf(key));
+      this.snapshot.setSlice(key, []);
+      this.self.recordAbandoned(slice.target, slice.collector, elapsedMs / 1000);
+      state.lastError = `run abandoned: no end ${Math.round(elapsedMs)} ms after it started, despite its abort`;
+      this.publishRun(slice, families);
+    },
+  };
   private firstRoundComplete = false;
   private stopping = false;
   private lastRunEndedMs: number;
@@ -114,6 +134,7 @@ export class Daemon implements DaemonView {
       clock: this.clock,
     });
     this.self = new SelfMetrics({ version: VERSION, revision: REVISION, clock: this.clock });
+    this.runDeps = { snapshot: this.snapshot, self: this.self, log: options.logger, clock: this.clock };
     this.lastRunEndedMs = this.clock.now();
     this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;
     this.responseMemory = options.responseMemory ?? new ResponseMemory({ clock: this.clock });
@@ -272,31 +293,12 @@ export class Daemon implements DaemonView {
     return new SliceJob(key, run, state, this.jobEvents);
   }
 
-  private readonly jobEvents: SliceJobEvents = {
-    run: (job, signal) => this.runJob(job, signal),
-    started: (job, delayMs) => this.lag.recordStart(job.slice.collector, delayMs),
-    skipped: ({ slice }) => {
-      this.self.recordSkipped(slice.target, slice.collector);
-      this.publishRun(slice, new Set());
-    },
-    abandoned: (job, elapsedMs) => {
-      const { id: key, slice, state } = job;
-      job.generation++;
-      const families = new Set(this.snapshot.familiesOf(key));
-      this.snapshot.setSlice(key, []);
-      this.self.recordAbandoned(slice.target, slice.collector, elapsedMs / 1000);
-      state.lastError = `run abandoned: no end ${Math.round(elapsedMs)} ms after it started, despite its abort`;
-      this.publishRun(slice, families);
-    },
-  };
-
   private async runJob(job: SliceJob, signal: AbortSignal): Promise<void> {
     const { id: key, slice: run, state } = job;
     const mine = ++job.generation;
     const familiesBefore = this.snapshot.familiesOf(key);
     const upBefore = this.self.isTargetUp(run.target);
-    const deps = { snapshot: this.snapshot, self: this.self, log: this.log, clock: this.clock };
-    const result = await runSlice(run, deps, signal, () => mine === job.generation && this.collectorStates.get(key) === state);
+    const result = await runSlice(run, this.runDeps, signal, () => mine === job.generation && this.collectorStates.get(key) === state);
     if (result.dropped) return;
     // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
     this.lastRunEndedMs = this.clock.now();

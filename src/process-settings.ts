@@ -9,9 +9,9 @@
  * - V8: gc() exposed, so the memory of bodies refused as too large is handed back after an attack;
  *   the old generation may grow to 1.4 times what the last full collection left, not V8's up to 4
  *   times: at 100 real-shaped nodes 200 MB instead of 280 for no more CPU, at 1,000 nodes 20 MB
- *   less than 1.5 times for about 5% more CPU. The young generation is
- *   Node 22's default, 16 MiB semi-spaces, pinned: Node 24 (the image's) defaults to 64 MiB, about
- *   100 MB more at 1,000 nodes, and on real-shaped fleets a smaller one cost CPU. No allocation-site
+ *   less than 1.5 times for about 5% more CPU. The young generation is Node 22's default, 16 MiB
+ *   semi-spaces, pinned: Node 24 (the image's) defaults to 64 MiB, about 100 MB more at 1,000
+ *   nodes, and on real-shaped fleets a smaller one cost CPU. No allocation-site
  *   pretenuring: V8 took the code that builds the samples of an evaluation and parses bodies for
  *   long-lived and allocated them straight into the old generation, whose full collections then
  *   took a third of a 1,000-node daemon's CPU.

@@ -16,8 +16,6 @@ export interface SliceJobEvents {
  * handler, not four closures per job: a fleet of 1,000 nodes schedules 9,000 of them.
  */
 export class SliceJob implements Job {
-  readonly intervalMs: number;
-  readonly origin?: string;
   /** Bumped when a run is abandoned (or the job replaced), so a late result of that run is dropped. */
   generation = 0;
 
@@ -26,9 +24,14 @@ export class SliceJob implements Job {
     readonly slice: SliceRun,
     readonly state: CollectorState,
     private readonly events: SliceJobEvents,
-  ) {
-    this.intervalMs = slice.intervalMs;
-    this.origin = slice.origin;
+  ) {}
+
+  get intervalMs(): number {
+    return this.slice.intervalMs;
+  }
+
+  get origin(): string | undefined {
+    return this.slice.origin;
   }
 
   run(signal: AbortSignal): Promise<void> {

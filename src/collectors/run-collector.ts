@@ -65,16 +65,22 @@ export function nodeSliceRun(runtime: CollectorRuntime): SliceRun {
 
 /** A class, not an object literal with a closure: a fleet holds one per collector and target. */
 class NodeSliceRun implements SliceRun {
-  readonly target: string;
-  readonly collector: string;
-  readonly intervalMs: number;
-  readonly origin: string;
+  constructor(private readonly runtime: CollectorRuntime) {}
 
-  constructor(private readonly runtime: CollectorRuntime) {
-    this.target = runtime.target.name;
-    this.collector = runtime.collector.name;
-    this.intervalMs = runtime.intervalMs;
-    this.origin = runtime.node.origin;
+  get target(): string {
+    return this.runtime.target.name;
+  }
+
+  get collector(): string {
+    return this.runtime.collector.name;
+  }
+
+  get intervalMs(): number {
+    return this.runtime.intervalMs;
+  }
+
+  get origin(): string {
+    return this.runtime.node.origin;
   }
 
   collect({ log, signal, nowMs }: SliceRunContext): Promise<Observation> {
@@ -94,7 +100,7 @@ export async function runSlice(
   stopSignal: AbortSignal,
   isCurrent: () => boolean = () => true,
 ): Promise<RunResult> {
-  const log = sliceLog(deps.log, { target: run.target, collector: run.collector });
+  const log = sliceLog(deps.log, run);
   const started = performance.now();
   const clock = deps.clock ?? systemClock;
   const nowMs = clock.now();
