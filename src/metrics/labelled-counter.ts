@@ -44,7 +44,7 @@ export class LabelledCounter<Name extends string> {
 
   private labelsOf(values: readonly string[]): Record<Name, string> {
     const labels = {} as Record<Name, string>;
-    this.labelNames.forEach((name, index) => (labels[name] = values[index]));
+    for (let index = 0; index < this.labelNames.length; index++) labels[this.labelNames[index]] = values[index];
     return labels;
   }
 }
