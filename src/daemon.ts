@@ -50,6 +50,8 @@ export interface DaemonOptions {
 export type { CollectorState } from './server/daemon-view.js';
 
 const SELF_SLICE = '~self';
+/** Each target's collectors' durations and success times (SelfMetrics.runSamples). */
+const RUNS_SLICE = '~runs';
 const REQUESTS_SLICE = '~requests';
 const LAG_SLICE = '~lag';
 /** How often collection's lag is taken: AvaxmonCollectionLagging and the status page read it. */
@@ -306,7 +308,9 @@ export class Daemon implements DaemonView {
     // not at the next sweep. A collector that keeps succeeding leaves them as they were.
     const statusMoved = !result.success || state.lastError !== undefined;
     state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
-    const statusFamilies = statusMoved ? this.snapshot.familiesOf(selfSliceOf(run.target)) : [];
+    const statusFamilies = statusMoved
+      ? [...this.snapshot.familiesOf(selfSliceOf(run.target)), ...this.snapshot.familiesOf(`${RUNS_SLICE}/${run.target}`)]
+      : [];
     const changed =
       upBefore === this.self.isTargetUp(run.target)
         ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key), ...statusFamilies])
@@ -337,6 +341,7 @@ export class Daemon implements DaemonView {
 
   private publishSelfOf(target: string): void {
     this.snapshot.setSlice(selfSliceOf(target), this.self.statusSamples(target));
+    this.snapshot.setSlice(`${RUNS_SLICE}/${target}`, this.self.runSamples(target));
     this.requestsMoved.add(target);
   }
 
@@ -372,6 +377,7 @@ export class Daemon implements DaemonView {
       this.snapshot.setSlice(key, []);
       if (targets.has(state.target)) continue;
       this.snapshot.setSlice(selfSliceOf(state.target), []);
+      this.snapshot.setSlice(`${RUNS_SLICE}/${state.target}`, []);
       this.snapshot.setSlice(`${REQUESTS_SLICE}/${state.target}`, []);
       this.requestsMoved.delete(state.target);
     }
