@@ -27,15 +27,10 @@ export class GzipMembers {
     }
   }
 
-  /**
-   * The members so far, closed, as one buffer; an empty body is still one valid (empty) member. The
-   * staging buffer is then free for the next body: one is kept, not one allocated per body.
-   */
+  /** The members so far, closed, as one buffer; an empty body is still one valid (empty) member. */
   end(): Buffer {
     if (this.filled > 0 || this.members.length === 0) this.closeMember();
-    const body = Buffer.concat(this.members);
-    this.members.length = 0;
-    return body;
+    return Buffer.concat(this.members);
   }
 
   private closeMember(): void {

@@ -1,7 +1,7 @@
 import { systemClock, type Clock, type Timer } from '../clock.js';
 import type { Labels, MetricDesc, Sample } from './metric-desc.js';
-import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
-import { GzipGroups, type GzipFamily } from './gzip-groups.js';
+import { familyHeader, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
+import { GzipMembers } from './gzip-members.js';
 import { KeptSamples } from './kept-samples.js';
 
 /**
@@ -81,9 +81,6 @@ export class MetricsSnapshot {
   private readonly slicesOfTarget = new Map<string, Set<string>>();
   /** Slice keys holding each family of SnapshotOptions.indexSlicesOf. */
   private readonly slicesOfFamily = new Map<string, Set<string>>();
-  /** The version at which each family's lines last changed, so a gzip assembly reuses what did not. */
-  private readonly familyChangedAt = new Map<string, number>();
-  private readonly gzipGroups: Record<ExpositionFormat, GzipGroups> = { text: new GzipGroups(), openmetrics: new GzipGroups() };
   private readonly renditions = new Map<RenditionKey, Rendition>();
   private readonly trailing = new Map<RenditionKey, Timer>();
   private readonly refreshers: Array<() => void> = [];
@@ -119,12 +116,6 @@ export class MetricsSnapshot {
     if (samples.length === 0) this.slices.delete(key);
     else this.slices.set(key, { kept, rendered });
     this.version += 1;
-    this.markChangedFamilies(previous?.rendered, rendered);
-  }
-
-  private markChangedFamilies(before: RenderedSlice | undefined, after: RenderedSlice): void {
-    for (const name of after.names) if (!before || !sameLines(before, after, name)) this.familyChangedAt.set(name, this.version);
-    for (const name of before?.names ?? []) if (!after.names.includes(name)) this.familyChangedAt.set(name, this.version);
   }
 
   /** Every kept sample; for the alert sweep, tests and tools, never on the collection path. */
@@ -240,17 +231,9 @@ export class MetricsSnapshot {
   }
 
   private assembleGzipped(format: ExpositionFormat): Buffer {
-    const families = this.linesByFamily().map((lines): GzipFamily => {
-      let bytes = 0;
-      forEachPieceOf(lines, format, (_source, start, end) => (bytes += end - start));
-      return {
-        name: lines.name,
-        bytes,
-        changedAt: this.familyChangedAt.get(lines.name) ?? 0,
-        write: (members) => forEachPieceOf(lines, format, (source, start, end) => members.write(source, start, end)),
-      };
-    });
-    return this.gzipGroups[format].assemble(families, this.version);
+    const members = new GzipMembers();
+    forEachPiece(this.linesByFamily(), format, (source, start, end) => members.write(source, start, end));
+    return members.end();
   }
 
   /**
@@ -319,27 +302,14 @@ function forEachPiece(
   format: ExpositionFormat,
   piece: (source: Buffer, start: number, end: number) => void,
 ): void {
-  for (const family of lines) forEachPieceOf(family, format, piece);
-}
-
-function forEachPieceOf(
-  { name, family, slices }: FamilyLines,
-  format: ExpositionFormat,
-  piece: (source: Buffer, start: number, end: number) => void,
-): void {
-  const header = family.headers[format];
-  piece(header, 0, header.length);
-  for (const slice of slices) {
-    const index = slice.names.indexOf(name);
-    piece(slice.buffer, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
+  for (const { name, family, slices } of lines) {
+    const header = family.headers[format];
+    piece(header, 0, header.length);
+    for (const slice of slices) {
+      const index = slice.names.indexOf(name);
+      piece(slice.buffer, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
+    }
   }
-}
-
-/** Whether two renderings of a slice hold the same lines of a family. */
-function sameLines(before: RenderedSlice, after: RenderedSlice, name: string): boolean {
-  const was = rangeOf(before, name);
-  const is = rangeOf(after, name);
-  return was !== undefined && is !== undefined && before.buffer.compare(after.buffer, is.start, is.end, was.start, was.end) === 0;
 }
 
 function sameNames(a: RenderedSlice, b: RenderedSlice): boolean {
