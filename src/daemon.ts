@@ -309,7 +309,7 @@ export class Daemon implements DaemonView {
     const statusMoved = !result.success || state.lastError !== undefined;
     state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
     const statusFamilies = statusMoved
-      ? [...this.snapshot.familiesOf(selfSliceOf(run.target)), ...this.snapshot.familiesOf(`${RUNS_SLICE}/${run.target}`)]
+      ? [...this.snapshot.familiesOf(selfSliceOf(run.target)), ...this.snapshot.familiesOf(runsSliceOf(run.target))]
       : [];
     const changed =
       upBefore === this.self.isTargetUp(run.target)
@@ -341,7 +341,7 @@ export class Daemon implements DaemonView {
 
   private publishSelfOf(target: string): void {
     this.snapshot.setSlice(selfSliceOf(target), this.self.statusSamples(target));
-    this.snapshot.setSlice(`${RUNS_SLICE}/${target}`, this.self.runSamples(target));
+    this.snapshot.setSlice(runsSliceOf(target), this.self.runSamples(target));
     this.requestsMoved.add(target);
   }
 
@@ -377,7 +377,7 @@ export class Daemon implements DaemonView {
       this.snapshot.setSlice(key, []);
       if (targets.has(state.target)) continue;
       this.snapshot.setSlice(selfSliceOf(state.target), []);
-      this.snapshot.setSlice(`${RUNS_SLICE}/${state.target}`, []);
+      this.snapshot.setSlice(runsSliceOf(state.target), []);
       this.snapshot.setSlice(`${REQUESTS_SLICE}/${state.target}`, []);
       this.requestsMoved.delete(state.target);
     }
@@ -389,6 +389,10 @@ export class Daemon implements DaemonView {
 
 function selfSliceOf(target: string): string {
   return `${SELF_SLICE}/${target}`;
+}
+
+function runsSliceOf(target: string): string {
+  return `${RUNS_SLICE}/${target}`;
 }
 
 /** Whether a target belongs to this shard: a stable hash of its name, so every replica agrees. */
