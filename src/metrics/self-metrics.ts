@@ -170,7 +170,7 @@ export class SelfMetrics {
     const samples: Sample[] = this.reachability.has(target)
       ? [{ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 }]
       : [];
-    for (const key of this.collectorsOfTarget.get(target) ?? []) samples.push(...collectorStatusSamples(this.collectors.get(key)!));
+    samples.push(...this.perCollector(target, collectorStatusSamples));
     return samples;
   }
 
@@ -179,8 +179,12 @@ export class SelfMetrics {
    * their own, and the status slice of a fleet that keeps succeeding stays as it was.
    */
   runSamples(target: string): Sample[] {
+    return this.perCollector(target, collectorRunSamples);
+  }
+
+  private perCollector(target: string, samplesOf: (status: CollectorStatus) => Sample[]): Sample[] {
     const samples: Sample[] = [];
-    for (const key of this.collectorsOfTarget.get(target) ?? []) samples.push(...collectorRunSamples(this.collectors.get(key)!));
+    for (const key of this.collectorsOfTarget.get(target) ?? []) samples.push(...samplesOf(this.collectors.get(key)!));
     return samples;
   }
 
