@@ -299,6 +299,7 @@ export class Daemon implements DaemonView {
     const { id: key, slice: run, state } = job;
     const mine = ++job.generation;
     const familiesBefore = this.snapshot.familiesOf(key);
+    const versionBefore = this.snapshot.sliceVersion(key);
     const upBefore = this.self.isTargetUp(run.target);
     const result = await runSlice(run, this.runDeps, signal, () => mine === job.generation && this.collectorStates.get(key) === state);
     if (result.dropped) return;
@@ -311,10 +312,9 @@ export class Daemon implements DaemonView {
     const statusFamilies = statusMoved
       ? [...this.snapshot.familiesOf(selfSliceOf(run.target)), ...this.snapshot.familiesOf(runsSliceOf(run.target))]
       : [];
-    const changed =
-      upBefore === this.self.isTargetUp(run.target)
-        ? new Set([...familiesBefore, ...this.snapshot.familiesOf(key), ...statusFamilies])
-        : undefined;
+    // A run that left its slice as it was (most do) moves no rule: the sweep covers what time alone moves.
+    const sliceFamilies = this.snapshot.sliceVersion(key) === versionBefore ? [] : [...familiesBefore, ...this.snapshot.familiesOf(key)];
+    const changed = upBefore === this.self.isTargetUp(run.target) ? new Set([...sliceFamilies, ...statusFamilies]) : undefined;
     this.publishRun(run, changed);
     if (upBefore === false && this.self.isTargetUp(run.target) && !this.lag.behind) this.catchUp(run.target, key);
   }

@@ -14,10 +14,11 @@ const DELIVERY_SLICE = '~delivery';
 /** How long a stopping daemon keeps delivering; what is left stays in the outbox for the next start. */
 const STOP_DRAIN_MS = 3_000;
 /**
- * Runs evaluate their own target's rules as they end; the sweep evaluates every target this often,
- * for what no run triggers: data held as unknown for a target that stopped reporting, a relearning
- * window ending, reminders of a target whose collectors are gone. It sweeps a share of the fleet at
- * each fleet tick: a 1,000-node fleet swept at once held the event loop for 200 ms.
+ * Runs that changed their series evaluate their own target's rules as they end; the sweep evaluates
+ * every target this often, for what no run triggers: a `for` ending while the data stays the same,
+ * data held as unknown for a target that stopped reporting, a relearning window ending, reminders
+ * of a target whose collectors are gone. It sweeps a share of the fleet at each fleet tick: a
+ * 1,000-node fleet swept at once held the event loop for 200 ms.
  */
 const SWEEP_MS = 10_000;
 /**

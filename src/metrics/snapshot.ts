@@ -32,6 +32,8 @@ interface Slice {
   /** The kept samples (see SnapshotOptions); every family's lines are rendered whatever is kept. */
   readonly kept: KeptSamples;
   readonly rendered: RenderedSlice;
+  /** The snapshot's version when the slice last changed. */
+  readonly version: number;
 }
 
 /** One family of the catalogue, with its header in each format. */
@@ -113,9 +115,17 @@ export class MetricsSnapshot {
     const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
     this.indexTargets(key, previous?.kept ?? KeptSamples.none, kept);
     this.indexFamilies(key, previous?.rendered.names ?? [], rendered.names);
-    if (samples.length === 0) this.slices.delete(key);
-    else this.slices.set(key, { kept, rendered });
     this.version += 1;
+    if (samples.length === 0) this.slices.delete(key);
+    else this.slices.set(key, { kept, rendered, version: this.version });
+  }
+
+  /**
+   * Changes whenever the slice's lines change (undefined while it holds none): a run that left its
+   * slice as it was changed nothing a rule reads.
+   */
+  sliceVersion(key: string): number | undefined {
+    return this.slices.get(key)?.version;
   }
 
   /** Every kept sample; for the alert sweep, tests and tools, never on the collection path. */

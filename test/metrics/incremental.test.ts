@@ -57,6 +57,23 @@ describe('a collector run costs its own slice, not the fleet', () => {
     expect(openmetrics.length).toBeGreaterThan(0);
   });
 
+  it("keeps a slice's version while a run sets the same lines, so the daemon evaluates no rule for it", () => {
+    const snapshot = new MetricsSnapshot(allMetrics);
+    expect(snapshot.sliceVersion('a/health')).toBeUndefined();
+    snapshot.setSlice('a/health', countedSamples(new Map(), 'a', 1, 10));
+    const first = snapshot.sliceVersion('a/health');
+    expect(first).toBeDefined();
+
+    snapshot.setSlice('b/health', countedSamples(new Map(), 'b', 1, 10));
+    snapshot.setSlice('a/health', countedSamples(new Map(), 'a', 1, 10));
+    expect(snapshot.sliceVersion('a/health')).toBe(first);
+
+    snapshot.setSlice('a/health', countedSamples(new Map(), 'a', 1, 11));
+    expect(snapshot.sliceVersion('a/health')).not.toBe(first);
+    snapshot.setSlice('a/health', []);
+    expect(snapshot.sliceVersion('a/health')).toBeUndefined();
+  });
+
   it('evaluates only the changed target, and only rules reading the families that changed', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-incremental-'));
     const config = parseConfig(`alerts:
