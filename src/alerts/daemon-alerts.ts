@@ -21,12 +21,16 @@ const STOP_DRAIN_MS = 3_000;
  * 1,000-node fleet swept at once held the event loop for 200 ms.
  */
 const SWEEP_MS = 10_000;
-/**
- * Fleet-wide rules (a chain against the same chain on other targets, the receivers' health) read
- * more than one run's target: they run on this coalesced tick, over every sample.
- */
+/** The sweep's share of the fleet is evaluated this often. */
 const FLEET_TICK_MS = 1_000;
 const TICKS_PER_SWEEP = SWEEP_MS / FLEET_TICK_MS;
+/**
+ * Fleet-wide rules (a chain against the same chain on other targets, the receivers' health) read
+ * more than one run's target: they run this often, over those families of every target. Their
+ * thresholds are minutes (a stall of 2-5 minutes, a notification lost within 15); every second,
+ * reading about 17,000 samples each time, a 1,000-node daemon spent 1-5% more CPU.
+ */
+const FLEET_EVALUATION_TICKS = 5;
 
 /** The daemon's handle on the alert plane: present while the config has an `alerts:` section. */
 export class DaemonAlerts {
@@ -72,8 +76,9 @@ export class DaemonAlerts {
   startEvaluating(): void {
     this.evaluateAll();
     if (this.stopTimers) return;
+    let ticks = 0;
     this.stopTimers = every(this.shared.clock ?? systemClock, FLEET_TICK_MS, () => {
-      this.evaluateFleet();
+      if (++ticks % FLEET_EVALUATION_TICKS === 0) this.evaluateFleet();
       this.sweepNextShare();
     });
   }

@@ -22,7 +22,7 @@ const BODY_HEADROOM = 1.1;
 export interface SnapshotOptions {
   /** Keep the samples of these families only (for samples(), samplesOf(), samplesNamed()); all when omitted. */
   readonly keepSamplesOf?: ReadonlySet<string>;
-  /** Families samplesNamed() is asked for every second (the fleet tick's): their slices are indexed, other families' scanned. */
+  /** Families samplesNamed() is asked for every few seconds (the fleet-wide rules'): their slices are indexed, other families' scanned. */
   readonly indexSlicesOf?: ReadonlySet<string>;
   /** The coalescing window and its trailing assembly run on it; the system clock by default. */
   readonly clock?: Clock;
