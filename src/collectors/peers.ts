@@ -7,7 +7,7 @@ import { uptimeSeenByValidatorPeers } from './validators/deciding-view.js';
 import { slowFact } from './slow-fact.js';
 import { validatorWeights, WEIGHTS_METHOD } from './validator-weights.js';
 import { isNewer, parseVersion } from './version-compare.js';
-import { weightedPercentile, type Weighted } from './weighted-percentile.js';
+import { weightByValue, weightedPercentile, type Weighted } from './weighted-percentile.js';
 
 const OTHER_VERSION = 'other';
 
@@ -152,11 +152,11 @@ function exportValidatorPeers(out: SampleSet, validators: readonly ValidatorPeer
     const newer = validators.filter(({ peer }) => isNewerThan(peer, own)).reduce((sum, { weight }) => sum + weight, 0);
     out.add('avaxmon_node_peers_newer_version_stake_ratio', {}, newer / stake);
   }
-  const uptimes: Weighted[] = [];
+  const observed: Weighted[] = [];
   for (const { peer, weight } of validators)
-    if (peer.observedPercent !== undefined) uptimes.push({ value: peer.observedPercent / 100, weight });
-  if (uptimes.length === 0) return;
-  uptimes.sort((a, b) => a.value - b.value);
+    if (peer.observedPercent !== undefined) observed.push({ value: peer.observedPercent / 100, weight });
+  if (observed.length === 0) return;
+  const uptimes = weightByValue(observed);
   out.add('avaxmon_node_observed_uptime_min_ratio', {}, uptimes[0].value);
   out.add('avaxmon_node_observed_uptime_p10_ratio', {}, weightedPercentile(uptimes, 0.1));
   out.add('avaxmon_node_observed_uptime_median_ratio', {}, weightedPercentile(uptimes, 0.5));

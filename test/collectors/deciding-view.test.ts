@@ -66,4 +66,26 @@ describe('the deciding view: the uptime at least 75% of the connected stake sees
     expect(observedUptimeRatio(100)).toBe(1);
     expect(observedUptimeRatio(0)).toBe(0.005);
   });
+
+  it('gives, for Mainnet-sized sets of whole-percent views, what walking every view from the highest gives', () => {
+    // The rule stated plainly: each view from the highest down, until the share is reached.
+    const byWalk = (views: ReadonlyArray<{ uptimeRatio: number; weight: number }>, share: number) => {
+      const total = views.reduce((sum, view) => sum + view.weight, 0);
+      let seen = 0;
+      for (const view of [...views].sort((a, b) => b.uptimeRatio - a.uptimeRatio)) {
+        seen += view.weight;
+        if (seen >= share * total) return view.uptimeRatio;
+      }
+      return undefined;
+    };
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    for (let round = 0; round < 50; round++) {
+      const views = Array.from({ length: 1500 }, () => ({
+        uptimeRatio: observedUptimeRatio(Math.floor(70 + random() * 31)),
+        weight: Math.floor(2_000 + random() * 3_000_000),
+      }));
+      for (const share of [0.1, 0.5, DECIDING_STAKE_SHARE]) expect(uptimeSeenByShare(views, share)).toBe(byWalk(views, share));
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import type { CollectContext } from '../collector.js';
+import { weightByValue } from '../weighted-percentile.js';
 
 /**
  * The share of stake whose view decides a reward. Each validator prefers "reward" only if its own
@@ -33,13 +34,13 @@ export function observedUptimeRatio(wholePercent: number): number {
 export function uptimeSeenByShare(views: readonly StakeView[], share: number): number | undefined {
   const total = views.reduce((sum, view) => sum + view.weight, 0);
   if (!(total > 0)) return undefined;
-  const descending = [...views].sort((a, b) => b.uptimeRatio - a.uptimeRatio);
+  const ascending = weightByValue(views.map(({ uptimeRatio, weight }) => ({ value: uptimeRatio, weight })));
   let seenAtLeast = 0;
-  for (const view of descending) {
-    seenAtLeast += view.weight;
-    if (seenAtLeast >= share * total) return view.uptimeRatio;
+  for (let index = ascending.length - 1; index >= 0; index--) {
+    seenAtLeast += ascending[index].weight;
+    if (seenAtLeast >= share * total) return ascending[index].value;
   }
-  return descending[descending.length - 1].uptimeRatio;
+  return ascending[0].value;
 }
 
 /** Peers' views older than this are not used: the peers collector has stopped answering. */
