@@ -19,8 +19,8 @@ export function weightedPercentile(sorted: readonly Weighted[], q: number): numb
 
 /**
  * The entries' weight summed per distinct value, ascending. 1,500 validator peers send a few dozen
- * whole-percent values: sorting those instead of every peer took a peers run's statistics from
- * about 0.3 ms to a few microseconds, at a thousand runs a minute on a large fleet.
+ * whole-percent values: sorting those instead of every peer took the deciding view from 0.16 ms to
+ * 0.04 ms a run, at a thousand peers runs a minute on a large fleet.
  */
 export function weightByValue(entries: Iterable<Weighted>): Weighted[] {
   const weights = new Map<number, number>();
