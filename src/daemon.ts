@@ -298,25 +298,32 @@ export class Daemon implements DaemonView {
   private async runJob(job: SliceJob, signal: AbortSignal): Promise<void> {
     const { id: key, slice: run, state } = job;
     const mine = ++job.generation;
-    const familiesBefore = this.snapshot.familiesOf(key);
-    const versionBefore = this.snapshot.sliceVersion(key);
+    const sliceBefore = this.sliceState(key);
+    const statusBefore = this.sliceState(selfSliceOf(run.target));
     const upBefore = this.self.isTargetUp(run.target);
     const result = await runSlice(run, this.runDeps, signal, () => mine === job.generation && this.collectorStates.get(key) === state);
     if (result.dropped) return;
     // Only a run that ended counts against a stall: skipped and abandoned runs are its symptoms.
     this.lastRunEndedMs = this.clock.now();
-    // A collector failing, or succeeding again, moves the rules reading its status: evaluated now,
-    // not at the next sweep. A collector that keeps succeeding leaves them as they were.
-    const statusMoved = !result.success || state.lastError !== undefined;
     state.lastError = result.success ? undefined : scrubSecrets(String((result.error as Error)?.message ?? result.error));
-    const statusFamilies = statusMoved
-      ? [...this.snapshot.familiesOf(selfSliceOf(run.target)), ...this.snapshot.familiesOf(runsSliceOf(run.target))]
-      : [];
-    // A run that left its slice as it was (most do) moves no rule: the sweep covers what time alone moves.
-    const sliceFamilies = this.snapshot.sliceVersion(key) === versionBefore ? [] : [...familiesBefore, ...this.snapshot.familiesOf(key)];
-    const changed = upBefore === this.self.isTargetUp(run.target) ? new Set([...sliceFamilies, ...statusFamilies]) : undefined;
-    this.publishRun(run, changed);
+    this.publishSelfOf(run.target);
+    // Rules move with the slices the run moved: its series, and its collector's status when it starts
+    // or stops failing. Most runs move neither; the sweep covers what time alone moves.
+    const changed =
+      upBefore === this.self.isTargetUp(run.target)
+        ? new Set([...this.movedFamilies(key, sliceBefore), ...this.movedFamilies(selfSliceOf(run.target), statusBefore)])
+        : undefined;
+    this.alerts.afterRun(run.target, changed);
     if (upBefore === false && this.self.isTargetUp(run.target) && !this.lag.behind) this.catchUp(run.target, key);
+  }
+
+  private sliceState(key: string): SliceState {
+    return { version: this.snapshot.sliceVersion(key), families: this.snapshot.familiesOf(key) };
+  }
+
+  /** The families of a slice that moved since `before`, those it held then included (a family that went moved); none if it is as it was. */
+  private movedFamilies(key: string, before: SliceState): string[] {
+    return this.snapshot.sliceVersion(key) === before.version ? [] : [...before.families, ...this.snapshot.familiesOf(key)];
   }
 
   /**
@@ -333,7 +340,7 @@ export class Daemon implements DaemonView {
     }
   }
 
-  /** After a run: its collector's status and its target's series, and the rules reading what changed. */
+  /** After a skipped or abandoned run: its collector's status, and the rules reading what changed. */
   private publishRun(run: SliceRun, changedFamilies: ReadonlySet<string> | undefined): void {
     this.publishSelfOf(run.target);
     this.alerts.afterRun(run.target, changedFamilies);
@@ -385,6 +392,12 @@ export class Daemon implements DaemonView {
     for (const target of targets) this.publishSelfOf(target);
     this.publishGlobalSelf();
   }
+}
+
+/** A slice's version and families before a run, to tell what the run moved. */
+interface SliceState {
+  readonly version: number | undefined;
+  readonly families: readonly string[];
 }
 
 function selfSliceOf(target: string): string {
