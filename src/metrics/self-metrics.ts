@@ -33,6 +33,9 @@ export class SelfMetrics {
   private readonly collectors = new Map<string, CollectorStatus>();
   private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
+  /** Each target's status revision (see statusRevision), drawn from one counter so none repeats. */
+  private readonly statusRevisions = new Map<string, number>();
+  private lastRevision = 0;
   private reloadSuccessful = true;
   private lastLoadSeconds: number;
   private readonly clock: Clock;
@@ -55,11 +58,13 @@ export class SelfMetrics {
    * the node down: it is down once transport failures continue past `graceMs` after the last answer.
    */
   recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.clock.now()): void {
+    const upBefore = this.isTargetUp(target);
     const state = this.reachability.get(target) ?? { graceMs };
     state.graceMs = graceMs;
     if (reachable) state.lastAnswerMs = nowMs;
     else state.lastFailureMs = nowMs;
     this.reachability.set(target, state);
+    if (this.isTargetUp(target) !== upBefore) this.statusMoved(target);
   }
 
   isTargetUp(target: string): boolean | undefined {
@@ -77,6 +82,7 @@ export class SelfMetrics {
   ): void {
     const { success, durationSeconds, nowSeconds, intervalSeconds } = run;
     const status = this.status(target, collector);
+    if (status.success !== success || status.intervalSeconds !== intervalSeconds) this.statusMoved(target);
     status.intervalSeconds = intervalSeconds;
     status.success = success;
     status.durationSeconds = durationSeconds;
@@ -86,6 +92,7 @@ export class SelfMetrics {
   /** A scheduled tick found the previous run still in flight. */
   recordSkipped(target: string, collector: string): void {
     this.status(target, collector).skippedRuns += 1;
+    this.statusMoved(target);
   }
 
   /** A run outlived its deadline and abort; it counts as failed and its late result is dropped. */
@@ -94,6 +101,7 @@ export class SelfMetrics {
     status.abandonedRuns += 1;
     status.success = false;
     status.durationSeconds = durationSeconds;
+    this.statusMoved(target);
   }
 
   private status(target: string, collector: string): CollectorStatus {
@@ -105,8 +113,22 @@ export class SelfMetrics {
       let keys = this.collectorsOfTarget.get(target);
       if (!keys) this.collectorsOfTarget.set(target, (keys = new Set()));
       keys.add(key);
+      this.statusMoved(target);
     }
     return status;
+  }
+
+  /**
+   * Moves whenever statusSamples(target) would give other samples, and only then (undefined for a
+   * target with no status): most runs of a fleet change no verdict, and their status need not be
+   * built and rendered again only to be found as it was.
+   */
+  statusRevision(target: string): number | undefined {
+    return this.statusRevisions.get(target);
+  }
+
+  private statusMoved(target: string): void {
+    this.statusRevisions.set(target, ++this.lastRevision);
   }
 
   recordReload(successful: boolean, nowSeconds: number): void {
@@ -127,10 +149,12 @@ export class SelfMetrics {
   retain(targets: ReadonlySet<string>, collectorKeys: ReadonlySet<string>): void {
     for (const key of this.requests.keys()) if (!targets.has(key)) this.requests.delete(key);
     for (const key of this.reachability.keys()) if (!targets.has(key)) this.reachability.delete(key);
+    for (const key of this.statusRevisions.keys()) if (!targets.has(key)) this.statusRevisions.delete(key);
     for (const [key, status] of this.collectors) {
       if (collectorKeys.has(key)) continue;
       this.collectors.delete(key);
       this.collectorsOfTarget.get(status.target)?.delete(key);
+      if (targets.has(status.target)) this.statusMoved(status.target);
     }
     for (const [target, keys] of this.collectorsOfTarget) if (keys.size === 0) this.collectorsOfTarget.delete(target);
   }

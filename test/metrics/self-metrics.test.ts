@@ -27,4 +27,53 @@ describe('SelfMetrics status and runs', () => {
     ])
       expect(names).toContain(name);
   });
+
+  it('moves the status revision whenever the status samples change, and not on a run that changed no verdict', () => {
+    // The daemon re-renders a target's status only when its revision moved: a change without one
+    // would leave a failing collector's status, and the alert that reads it, as they were.
+    const self = new SelfMetrics({ version: 'test', revision: 'test' });
+    const targets = ['node-1', 'node-2'];
+    const collectors = ['health', 'peers', 'validators'];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+      return Math.floor((seed / 2 ** 32) * n);
+    };
+    const operations: Array<(target: string, collector: string, nowMs: number) => void> = [
+      (target, collector, nowMs) =>
+        self.recordRun(target, collector, { success: random(4) > 0, durationSeconds: 0.1, nowSeconds: nowMs / 1000, intervalSeconds: 15 }),
+      (target, collector) => self.recordSkipped(target, collector),
+      (target, collector) => self.recordAbandoned(target, collector, 15),
+      (target, _collector, nowMs) => self.recordReachability(target, random(3) > 0, 5_000, nowMs),
+      (_target, collector) =>
+        self.retain(
+          new Set(targets),
+          new Set(targets.flatMap((each) => collectors.filter((name) => name !== collector).map((name) => `${each}/${name}`))),
+        ),
+    ];
+    const published = new Map(
+      targets.map((target) => [target, { revision: self.statusRevision(target), samples: self.statusSamples(target) }]),
+    );
+    let unmovedRuns = 0;
+    for (let step = 0; step < 3_000; step++) {
+      const target = targets[random(targets.length)];
+      operations[random(10) < 7 ? 0 : 1 + random(operations.length - 1)](target, collectors[random(collectors.length)], step * 1_000);
+      for (const each of targets) {
+        const before = published.get(each)!;
+        const after = { revision: self.statusRevision(each), samples: self.statusSamples(each) };
+        if (after.revision === before.revision) {
+          expect(after.samples, `step ${step}, ${each}`).toEqual(before.samples);
+          unmovedRuns++;
+        }
+        published.set(each, after);
+      }
+    }
+    // Most steps leave most statuses as they were: the revision is what spares their rendering.
+    expect(unmovedRuns).toBeGreaterThan(3_000);
+    self.recordRun('node-1', 'health', { success: true, durationSeconds: 0.1, nowSeconds: 1, intervalSeconds: 15 });
+    self.recordRun('node-1', 'health', { success: true, durationSeconds: 0.2, nowSeconds: 2, intervalSeconds: 15 });
+    const steady = self.statusRevision('node-1');
+    self.recordRun('node-1', 'health', { success: true, durationSeconds: 0.3, nowSeconds: 3, intervalSeconds: 15 });
+    expect(self.statusRevision('node-1')).toBe(steady);
+  });
 });
