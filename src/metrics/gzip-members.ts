@@ -27,10 +27,15 @@ export class GzipMembers {
     }
   }
 
-  /** The members so far, closed, as one buffer; an empty body is still one valid (empty) member. */
+  /**
+   * The members so far, closed, as one buffer; an empty body is still one valid (empty) member. The
+   * staging buffer is then free for the next body: one is kept, not one allocated per body.
+   */
   end(): Buffer {
     if (this.filled > 0 || this.members.length === 0) this.closeMember();
-    return Buffer.concat(this.members);
+    const body = Buffer.concat(this.members);
+    this.members.length = 0;
+    return body;
   }
 
   private closeMember(): void {

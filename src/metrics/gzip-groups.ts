@@ -1,0 +1,82 @@
+import { GzipMembers } from './gzip-members.js';
+
+/**
+ * A family whose lines take at least this many bytes is compressed as a group of its own; the smaller
+ * families between two such are one group. At 1,000 nodes most of a body's bytes are in groups of one
+ * family; a single node's body is one group, compressed as well as one stream would be.
+ */
+export const GROUP_ALONE_BYTES = 64 * 1024;
+
+/** One family's part of a gzip body, as the snapshot keeps count of it. */
+export interface GzipFamily {
+  readonly name: string;
+  /** Its lines' bytes in every slice: what decides its group. */
+  readonly bytes: number;
+  /** The snapshot version at which its lines last changed. */
+  readonly changedAt: number;
+}
+
+/** Writes a family's header and lines into the members of its group. */
+export type FamilyWriter = (family: string, members: GzipMembers) => void;
+
+interface CompressedGroup {
+  /** The snapshot version its families were compressed at. */
+  readonly version: number;
+  readonly bytes: Buffer;
+}
+
+/**
+ * A gzip body assembled from groups of families, each compressed as gzip members of its own and
+ * reused by the next assembly while none of its families changed. Between two scrapes of a fleet most
+ * families do not move (upgrade schedules, installed VMs, health verdicts, intervals): at 1,000 nodes
+ * three quarters of a 21 MB body is the same 2 s later, and a reused group costs neither the walk over
+ * its slices, nor their copies, nor their compression. One per format: the headers differ.
+ */
+export class GzipGroups {
+  private compressed = new Map<string, CompressedGroup>();
+  private readonly members = new GzipMembers();
+
+  /**
+   * The body of `families` (in catalogue order) at `version`. `writerFor` is asked once, with the
+   * families to write again (those of every group not reusable), and its writer writes each of them.
+   */
+  assemble(families: readonly GzipFamily[], version: number, writerFor: (stale: ReadonlySet<string>) => FamilyWriter): Buffer {
+    const groups = groupsOf(families).map((group) => ({ group, key: group.map((family) => family.name).join(' ') }));
+    const reusable = (group: readonly GzipFamily[], key: string) => {
+      const previous = this.compressed.get(key);
+      return previous !== undefined && group.every((family) => family.changedAt <= previous.version);
+    };
+    const stale = new Set<string>();
+    for (const { group, key } of groups) if (!reusable(group, key)) for (const family of group) stale.add(family.name);
+    const write = stale.size > 0 ? writerFor(stale) : undefined;
+    const next = new Map<string, CompressedGroup>();
+    for (const { group, key } of groups) {
+      const current = write && !reusable(group, key) ? { version, bytes: this.compress(group, write) } : this.compressed.get(key)!;
+      next.set(key, current);
+    }
+    // Groups no longer in the body are dropped: the cache holds one compressed body at most.
+    this.compressed = next;
+    return next.size > 0 ? Buffer.concat([...next.values()].map((group) => group.bytes)) : this.members.end();
+  }
+
+  private compress(group: readonly GzipFamily[], write: FamilyWriter): Buffer {
+    for (const family of group) write(family.name, this.members);
+    return this.members.end();
+  }
+}
+
+function groupsOf(families: readonly GzipFamily[]): GzipFamily[][] {
+  const groups: GzipFamily[][] = [];
+  let small: GzipFamily[] = [];
+  for (const family of families) {
+    if (family.bytes < GROUP_ALONE_BYTES) {
+      small.push(family);
+      continue;
+    }
+    if (small.length > 0) groups.push(small);
+    small = [];
+    groups.push([family]);
+  }
+  if (small.length > 0) groups.push(small);
+  return groups;
+}
