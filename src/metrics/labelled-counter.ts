@@ -32,13 +32,17 @@ export class LabelledCounter<Name extends string> {
 
   samples(): Sample[] {
     const out: Sample[] = [];
-    const walk = (level: Level, values: string[]) => {
+    // One array of the values on the way down, written over at each depth: a scrape of 1,000
+    // nodes walks 24,000 counts.
+    const values: string[] = [];
+    const walk = (level: Level, depth: number) => {
       for (const [value, next] of level) {
-        if (typeof next === 'number') out.push({ name: this.name, labels: this.labelsOf([...values, value]), value: next });
-        else walk(next, [...values, value]);
+        values[depth] = value;
+        if (typeof next === 'number') out.push({ name: this.name, labels: this.labelsOf(values), value: next });
+        else walk(next, depth + 1);
       }
     };
-    walk(this.counts, []);
+    walk(this.counts, 0);
     return out;
   }
 
