@@ -160,12 +160,15 @@ describe('alerts through the simulator and the daemon', () => {
     const { stack, hook } = await alertStack('AvalancheChainStalled: { for: 1s, threshold: 2s }');
     // The simulated X-Chain is slow by nature; the assertions follow the C-Chain only.
     const chainC = () => notificationsOf(hook.requests, 'AvalancheChainStalled', { chain: 'C', target: 'node-a', severity: 'critical' });
+    // A fleet-wide rule is evaluated every 5 s (daemon-alerts.ts): the 2 s stall is seen at the first
+    // fleet evaluation after it and fires at the first after its 1 s `for`, up to about 13 s later.
+    const fleetRuleMs = 15_000;
     stack.sim.apply({ chain_stall: 'C' });
-    await until(() => chainC().length === 1);
+    await until(() => chainC().length === 1, fleetRuleMs);
     stack.sim.apply({ chain_resume: 'C' });
-    await until(() => chainC().length === 2);
+    await until(() => chainC().length === 2, fleetRuleMs);
     expect(chainC()).toEqual(['firing:AvalancheChainStalled', 'resolved:AvalancheChainStalled']);
-  });
+  }, 40_000);
 
   it('a receiver down through a whole incident learns of it as resolved once it recovers, never as a stale firing', async () => {
     const { stack, hook } = await alertStack(
