@@ -1,7 +1,13 @@
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
-import { coalescingWindowMs, MAX_ASSEMBLY_INTERVAL_MS, MetricsSnapshot, MIN_ASSEMBLY_INTERVAL_MS } from '../../src/metrics/snapshot.js';
+import {
+  coalescingWindowMs,
+  MAX_ASSEMBLY_INTERVAL_MS,
+  MetricsSnapshot,
+  MIN_ASSEMBLY_INTERVAL_MS,
+  PLAIN_BODY_IDLE_MS,
+} from '../../src/metrics/snapshot.js';
 import { rangeOf, renderSamples } from '../../src/metrics/exposition.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import type { Clock } from '../../src/clock.js';
@@ -219,6 +225,30 @@ describe('MetricsSnapshot', () => {
     expect(next.buffer).not.toBe(handedOut.buffer);
     expect(handedOut.toString()).toContain('avaxmon_node_peers{target="a"} 4\n');
     expect(next.toString()).toContain('avaxmon_node_peers{target="a"} 5\n');
+  });
+
+  it('lets a plain body go once no scrape asked for it in PLAIN_BODY_IDLE_MS, and keeps it for a scraper that keeps asking', () => {
+    let nowMs = 0;
+    const clock: Clock = { now: () => nowMs, setTimeout: () => ({ unref: () => undefined }), clearTimeout: () => undefined };
+    const snapshot = new MetricsSnapshot(allMetrics, { clock });
+    const plainAfter = (ms: number, value: number) => {
+      snapshot.setSlice('a/peers', peers('a', value));
+      nowMs += ms;
+      return snapshot.serve('text', false);
+    };
+    // A scraper without gzip every 15 s: each body is written into the last one's memory.
+    const first = plainAfter(0, 1);
+    const kept = plainAfter(15_000, 2);
+    expect(kept.buffer).toBe(first.buffer);
+    // An operator's curl, then only gzip scrapes: the first after the idle span lets the plain body go.
+    nowMs += PLAIN_BODY_IDLE_MS - 1_000;
+    snapshot.serve('text', true);
+    expect(plainAfter(0, 3).buffer).toBe(first.buffer);
+    nowMs += PLAIN_BODY_IDLE_MS;
+    snapshot.serve('text', true);
+    const renewed = plainAfter(0, 4);
+    expect(renewed.buffer).not.toBe(first.buffer);
+    expect(renewed.toString()).toContain('avaxmon_node_peers{target="a"} 4\n');
   });
 });
 
