@@ -88,8 +88,6 @@ export class Daemon implements DaemonView {
   readonly responseMemory: ResponseMemory;
   /** Targets whose request counts moved since the last scrape. */
   private readonly requestsMoved = new Set<string>();
-  /** The status revision each target's status slice was last rendered at (SelfMetrics.statusRevision). */
-  private readonly publishedStatus = new Map<string, number | undefined>();
   private readonly http: HttpClient;
   private readonly runtimes: TargetRuntimes;
   private readonly publicApis: PublicApiJobs;
@@ -349,11 +347,7 @@ export class Daemon implements DaemonView {
   }
 
   private publishSelfOf(target: string): void {
-    const revision = this.self.statusRevision(target);
-    if (this.publishedStatus.get(target) !== revision) {
-      this.snapshot.setSlice(selfSliceOf(target), this.self.statusSamples(target));
-      this.publishedStatus.set(target, revision);
-    }
+    if (this.self.takeStatusMoved(target)) this.snapshot.setSlice(selfSliceOf(target), this.self.statusSamples(target));
     this.snapshot.setSlice(runsSliceOf(target), this.self.runSamples(target));
     this.requestsMoved.add(target);
   }
@@ -393,7 +387,6 @@ export class Daemon implements DaemonView {
       this.snapshot.setSlice(runsSliceOf(state.target), []);
       this.snapshot.setSlice(`${REQUESTS_SLICE}/${state.target}`, []);
       this.requestsMoved.delete(state.target);
-      this.publishedStatus.delete(state.target);
     }
     this.self.retain(targets, keep);
     for (const target of targets) this.publishSelfOf(target);

@@ -41,19 +41,16 @@ export class GzipGroups {
    * families to write again (those of every group not reusable), and its writer writes each of them.
    */
   assemble(families: readonly GzipFamily[], version: number, writerFor: (stale: ReadonlySet<string>) => FamilyWriter): Buffer {
-    const groups = groupsOf(families).map((group) => ({ group, key: group.map((family) => family.name).join(' ') }));
-    const reusable = (group: readonly GzipFamily[], key: string) => {
+    const groups = groupsOf(families).map((group) => {
+      const key = group.map((family) => family.name).join(' ');
       const previous = this.compressed.get(key);
-      return previous !== undefined && group.every((family) => family.changedAt <= previous.version);
-    };
-    const stale = new Set<string>();
-    for (const { group, key } of groups) if (!reusable(group, key)) for (const family of group) stale.add(family.name);
+      const reusable = previous && group.every((family) => family.changedAt <= previous.version) ? previous : undefined;
+      return { group, key, reusable };
+    });
+    const stale = new Set(groups.flatMap(({ group, reusable }) => (reusable ? [] : group.map((family) => family.name))));
     const write = stale.size > 0 ? writerFor(stale) : undefined;
     const next = new Map<string, CompressedGroup>();
-    for (const { group, key } of groups) {
-      const current = write && !reusable(group, key) ? { version, bytes: this.compress(group, write) } : this.compressed.get(key)!;
-      next.set(key, current);
-    }
+    for (const { group, key, reusable } of groups) next.set(key, reusable ?? { version, bytes: this.compress(group, write!) });
     // Groups no longer in the body are dropped: the cache holds one compressed body at most.
     this.compressed = next;
     return next.size > 0 ? Buffer.concat([...next.values()].map((group) => group.bytes)) : this.members.end();

@@ -33,9 +33,8 @@ export class SelfMetrics {
   private readonly collectors = new Map<string, CollectorStatus>();
   private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
-  /** Each target's status revision (see statusRevision), drawn from one counter so none repeats. */
-  private readonly statusRevisions = new Map<string, number>();
-  private lastRevision = 0;
+  /** Targets whose status samples may have moved since takeStatusMoved() last said so. */
+  private readonly statusMovedTargets = new Set<string>();
   private reloadSuccessful = true;
   private lastLoadSeconds: number;
   private readonly clock: Clock;
@@ -119,16 +118,16 @@ export class SelfMetrics {
   }
 
   /**
-   * Moves whenever statusSamples(target) would give other samples, and only then (undefined for a
-   * target with no status): most runs of a fleet change no verdict, and their status need not be
-   * built and rendered again only to be found as it was.
+   * Whether statusSamples(target) may give other samples than when this last answered yes for it:
+   * most runs of a fleet change no verdict, and their status need not be built and rendered again
+   * only to be found as it was.
    */
-  statusRevision(target: string): number | undefined {
-    return this.statusRevisions.get(target);
+  takeStatusMoved(target: string): boolean {
+    return this.statusMovedTargets.delete(target);
   }
 
   private statusMoved(target: string): void {
-    this.statusRevisions.set(target, ++this.lastRevision);
+    this.statusMovedTargets.add(target);
   }
 
   recordReload(successful: boolean, nowSeconds: number): void {
@@ -149,7 +148,7 @@ export class SelfMetrics {
   retain(targets: ReadonlySet<string>, collectorKeys: ReadonlySet<string>): void {
     for (const key of this.requests.keys()) if (!targets.has(key)) this.requests.delete(key);
     for (const key of this.reachability.keys()) if (!targets.has(key)) this.reachability.delete(key);
-    for (const key of this.statusRevisions.keys()) if (!targets.has(key)) this.statusRevisions.delete(key);
+    for (const key of this.statusMovedTargets) if (!targets.has(key)) this.statusMovedTargets.delete(key);
     for (const [key, status] of this.collectors) {
       if (collectorKeys.has(key)) continue;
       this.collectors.delete(key);

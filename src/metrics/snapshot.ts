@@ -43,13 +43,11 @@ interface Slice {
   readonly version: number;
 }
 
-/** One family of the catalogue, with its header in each format and a count of its lines in the slices. */
+/** One family of the catalogue, with its header in each format and the bytes of its lines in the slices (none: left out of the body). */
 interface Family extends GzipFamily {
   readonly desc: MetricDesc;
   readonly headers: Record<ExpositionFormat, Buffer>;
   bytes: number;
-  /** How many slices hold lines of it: none, and it is left out of the body. */
-  slices: number;
   changedAt: number;
 }
 
@@ -116,7 +114,6 @@ export class MetricsSnapshot {
         desc,
         headers: { text: Buffer.from(familyHeader(desc, 'text')), openmetrics: Buffer.from(familyHeader(desc, 'openmetrics')) },
         bytes: 0,
-        slices: 0,
         changedAt: 0,
       });
     }
@@ -132,30 +129,33 @@ export class MetricsSnapshot {
     if (previous?.rendered.buffer.equals(rendered.buffer) && sameNames(previous.rendered, rendered)) return;
     const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
     this.indexTargets(key, previous?.kept ?? KeptSamples.none, kept);
-    this.indexFamilies(key, previous?.rendered.names ?? [], rendered.names);
     this.version += 1;
-    this.countFamilies(previous?.rendered, rendered);
+    this.trackFamilies(key, previous?.rendered, rendered);
     if (samples.length === 0) this.slices.delete(key);
     else this.slices.set(key, { kept, rendered, version: this.version });
   }
 
-  /** Keeps each family's count of lines and the version its lines last changed at, for the gzip groups. */
-  private countFamilies(before: RenderedSlice | undefined, after: RenderedSlice): void {
+  /**
+   * What a replaced slice changes for each family: the index of SnapshotOptions.indexSlicesOf, and
+   * for the gzip groups its bytes and the version its lines last changed at.
+   */
+  private trackFamilies(key: string, before: RenderedSlice | undefined, after: RenderedSlice): void {
     for (const name of before?.names ?? []) {
-      const family = this.families.get(name);
-      if (!family) continue;
       const range = rangeOf(before!, name)!;
-      family.bytes -= range.end - range.start;
-      family.slices -= 1;
-      if (!after.names.includes(name)) family.changedAt = this.version;
+      const family = this.families.get(name);
+      if (family) family.bytes -= range.end - range.start;
+      if (after.names.includes(name)) continue;
+      this.slicesOfFamily.get(name)?.delete(key);
+      if (family) family.changedAt = this.version;
     }
     for (const name of after.names) {
+      const range = rangeOf(after, name)!;
+      this.slicesOfFamily.get(name)?.add(key);
       const family = this.families.get(name);
       if (!family) continue;
-      const range = rangeOf(after, name)!;
       family.bytes += range.end - range.start;
-      family.slices += 1;
-      if (!before || !sameLines(before, after, name)) family.changedAt = this.version;
+      const was = before && rangeOf(before, name);
+      if (!was || before!.buffer.compare(after.buffer, range.start, range.end, was.start, was.end) !== 0) family.changedAt = this.version;
     }
   }
 
@@ -300,7 +300,7 @@ export class MetricsSnapshot {
 
   /** Families whose lines did not change since the last gzip assembly are not walked, copied or compressed again. */
   private assembleGzipped(format: ExpositionFormat): Buffer {
-    const present = [...this.families.values()].filter((family) => family.slices > 0);
+    const present = [...this.families.values()].filter((family) => family.bytes > 0);
     return this.gzipGroups[format].assemble(present, this.version, (stale) => {
       const lines = new Map(this.linesByFamily(stale).map((family) => [family.name, family]));
       return (name: string, members: GzipMembers) =>
@@ -330,11 +330,6 @@ export class MetricsSnapshot {
       if (slices) lines.push({ name, family, slices });
     }
     return lines;
-  }
-
-  private indexFamilies(key: string, before: readonly string[], after: readonly string[]): void {
-    for (const name of before) if (!after.includes(name)) this.slicesOfFamily.get(name)?.delete(key);
-    for (const name of after) this.slicesOfFamily.get(name)?.add(key);
   }
 
   private indexTargets(key: string, before: KeptSamples, after: KeptSamples): void {
@@ -384,13 +379,6 @@ function forEachPiece(
       piece(slice.buffer, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
     }
   }
-}
-
-/** Whether two renderings of a slice hold the same lines of a family. */
-function sameLines(before: RenderedSlice, after: RenderedSlice, name: string): boolean {
-  const was = rangeOf(before, name);
-  const is = rangeOf(after, name);
-  return was !== undefined && is !== undefined && before.buffer.compare(after.buffer, is.start, is.end, was.start, was.end) === 0;
 }
 
 function sameNames(a: RenderedSlice, b: RenderedSlice): boolean {

@@ -13,6 +13,11 @@ import type { Sample } from '../../src/metrics/metric-desc.js';
 import type { Clock } from '../../src/clock.js';
 import { MEMBER_INPUT_BYTES } from '../../src/metrics/gzip-members.js';
 
+/** A clock that moves only when the test moves `time.nowMs`, and whose timers never fire. */
+function clockAt(time: { nowMs: number }): Clock {
+  return { now: () => time.nowMs, setTimeout: () => ({ unref: () => undefined }), clearTimeout: () => undefined };
+}
+
 const peers = (target: string, value: number) => [{ name: 'avaxmon_node_peers', labels: { target }, value }];
 
 describe('MetricsSnapshot', () => {
@@ -147,8 +152,8 @@ describe('MetricsSnapshot', () => {
   });
 
   it('serves each format and encoding a body at most one window old, whichever was scraped last', () => {
-    let nowMs = 0;
-    const clock: Clock = { now: () => nowMs, setTimeout: () => ({ unref: () => undefined }), clearTimeout: () => undefined };
+    const time = { nowMs: 0 };
+    const clock = clockAt(time);
     const snapshot = new MetricsSnapshot(allMetrics, { clock });
     const served = (format: 'text' | 'openmetrics', gzip: boolean) => {
       const body = snapshot.serve(format, gzip);
@@ -157,16 +162,16 @@ describe('MetricsSnapshot', () => {
     snapshot.setSlice('a/peers', peers('a', 1));
     for (const format of ['text', 'openmetrics'] as const) for (const gzip of [true, false]) served(format, gzip);
     // A Prometheus scraping gzip, a second one OpenMetrics, an operator's curl: 15 s apart, a moment apart from each other.
-    nowMs += 15_000;
+    time.nowMs += 15_000;
     snapshot.setSlice('a/peers', peers('a', 2));
     expect(served('text', true)).toContain('avaxmon_node_peers{target="a"} 2\n');
-    nowMs += 1;
+    time.nowMs += 1;
     expect(served('openmetrics', true)).toContain('avaxmon_node_peers{target="a"} 2\n');
-    nowMs += 1;
+    time.nowMs += 1;
     expect(served('text', false)).toContain('avaxmon_node_peers{target="a"} 2\n');
     // Within a body's own window a changed snapshot may wait for the trailing assembly.
     snapshot.setSlice('a/peers', peers('a', 3));
-    nowMs += 1;
+    time.nowMs += 1;
     expect(served('text', true)).toContain('avaxmon_node_peers{target="a"} 2\n');
   });
 
@@ -199,12 +204,12 @@ describe('MetricsSnapshot', () => {
 
   it('assembles a plain body into the memory of the last one unless it was handed out, and every served body is right', () => {
     // Time moved by hand and synchronously: nothing but the assemblies runs between them.
-    let nowMs = 0;
-    const clock: Clock = { now: () => nowMs, setTimeout: () => ({ unref: () => undefined }), clearTimeout: () => undefined };
+    const time = { nowMs: 0 };
+    const clock = clockAt(time);
     const snapshot = new MetricsSnapshot(allMetrics, { clock });
     const serveWith = (value: number, gzip: boolean) => {
       snapshot.setSlice('a/peers', peers('a', value));
-      nowMs += MAX_ASSEMBLY_INTERVAL_MS;
+      time.nowMs += MAX_ASSEMBLY_INTERVAL_MS;
       return snapshot.serve('text', gzip);
     };
     const served: Buffer[] = [];
@@ -228,12 +233,12 @@ describe('MetricsSnapshot', () => {
   });
 
   it('lets a plain body go once no scrape asked for it in PLAIN_BODY_IDLE_MS, and keeps it for a scraper that keeps asking', () => {
-    let nowMs = 0;
-    const clock: Clock = { now: () => nowMs, setTimeout: () => ({ unref: () => undefined }), clearTimeout: () => undefined };
+    const time = { nowMs: 0 };
+    const clock = clockAt(time);
     const snapshot = new MetricsSnapshot(allMetrics, { clock });
     const plainAfter = (ms: number, value: number) => {
       snapshot.setSlice('a/peers', peers('a', value));
-      nowMs += ms;
+      time.nowMs += ms;
       return snapshot.serve('text', false);
     };
     // A scraper without gzip every 15 s: each body is written into the last one's memory.
@@ -241,10 +246,10 @@ describe('MetricsSnapshot', () => {
     const kept = plainAfter(15_000, 2);
     expect(kept.buffer).toBe(first.buffer);
     // An operator's curl, then only gzip scrapes: the first after the idle span lets the plain body go.
-    nowMs += PLAIN_BODY_IDLE_MS - 1_000;
+    time.nowMs += PLAIN_BODY_IDLE_MS - 1_000;
     snapshot.serve('text', true);
     expect(plainAfter(0, 3).buffer).toBe(first.buffer);
-    nowMs += PLAIN_BODY_IDLE_MS;
+    time.nowMs += PLAIN_BODY_IDLE_MS;
     snapshot.serve('text', true);
     const renewed = plainAfter(0, 4);
     expect(renewed.buffer).not.toBe(first.buffer);
