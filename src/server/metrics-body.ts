@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { ExpositionFormat } from '../metrics/exposition.js';
-import type { MetricsSnapshot } from '../metrics/snapshot.js';
+import { PLAIN_BODY_IDLE_MS, type MetricsSnapshot } from '../metrics/snapshot.js';
 
 /** Process and runtime metrics need no sub-second freshness; rendering them costs ~1 ms. */
 const RUNTIME_REFRESH_MS = 1000;
@@ -10,6 +10,7 @@ interface CachedBody {
   readonly collected: Buffer;
   readonly runtime: Buffer;
   readonly body: Buffer;
+  usedAtMs: number;
 }
 
 interface RuntimePart {
@@ -19,11 +20,12 @@ interface RuntimePart {
 
 /**
  * The /metrics body: the snapshot's assembled collected series followed by prom-client's process
- * and runtime metrics. A gzip body's join is cached per format, and rebuilt only when the snapshot
- * re-assembles or the runtime part is a second old, so a scrape normally sends a cached buffer. With
- * gzip, the runtime part is a second gzip member: clients decode concatenated members as one. A
- * plain body is joined for each scrape and not kept: at 1,000 nodes it is 21 MB, which one `curl`
- * would otherwise hold until the daemon restarts.
+ * and runtime metrics. The joined buffer is cached per format and encoding, and rebuilt only when the
+ * snapshot re-assembles or the runtime part is a second old, so a scrape normally sends a cached
+ * buffer, however many ask at once. With gzip, the runtime part is a second gzip member: clients
+ * decode concatenated members as one. A join nobody asked for in PLAIN_BODY_IDLE_MS is let go, as
+ * the snapshot lets its plain body go: at 1,000 nodes a plain join is 21 MB, which one `curl` would
+ * otherwise hold until the daemon restarts.
  */
 export class MetricsBody {
   private readonly registries = runtimeRegistries();
@@ -37,11 +39,14 @@ export class MetricsBody {
     const runtime = await this.runtimePart(key, format, gzip, nowMs);
     // An uncompressed collected body is written over by a later assembly: it is joined before anything else runs.
     const collected = this.snapshot.serve(format, gzip);
-    if (!gzip) return Buffer.concat([collected, runtime]);
+    for (const [idleKey, idle] of this.cache) if (nowMs - idle.usedAtMs >= PLAIN_BODY_IDLE_MS) this.cache.delete(idleKey);
     const cached = this.cache.get(key);
-    if (cached && cached.collected === collected && cached.runtime === runtime) return cached.body;
+    if (cached && cached.collected === collected && cached.runtime === runtime) {
+      cached.usedAtMs = nowMs;
+      return cached.body;
+    }
     const body = Buffer.concat([collected, runtime]);
-    this.cache.set(key, { collected, runtime, body });
+    this.cache.set(key, { collected, runtime, body, usedAtMs: nowMs });
     return body;
   }
 
