@@ -17,4 +17,25 @@ describe('a labelled counter', () => {
     ]);
     expect(samples.map((sample) => Object.keys(sample.labels))).toEqual(Array(3).fill(['target', 'method', 'outcome']));
   });
+
+  it('counts under one label and under two, in the order the values first came', () => {
+    const held = new LabelledCounter('avaxmon_alert_notifications_held_total', ['rule']);
+    held.add({ rule: 'b' });
+    held.add({ rule: 'a' }, 3);
+    held.add({ rule: 'b' }, 2);
+    expect(held.samples()).toEqual([
+      { name: 'avaxmon_alert_notifications_held_total', labels: { rule: 'b' }, value: 3 },
+      { name: 'avaxmon_alert_notifications_held_total', labels: { rule: 'a' }, value: 3 },
+    ]);
+    const notifications = new LabelledCounter('avaxmon_notifications_total', ['receiver', 'outcome']);
+    notifications.add({ receiver: 'pager', outcome: 'success' });
+    notifications.add({ receiver: 'hook', outcome: 'failure' });
+    notifications.add({ receiver: 'pager', outcome: 'failure' });
+    notifications.add({ receiver: 'pager', outcome: 'success' });
+    expect(notifications.samples().map(({ labels, value }) => [labels.receiver, labels.outcome, value])).toEqual([
+      ['pager', 'success', 2],
+      ['pager', 'failure', 1],
+      ['hook', 'failure', 1],
+    ]);
+  });
 });

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { KeptSamples } from '../../src/metrics/kept-samples.js';
+import type { Sample } from '../../src/metrics/metric-desc.js';
+
+const sample = (name: string, labels: Record<string, string>, value: number): Sample => ({ name, labels, value });
+
+describe('kept samples', () => {
+  it('keep only the families asked for, and one labels object for neighbours with equal labels', () => {
+    const samples = [
+      sample('avaxmon_network_upgrade_activation_timestamp_seconds', { target: 'a', upgrade: 'helicon' }, 1_790_000_000),
+      sample('avaxmon_network_upgrade_scheduled', { target: 'a', upgrade: 'helicon' }, 1),
+      sample('avaxmon_unkept', { target: 'a' }, 7),
+      sample('avaxmon_network_upgrade_activation_timestamp_seconds', { target: 'a', upgrade: 'granite' }, 1_760_000_000),
+      sample('avaxmon_network_upgrade_scheduled', { upgrade: 'granite', target: 'a' }, 1),
+      // Same number of labels, another name: not the same labels.
+      sample('avaxmon_network_upgrade_scheduled', { target: 'a', chain: 'granite' }, 0),
+      sample('avaxmon_network_upgrade_scheduled', { target: 'a' }, 0),
+    ];
+    const keep = new Set(['avaxmon_network_upgrade_activation_timestamp_seconds', 'avaxmon_network_upgrade_scheduled']);
+    const read: Sample[] = [];
+    KeptSamples.of(samples, keep).appendTo(read);
+    expect(read).toEqual(samples.filter((each) => keep.has(each.name)));
+    expect(read[1].labels).toBe(read[0].labels);
+    expect(read[3].labels).toBe(read[2].labels);
+    expect(read[2].labels).not.toBe(read[1].labels);
+    expect(read[4].labels).toEqual({ target: 'a', chain: 'granite' });
+    expect(read[5].labels).toEqual({ target: 'a' });
+  });
+});
