@@ -6,7 +6,7 @@ import type { Labels, Sample } from './metric-desc.js';
  * again at each full collection, which ran every two seconds (bench/results/history.md, Part 7).
  * Readers get fresh Sample objects, which die young. Neighbours with the same labels (an upgrade's
  * time and whether it is scheduled, a check's verdict and its failures) keep one labels object:
- * 30,000 fewer at 1,000 nodes.
+ * 1.5 MB less live heap at 1,000 nodes.
  */
 export class KeptSamples {
   static readonly none = new KeptSamples([], [], []);
