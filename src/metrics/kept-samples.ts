@@ -1,4 +1,4 @@
-import type { Labels, Sample } from './metric-desc.js';
+import { sameLabels, type Labels, type Sample } from './metric-desc.js';
 
 /**
  * A slice's kept samples (those the alert plane and the status page read) as three columns, not an
@@ -56,15 +56,4 @@ function sharedLabels(samples: readonly Sample[]): Labels[] {
     labels.push(previous);
   }
   return labels;
-}
-
-function sameLabels(a: Labels, b: Labels): boolean {
-  if (a === b) return true;
-  let count = 0;
-  for (const name in a) {
-    if (a[name] !== b[name]) return false;
-    count++;
-  }
-  for (const _ in b) count--;
-  return count === 0;
 }

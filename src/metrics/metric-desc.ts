@@ -10,6 +10,18 @@ export interface MetricDesc {
 
 export type Labels = Readonly<Record<string, string>>;
 
+/** Whether two label sets hold the same names and values (without allocating: it runs for every sample kept). */
+export function sameLabels(a: Labels, b: Labels): boolean {
+  if (a === b) return true;
+  let count = 0;
+  for (const name in a) {
+    if (a[name] !== b[name]) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
+}
+
 export interface Sample {
   readonly name: string;
   readonly labels: Labels;

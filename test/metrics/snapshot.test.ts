@@ -20,6 +20,21 @@ function clockAt(time: { nowMs: number }): Clock {
 
 const peers = (target: string, value: number) => [{ name: 'avaxmon_node_peers', labels: { target }, value }];
 
+/**
+ * A snapshot on a hand-moved clock (nothing but the assemblies runs between scrapes) and a text
+ * scrape after target a's peers moved to `value` and `afterMs` passed.
+ */
+function scrapedByHand() {
+  const time = { nowMs: 0 };
+  const snapshot = new MetricsSnapshot(allMetrics, { clock: clockAt(time) });
+  const scrape = (value: number, afterMs: number, gzip = false) => {
+    snapshot.setSlice('a/peers', peers('a', value));
+    time.nowMs += afterMs;
+    return snapshot.serve('text', gzip);
+  };
+  return { time, snapshot, scrape };
+}
+
 describe('MetricsSnapshot', () => {
   it('serves the same pre-rendered buffer until a slice changes', () => {
     const snapshot = new MetricsSnapshot(allMetrics);
@@ -203,15 +218,8 @@ describe('MetricsSnapshot', () => {
   });
 
   it('assembles a plain body into the memory of the last one unless it was handed out, and every served body is right', () => {
-    // Time moved by hand and synchronously: nothing but the assemblies runs between them.
-    const time = { nowMs: 0 };
-    const clock = clockAt(time);
-    const snapshot = new MetricsSnapshot(allMetrics, { clock });
-    const serveWith = (value: number, gzip: boolean) => {
-      snapshot.setSlice('a/peers', peers('a', value));
-      time.nowMs += MAX_ASSEMBLY_INTERVAL_MS;
-      return snapshot.serve('text', gzip);
-    };
+    const { snapshot, scrape } = scrapedByHand();
+    const serveWith = (value: number, gzip: boolean) => scrape(value, MAX_ASSEMBLY_INTERVAL_MS, gzip);
     const served: Buffer[] = [];
     for (let value = 1; value <= 3; value++) {
       const body = serveWith(value, false);
@@ -233,14 +241,8 @@ describe('MetricsSnapshot', () => {
   });
 
   it('lets a plain body go once no scrape asked for it in PLAIN_BODY_IDLE_MS, and keeps it for a scraper that keeps asking', () => {
-    const time = { nowMs: 0 };
-    const clock = clockAt(time);
-    const snapshot = new MetricsSnapshot(allMetrics, { clock });
-    const plainAfter = (ms: number, value: number) => {
-      snapshot.setSlice('a/peers', peers('a', value));
-      time.nowMs += ms;
-      return snapshot.serve('text', false);
-    };
+    const { time, snapshot, scrape } = scrapedByHand();
+    const plainAfter = (ms: number, value: number) => scrape(value, ms);
     // A scraper without gzip every 15 s: each body is written into the last one's memory.
     const first = plainAfter(0, 1);
     const kept = plainAfter(15_000, 2);

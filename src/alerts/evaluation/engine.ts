@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AlertsConfig, ReceiverConfig } from '../../config/alerts-schema.js';
-import type { Sample } from '../../metrics/metric-desc.js';
+import { sameLabels, type Sample } from '../../metrics/metric-desc.js';
 import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus, type EngineState } from '../alert.js';
 import { collectorFailing } from './collector-health.js';
 import { FlapDamper } from './flap-damper.js';
@@ -477,11 +477,6 @@ function mutedBy(inhibitor: Inhibitor, alert: AlertRecord): string | undefined {
 
 function silencedBy(silences: readonly string[]): string | undefined {
   return silences.length > 0 ? `silenced by ${silences.join(', ')}` : undefined;
-}
-
-function sameLabels(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
 
 function annotationsOf(rule: string, candidate: Candidate): Record<string, string> {
