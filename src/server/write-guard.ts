@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { parseBasicAuth } from './basic-auth.js';
+import { STATE_CHANGING_METHODS, authorityOf, requireRouteDeclarations, type WriteAuthority } from './route-authority.js';
 import { isLoopbackClient } from './trusted-client.js';
 
 /**
@@ -19,35 +20,44 @@ export interface ControlPlaneOptions {
   readonly allowedHosts?: readonly string[];
 }
 
-type Endpoint = 'lifecycle' | 'silences';
-
-/** The state-changing routes; everything else is read-only. */
-function endpointOf(request: FastifyRequest): Endpoint | undefined {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return undefined;
-  const path = request.url.split('?', 1)[0];
-  if (path === '/-/reload') return 'lifecycle';
-  if (path === '/api/v2/silences' || path.startsWith('/api/v2/silence/')) return 'silences';
-  return undefined;
-}
-
 /**
- * Registered after basic auth, so a request that reaches it with credentials has valid ones. A write
- * must come from the daemon's own site (no cross-site form or fetch, no DNS-rebound Host), and from
- * someone with authority: a write user, a loopback client, or anyone once the endpoint's flag opens it.
+ * Registered after basic auth, so a request that reaches it with credentials has valid ones. It
+ * reads what the matched route declared (route-authority.ts), never the raw URL. A write must come
+ * from the daemon's own site (no cross-site form or fetch, no DNS-rebound Host), and from someone
+ * with authority: a write user, a loopback client, or anyone once the route's flag opens it. Every
+ * state-changing request leaves an audit line, also one that matched no route.
  */
 export function registerWriteGuard(app: FastifyInstance, options: ControlPlaneOptions, basicAuth: boolean, log: Logger): void {
+  requireRouteDeclarations(app);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const endpoint = endpointOf(request);
-    if (!endpoint) return;
+    const authority = authorityOf(request);
+    if (authority === 'read') return;
     const user = basicAuth ? parseBasicAuth(request.headers.authorization)?.user : undefined;
-    const refusal = crossSiteRefusal(request, options) ?? authorityRefusal(request, endpoint, user, options);
-    const who = { client: request.ip, user: user ?? null, method: request.method, path: request.url.split('?', 1)[0] };
+    const who = {
+      client: request.ip,
+      user: user ?? null,
+      method: request.method,
+      path: pathOf(request),
+      route: request.routeOptions.url ?? null,
+    };
+    if (authority === undefined) {
+      // fastify answers 404; the attempt is still worth a line, as a spelling probe is.
+      if (STATE_CHANGING_METHODS.has(request.method))
+        log.warn({ ...who, reason: 'no route changes state here' }, 'State-changing request refused');
+      return;
+    }
+    const refusal = crossSiteRefusal(request, options) ?? authorityRefusal(request, authority, user, options);
     if (refusal) {
       log.warn({ ...who, reason: refusal }, 'State-changing request refused');
       return reply.code(403).type('application/json').send(JSON.stringify(refusal));
     }
     log.info(who, 'State-changing request accepted');
   });
+}
+
+/** The path as the client spelled it, for the audit line: the matched route is logged beside it. */
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?', 1)[0];
 }
 
 function crossSiteRefusal(request: FastifyRequest, options: ControlPlaneOptions): string | undefined {
@@ -65,14 +75,13 @@ function crossSiteRefusal(request: FastifyRequest, options: ControlPlaneOptions)
   }
   const type = request.headers['content-type'];
   // A browser sends text/plain or form bodies cross-site without asking first; JSON needs a preflight.
-  if (request.method === 'POST' && type !== undefined && !/^application\/json\b/i.test(type))
-    return `Content-Type must be application/json, got ${type}`;
+  if (type !== undefined && !/^application\/json\b/i.test(type)) return `Content-Type must be application/json, got ${type}`;
   return undefined;
 }
 
 function authorityRefusal(
   request: FastifyRequest,
-  endpoint: Endpoint,
+  authority: WriteAuthority,
   user: string | undefined,
   options: ControlPlaneOptions,
 ): string | undefined {
@@ -81,10 +90,10 @@ function authorityRefusal(
     return `user "${user}" may read but not change state (--web.write-users)`;
   }
   if (isLoopbackClient(request)) return undefined;
-  if (endpoint === 'lifecycle' && options.enableLifecycle) return undefined;
-  if (endpoint === 'silences' && options.enableSilences) return undefined;
-  const flag = endpoint === 'lifecycle' ? '--web.enable-lifecycle' : '--web.enable-silences';
-  return `${request.method} ${request.url.split('?', 1)[0]} from ${request.ip} needs authority: call it from loopback, authenticate (web config basic_auth_users), or start avaxmon with ${flag}`;
+  if (authority === 'lifecycle' && options.enableLifecycle) return undefined;
+  if (authority === 'silences' && options.enableSilences) return undefined;
+  const flag = authority === 'lifecycle' ? '--web.enable-lifecycle' : '--web.enable-silences';
+  return `${request.method} ${pathOf(request)} from ${request.ip} needs authority: call it from loopback, authenticate (web config basic_auth_users), or start avaxmon with ${flag}`;
 }
 
 function hostOfOrigin(origin: string): string | undefined {

@@ -7,6 +7,7 @@ import { linearRegex } from '../../src/alerts/silencing/linear-regex.js';
 import { SILENCE_LIMITS } from '../../src/alerts/silencing/silences.js';
 import { registerHeaderSecret, scrubSecrets } from '../../src/redact.js';
 import type { WebOptions } from '../../src/server/web-config.js';
+import { spellingsOf, WRITE_ROUTES } from '../helpers/path-spellings.js';
 import { parseExposition, startStack, valueOf, type Stack } from '../helpers/stack.js';
 import { until } from '../helpers/until.js';
 
@@ -152,6 +153,55 @@ describe('writes need authority', () => {
     expect((await request(stack, { method: 'POST', url: '/api/v2/silences', payload: silence() })).statusCode).toBe(200);
     const accepted = stack.logs.map((line) => JSON.parse(line)).find((line) => line.msg === 'State-changing request accepted');
     expect(accepted).toMatchObject({ client: '127.0.0.1', path: '/api/v2/silences' });
+  });
+
+  it('decides on the matched route: no spelling of a write route changes state without authority, and each refusal is logged', async () => {
+    const stack = await alertingStack();
+    const kept = (await request(stack, { method: 'POST', url: '/api/v2/silences', payload: silence() })).json().silenceID as string;
+    const tried: string[] = [];
+    for (const route of WRITE_ROUTES) {
+      const path = route.path.replace(/[0-9a-f-]{36}$/, kept);
+      for (const url of [path, ...spellingsOf(path)]) {
+        const logged = stack.logs.length;
+        const answer = await request(stack, {
+          method: route.method,
+          url,
+          remoteAddress: REMOTE,
+          ...(route.method === 'POST' && route.path.includes('silences') ? { payload: silence() } : {}),
+        });
+        expect([403, 404, 405], `${route.method} ${url}: ${answer.body}`).toContain(answer.statusCode);
+        const refusal = stack.logs.slice(logged).find((line) => line.includes('State-changing request refused'));
+        expect(refusal, `${route.method} ${url}`).toBeDefined();
+        expect(JSON.parse(refusal!)).toMatchObject({ client: REMOTE, method: route.method });
+        tried.push(`${answer.statusCode} ${route.method} ${url}`);
+      }
+    }
+    // The router decodes before it matches: these reach the write routes, and the guard sees them there.
+    expect(tried).toContain('403 POST /api/v2/%73ilences');
+    expect(tried).toContain(`403 DELETE /api/v2/%73ilence/${kept}`);
+    expect(tried).toContain('403 POST /-/%72eload');
+    const silences = (await request(stack, { url: '/api/v2/silences' })).json();
+    expect(silences.map((each: { id: string; status: { state: string } }) => [each.id, each.status.state])).toEqual([[kept, 'active']]);
+    // With authority, the spelling does not matter either: the route decides.
+    expect((await request(stack, { method: 'POST', url: '/api/v2/%73ilences', payload: silence() })).statusCode).toBe(200);
+  });
+
+  it('gives no other method or override header a way around a write route', async () => {
+    const stack = await alertingStack();
+    const cases: Array<[Inject['method'] | 'HEAD' | 'OPTIONS' | 'PUT' | 'PATCH', string, Record<string, string>]> = [
+      ['HEAD', '/-/reload', {}],
+      ['OPTIONS', '/api/v2/silences', { 'access-control-request-method': 'POST', origin: 'http://evil.example' }],
+      ['PUT', '/api/v2/silences', {}],
+      ['PATCH', '/api/v2/silence/x', {}],
+      ['GET', '/-/reload', { 'x-http-method-override': 'POST' }],
+      ['GET', '/api/v2/silence/x', { 'x-http-method-override': 'DELETE', 'x-method-override': 'DELETE', 'x-http-method': 'DELETE' }],
+      ['POST', '/-/reload?_method=GET', { 'x-http-method-override': 'GET' }],
+    ];
+    for (const [method, url, headers] of cases) {
+      const answer = await stack.daemon.app.inject({ method, url, remoteAddress: REMOTE, headers: { host: '127.0.0.1:9683', ...headers } });
+      expect([403, 404, 405], `${method} ${url}`).toContain(answer.statusCode);
+      expect(answer.headers['access-control-allow-origin'], `${method} ${url}`).toBeUndefined();
+    }
   });
 
   it('opens each endpoint with its own flag', async () => {

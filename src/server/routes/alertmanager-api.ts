@@ -11,6 +11,7 @@ import {
   type Silence,
   type SilenceState,
 } from '../../alerts/silencing/silences.js';
+import { needs } from '../route-authority.js';
 
 /** The part of Alertmanager's API v2 that amtool needs for silences, and the active alerts. */
 export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Alerting | undefined): void {
@@ -27,7 +28,7 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     }
   };
 
-  app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', (request, reply) =>
+  app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', needs('read'), (request, reply) =>
     withAlerting(reply, (current) => {
       const filter = filterOf(request.query.filter);
       return current.silences
@@ -39,7 +40,7 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
 
   app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>(
     '/api/v2/silences',
-    { bodyLimit: SILENCE_BODY_LIMIT },
+    { ...needs('silences'), bodyLimit: SILENCE_BODY_LIMIT },
     (request, reply) =>
       withAlerting(reply, (current) => {
         if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))
@@ -52,7 +53,7 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
       }),
   );
 
-  app.get<{ Params: { id: string } }>('/api/v2/silence/:id', (request, reply) =>
+  app.get<{ Params: { id: string } }>('/api/v2/silence/:id', needs('read'), (request, reply) =>
     withAlerting(reply, (current) => {
       const silence = current.silences.get(request.params.id);
       return silence
@@ -64,7 +65,7 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     }),
   );
 
-  app.delete<{ Params: { id: string } }>('/api/v2/silence/:id', (request, reply) =>
+  app.delete<{ Params: { id: string } }>('/api/v2/silence/:id', needs('silences'), (request, reply) =>
     withAlerting(reply, (current) =>
       current.silences.expire(request.params.id)
         ? reply.code(200).send()
@@ -77,6 +78,7 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
 
   app.get<{ Querystring: { filter?: string | string[]; active?: string; silenced?: string; inhibited?: string } }>(
     '/api/v2/alerts',
+    needs('read'),
     (request, reply) =>
       withAlerting(reply, (current) => {
         const filter = filterOf(request.query.filter);

@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DaemonView } from '../daemon-view.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, type ExpositionFormat } from '../../metrics/exposition.js';
 import { MetricsBody } from '../metrics-body.js';
+import { needs } from '../route-authority.js';
 
 /** GET /metrics: a cached buffer, never a per-scrape rendering of the collected series. */
 export function registerMetricsRoute(app: FastifyInstance, daemon: DaemonView): void {
   const metricsBody = new MetricsBody(daemon.snapshot);
-  app.get('/metrics', async (request, reply) => {
+  app.get('/metrics', needs('read'), async (request, reply) => {
     const format = negotiateFormat(request);
     const gzip = acceptsGzip(request);
     reply.header('content-type', format === 'openmetrics' ? OPENMETRICS_TEXT : PROMETHEUS_TEXT);

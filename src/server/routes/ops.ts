@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { DaemonView } from '../daemon-view.js';
+import { needs } from '../route-authority.js';
 
 /** Prometheus-style operational endpoints. */
 export function registerOpsRoutes(app: FastifyInstance, daemon: DaemonView): void {
-  app.get('/-/healthy', async (_, reply) => reply.type('text/plain').send('avaxmon is healthy.\n'));
-  app.get('/-/ready', async (_, reply) =>
+  app.get('/-/healthy', needs('read'), async (_, reply) => reply.type('text/plain').send('avaxmon is healthy.\n'));
+  app.get('/-/ready', needs('read'), async (_, reply) =>
     daemon.isReady()
       ? reply.type('text/plain').send('avaxmon is ready.\n')
       : reply.code(503).type('text/plain').send(`avaxmon is not ready: ${daemon.notReadyReason()}.\n`),
   );
-  app.post('/-/reload', async (_, reply) => {
+  app.post('/-/reload', needs('lifecycle'), async (_, reply) => {
     const result = await daemon.reload();
     if (result.ok) return reply.type('text/plain').send('config reloaded\n');
     return reply

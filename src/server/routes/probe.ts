@@ -8,6 +8,7 @@ import { MAX_REMEMBERED_TARGETS, ProbeRunner } from '../probe-runner.js';
 import { ProbeBusyError, ProbeGate } from '../probe-gate.js';
 import { resolveProbeTarget } from '../probe-target.js';
 import { acceptsGzip, negotiateFormat } from './metrics.js';
+import { needs } from '../route-authority.js';
 
 /** probe.max_concurrent when the config has no probe section. */
 const DEFAULT_MAX_CONCURRENT = 16;
@@ -25,7 +26,7 @@ export function registerProbeRoute(app: FastifyInstance, daemon: DaemonView): vo
   const runner = new ProbeRunner(daemon.config, daemon.log, MAX_REMEMBERED_TARGETS, daemon);
   const gate = new ProbeGate(daemon.config.probe?.max_concurrent ?? DEFAULT_MAX_CONCURRENT, () => daemon.clock.now());
   app.addHook('onClose', () => runner.close());
-  app.get('/probe', async (request, reply) => {
+  app.get('/probe', needs('read'), async (request, reply) => {
     const resolution = resolveProbeTarget((request.query as Record<string, unknown>).target, daemon.config);
     if ('status' in resolution) return reply.code(resolution.status).type('text/plain').send(`${resolution.message}\n`);
     const timeout = probeTimeoutMs(request, daemon.config.global.timeout);

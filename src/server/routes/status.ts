@@ -5,13 +5,14 @@ import { displayUrl, scrubSecrets } from '../../redact.js';
 import { REVISION, VERSION } from '../../version.js';
 import { badge, escapeHtml, table } from '../html.js';
 import { targetHealthBadge, targetRole, targetStatusBadge } from '../target-status.js';
+import { needs } from '../route-authority.js';
 
 /** The page reloads itself without script (the Content-Security-Policy allows none): about two collector rounds. */
 const STATUS_REFRESH_SECONDS = 30;
 
 /** `/`: a landing page with the targets, the state of each collector, and the extra sections. */
 export function registerStatusRoute(app: FastifyInstance, daemon: DaemonView, basicAuth: boolean): void {
-  app.get('/', async (request, reply) =>
+  app.get('/', needs('read'), async (request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderStatusPage(daemon, { detailed: isTrustedReader(request, basicAuth) })),
   );
 }
