@@ -1,4 +1,5 @@
-import type { DaemonView } from './daemon-view.js';
+import { REDACTED, displayUrl, scrubSecrets } from '../redact.js';
+import type { DaemonView, StatusView } from './daemon-view.js';
 
 // Every AvalancheGo node answers these two; collectors with nothing to do (no L1s, no EVM fee
 // config) succeed against any web server, so they cannot vouch for the target.
@@ -51,4 +52,19 @@ export function targetRole(daemon: DaemonView, target: string): string {
 
 function latestValue(daemon: DaemonView, target: string, name: string): number | undefined {
   return daemon.snapshot.samplesOf(target).find((sample) => sample.name === name)?.value;
+}
+
+/**
+ * A target's URL as a reader may see it. Hosted RPC providers put the API key in the path
+ * (`/ext/bc/C/rpc/<key>`, `/v3/<key>`) or the query, which the config cannot mark as secret, so
+ * an anonymous remote reader gets the scheme, host and port only; a loopback or authenticated
+ * reader (the operator) gets the URL without user info, configured secrets scrubbed.
+ */
+export function targetUrlForView(url: string, view: StatusView): string {
+  if (view.detailed) return displayUrl(url);
+  try {
+    return scrubSecrets(new URL(url).origin);
+  } catch {
+    return REDACTED;
+  }
 }

@@ -382,6 +382,18 @@ describe('no oracle, no echo', () => {
     expect(scrubSecrets('user alice password hunter2-pass refused')).toBe('user alice password <redacted> refused');
   });
 
+  it('shows a target URL to an anonymous remote reader without user info, path or query; the operator sees the path', async () => {
+    const key = 'k3y-in-the-path-9f8e';
+    const stack = await startStack({ targetUrl: `http://ops:pw-77aa@127.0.0.1:9/v3/${key}?api_key=q-secret-77` });
+    stacks.push(stack);
+    const remote = (await request(stack, { url: '/', remoteAddress: REMOTE })).body;
+    expect(remote).toContain('<td>http://127.0.0.1:9</td>');
+    for (const hidden of [key, 'q-secret-77', 'pw-77aa', 'ops:', '/v3']) expect(remote).not.toContain(hidden);
+    const local = (await request(stack, { url: '/' })).body;
+    expect(local).toContain(`http://127.0.0.1:9/v3/${key}?api_key=&#60;redacted&#62;`);
+    expect(local).not.toContain('pw-77aa');
+  });
+
   it('shows upstream error texts only to loopback or authenticated readers', async () => {
     const stack = await alertingStack();
     stack.sim.apply({ fault: { match: 'info.peers', kind: 'rpc_error', message: 'gateway says: key k-123 refused' } });

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { errorForView, type DaemonView, type StatusView } from '../daemon-view.js';
 import { isTrustedReader } from '../trusted-client.js';
-import { displayUrl, scrubSecrets } from '../../redact.js';
+import { scrubSecrets } from '../../redact.js';
 import { REVISION, VERSION } from '../../version.js';
 import { badge, escapeHtml, table } from '../html.js';
-import { targetHealthBadge, targetRole, targetStatusBadge } from '../target-status.js';
+import { targetHealthBadge, targetRole, targetStatusBadge, targetUrlForView } from '../target-status.js';
 import { needs } from '../route-authority.js';
 
 /** The page reloads itself without script (the Content-Security-Policy allows none): about two collector rounds. */
@@ -29,7 +29,7 @@ export function renderStatusPage(daemon: DaemonView, view: StatusView): string {
   const targets = daemon.config.targets.map((target) => [
     // The anchor alerts link to as their generatorURL.
     `<span id="target-${escapeHtml(encodeURIComponent(target.name))}">${escapeHtml(target.name)}</span>`,
-    escapeHtml(displayUrl(target.url)),
+    escapeHtml(targetUrlForView(target.url, view)),
     targetStatusBadge(daemon, target.name),
     targetHealthBadge(daemon, target.name),
     escapeHtml(targetRole(daemon, target.name)),
