@@ -1,3 +1,5 @@
+import { type LinearRegex, linearRegex, RegexError } from '../alerts/silencing/linear-regex.js';
+
 /**
  * Patterns of `probe.allowed_targets`, matched against a probe URL in its normalized form
  * (see normalizeProbeUrl): `scheme://host[:port][/path]`, lowercase scheme and host, no default
@@ -6,10 +8,13 @@
  * - A glob matches the whole normalized URL. `*` stands for one or more characters within one host
  *   label, port or path segment: it never matches `.`, `:`, `/`, `@`, `?` or `#`, so
  *   `http://10.0.0.*:9650` cannot match `http://10.0.0.1.evil.example:9650`.
- * - `re:<regex>` is a JavaScript regular expression, anchored at both ends.
+ * - `re:<regex>` is an RE2 regular expression (Alertmanager's and Prometheus' syntax), matching the whole URL.
+ *
+ * Both run on the linear engine silences use: `?target=` comes from anonymous scrapers, and a
+ * backtracking engine takes seconds on a plausible `([a-z0-9-]+\.?)+` or a glob of many stars.
  */
 export interface CompiledPattern {
-  readonly regex?: RegExp;
+  readonly regex?: LinearRegex;
   readonly error?: string;
 }
 
@@ -22,15 +27,20 @@ export function compileTargetPattern(pattern: string): CompiledPattern {
     return { error: `glob "${pattern}" must start with http:// or https:// and a host (or use re:<regex>)` };
   if (/[?#@\s]/.test(pattern)) return { error: `glob "${pattern}" must not contain ?, #, @ or spaces: probe URLs never carry them` };
   const body = pattern.replace(/\/+$/, '').split('*').map(escapeRegex).join(GLOB_STAR);
-  return { regex: new RegExp(`^${body}$`) };
+  return linear(body, `glob "${pattern}"`);
 }
 
 function compileRegex(source: string): CompiledPattern {
   if (source === '') return { error: 're: needs a regular expression after the prefix' };
+  return linear(source, `re:${source}`);
+}
+
+function linear(source: string, shown: string): CompiledPattern {
   try {
-    return { regex: new RegExp(`^(?:${source})$`) };
+    return { regex: linearRegex(source) };
   } catch (error) {
-    return { error: `invalid regular expression: ${(error as Error).message}` };
+    if (error instanceof RegexError) return { error: `${shown} ${error.message}` };
+    throw error;
   }
 }
 
@@ -38,10 +48,16 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Compiles a validated pattern list once; the config schema has already rejected bad patterns. */
+const matchers = new WeakMap<readonly string[], (normalizedUrl: string) => boolean>();
+
+/** Compiles a validated pattern list once per config; the config schema has already rejected bad patterns. */
 export function targetMatcher(patterns: readonly string[]): (normalizedUrl: string) => boolean {
-  const regexes = patterns.map((pattern) => compileTargetPattern(pattern).regex).filter((regex): regex is RegExp => regex !== undefined);
-  return (normalizedUrl) => regexes.some((regex) => regex.test(normalizedUrl));
+  const known = matchers.get(patterns);
+  if (known) return known;
+  const regexes = patterns.map((pattern) => compileTargetPattern(pattern).regex).filter((regex) => regex !== undefined);
+  const matcher = (normalizedUrl: string) => regexes.some((regex) => regex.test(normalizedUrl));
+  matchers.set(patterns, matcher);
+  return matcher;
 }
 
 export type NormalizedUrl = { readonly url: string } | { readonly error: string };

@@ -215,12 +215,26 @@ describe('probe.allowed_targets patterns', () => {
   it('re: patterns are anchored regular expressions', () => {
     expect(matches('re:https?://node-[0-9]+\\.example\\.com:9650', 'https://node-12.example.com:9650')).toBe(true);
     expect(matches('re:https?://node-[0-9]+\\.example\\.com:9650', 'https://node-12.example.com:9650.evil.com')).toBe(false);
+    expect(matches('re:https?://node-[0-9]+\\.example\\.com:9650', 'xhttps://node-12.example.com:9650')).toBe(false);
+  });
+
+  it('matches on the linear engine: a pattern that backtracks for seconds in JavaScript refuses a long ?target= at once', () => {
+    // A JavaScript RegExp takes about a second at 30 characters here, doubling with each one more.
+    const backtracking = 're:https?://([a-z0-9-]+\\.?)+:9650';
+    const hostile = `http://${'a'.repeat(5_000)}!:9650`;
+    expect(matches(backtracking, 'http://node-1.example.com:9650')).toBe(true);
+    expect(matches(backtracking, hostile)).toBe(false);
+    // Stars of one glob: a backtracking engine tries every split of the host between them.
+    expect(matches('http://*-*-*-*-*-*-*-*.example:9650', `http://${'a-'.repeat(2_000)}a.example:9651`)).toBe(false);
   });
 
   it('bad patterns fail config validation with their path', () => {
     const load = (pattern: string) => () => parseConfig(`probe: { allowed_targets: [${JSON.stringify(pattern)}] }`);
     for (const [pattern, message] of [
-      ['re:(', /probe\.allowed_targets\[0\]: invalid regular expression/],
+      ['re:(', /probe\.allowed_targets\[0\]: re:\( is not a valid RE2 regular expression/],
+      ['re:(?=x)x', /probe\.allowed_targets\[0\]: re:\(\?=x\)x is not a valid RE2 regular expression/],
+      ['re:((.*){30}){30}', /probe\.allowed_targets\[0\]: re:.* is too complex/],
+      [`re:${'a'.repeat(2_000)}`, /probe\.allowed_targets\[0\]: re:a+ is 2000 characters long/],
       ['10.0.0.*:9650', /probe\.allowed_targets\[0\]: glob .* must start with http/],
       ['http://user@host', /must not contain \?, #, @/],
     ] as const) {
