@@ -30,7 +30,7 @@ export function spellingsOf(path: string): string[] {
     withWord(`%2525${hex(word[0], false).slice(1)}${word.slice(1)}`),
     withWord(word[0].toUpperCase() + word.slice(1)),
     path.toUpperCase(),
-    path.replace(/\//g, '%2F'),
+    path.replace(/\//g, '%2F').replace(/^%2F/, '/'),
     path.replace(/\//g, '%2f').replace(/^%2f/, '/'),
     `/${path}`,
     path.replace(/\/([^/]*)$/, '//$1'),
