@@ -26,6 +26,7 @@ export function spellingsOf(path: string): string[] {
     withWord(hex(word[0], false) + word.slice(1)),
     withWord(hex(word[0], true) + word.slice(1)),
     withWord([...word].map((char) => hex(char, true)).join('')),
+    withWord([...word].map((char) => hex(char, false)).join('')),
     withWord(`%25${hex(word[0], false).slice(1)}${word.slice(1)}`),
     withWord(`%2525${hex(word[0], false).slice(1)}${word.slice(1)}`),
     withWord(word[0].toUpperCase() + word.slice(1)),
