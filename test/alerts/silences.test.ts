@@ -100,12 +100,14 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
     expect(alertQuery.stdout).toContain('AvalancheNodeUnhealthy');
 
     // Persisted in state_dir: a new process would load it.
+    await stack.daemon.alerting!.silences.flush();
     expect(new Silences(stateDir, silentLog).get(id)?.state).toBe('active');
 
     const expired = await amtool(stack.url, 'silence', 'expire', id);
     expect(expired.status, expired.stderr).toBe(0);
     await hook.waitFor(1);
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
+    await stack.daemon.alerting!.silences.flush();
     expect(new Silences(stateDir, silentLog).get(id)?.state).toBe('expired');
   }, 40_000);
 
