@@ -129,6 +129,34 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
     expect(await response.json()).toBe('matchers: at least one matcher must not match the empty string');
   });
 
+  it('judges "matches every alert" on the configured targets: sparing a target nobody has still needs allow_match_all, and is flagged', async () => {
+    const { stack } = await silencedStack();
+    const post = (query: string, spared: string) =>
+      fetch(`${stack.url}/api/v2/silences${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          matchers: [
+            { name: 'alertname', value: '.+', isRegex: true },
+            { name: 'target', value: spared, isRegex: false, isEqual: false },
+          ],
+          startsAt: new Date().toISOString(),
+          endsAt: new Date(Date.now() + 60_000).toISOString(),
+          createdBy: 'a',
+          comment: 'b',
+        }),
+      });
+    const refused = await post('', 'any-target-0f7c2a');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toContain('would match every alert');
+    // Sparing the one configured target leaves its alerts unmuted.
+    expect((await post('', 'node-a')).status).toBe(200);
+    expect((await post('?allow_match_all=true', 'any-target-0f7c2a')).status).toBe(200);
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    expect(metrics).toMatch(/^avaxmon_silences_matching_every_alert 1$/m);
+    expect(await (await fetch(stack.url)).text()).toContain('matches every alert');
+  });
+
   it('expires a silence on time', () => {
     const silences = new Silences(mkdtempSync(join(tmpdir(), 'avaxmon-silences-')), silentLog);
     const start = Date.parse('2026-01-01T00:00:00Z');
