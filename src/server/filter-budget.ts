@@ -18,6 +18,11 @@ export const FILTER_LIMITS = {
   client: { msPerSecond: 20, burstMs: 100 },
   /** All clients together, however many addresses they come from. */
   total: { msPerSecond: 100, burstMs: 200 },
+  /**
+   * A refusal is sent this late (or at the Retry-After, if sooner): a client that retries at once
+   * makes a request a second, however fast it could send them, and waiting costs no CPU.
+   */
+  refusalDelayMs: 1_000,
   /** Compiled filter matchers kept, least recently used dropped first (at most about 128 × 128 instructions). */
   cachedMatchers: 128,
   /** Client addresses whose budget is remembered; one forgotten starts afresh, still within the total. */

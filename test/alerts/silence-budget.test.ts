@@ -108,9 +108,9 @@ describe('silence regexes are compiled once and paid for', () => {
         refusal = error as Error;
       }
     }
-    expect(ids.length).toBeGreaterThan(5);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
     expect(refusal?.message).toMatch(
-      /^matchers\[\d+\]\.value: the regex budget shared by all silences is spent \(\d+ of 32000 RE2 instructions/,
+      /^matchers\[\d+\]\.value: the regex budget shared by all silences is spent \(\d+ of 16000 RE2 instructions/,
     );
     silences.expire(ids[0], NOW + 1);
     expect(() => silences.upsert(posted(distinctRegexes(99, heavy)), NOW + 2)).not.toThrow();
@@ -129,7 +129,7 @@ describe('silence regexes are compiled once and paid for', () => {
     const { log, lines } = capturedLog();
     const loaded = new Silences(dir, log).list();
     const dropped = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'Stored silence refused; it is dropped');
-    expect(loaded.length).toBeGreaterThan(5);
+    expect(loaded.length).toBeGreaterThanOrEqual(3);
     expect(loaded.length + dropped.length).toBe(12);
     expect(dropped[0].reason).toMatch(/regex budget shared by all silences is spent/);
   });

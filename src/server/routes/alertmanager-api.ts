@@ -3,7 +3,7 @@ import type { Alerting } from '../../alerts/alerting.js';
 import { generatorUrl } from '../../alerts/alert.js';
 import { matchesAll, matchesValue, type Matcher } from '../../alerts/silencing/matchers.js';
 import { routes } from '../../alerts/delivery/routing.js';
-import { FilterBudget, FilterBusyError, FilterError } from '../filter-budget.js';
+import { FILTER_LIMITS, FilterBudget, FilterBusyError, FilterError } from '../filter-budget.js';
 import {
   opOf,
   SILENCE_LIMITS,
@@ -25,28 +25,29 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     } catch (error) {
       if (error instanceof SilenceError || error instanceof FilterError)
         return reply.code(400).type('application/json').send(JSON.stringify(error.message));
-      if (error instanceof FilterBusyError)
+      if (error instanceof FilterBusyError) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(FILTER_LIMITS.refusalDelayMs, error.retryAfterSeconds * 1000)));
         return reply
           .code(429)
           .header('retry-after', String(error.retryAfterSeconds))
           .type('application/json')
           .send(JSON.stringify(error.message));
+      }
       throw error;
     }
   };
 
   app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', (request, reply) =>
-    withAlerting(reply, (current) => {
-      const silences = current.silences.list();
-      return filterBudget
+    withAlerting(reply, (current) =>
+      filterBudget
         .run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
-          silences.filter((silence) => {
+          current.silences.list().filter((silence) => {
             deadline.check();
             return silenceMatchesFilter(silence, filter);
           }),
         )
-        .map(gettableSilence);
-    }),
+        .map(gettableSilence),
+    ),
   );
 
   app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>(
@@ -96,9 +97,9 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
           silenced: request.query.silenced !== 'false',
           inhibited: request.query.inhibited !== 'false',
         };
-        const alerts = gettableAlerts(current);
+        // The budget is asked first: a client past it costs no listing.
         return filterBudget.run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
-          alerts.filter((alert) => {
+          gettableAlerts(current).filter((alert) => {
             deadline.check();
             if (!matchesAll(filter, alert.labels)) return false;
             if (alert.status.silencedBy.length > 0) return show.silenced;
