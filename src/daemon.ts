@@ -163,7 +163,7 @@ export class Daemon implements DaemonView {
   async open(): Promise<void> {
     if (this.opened) return;
     assertStateDirUsable(this.configValue.alerts?.stateDir);
-    await this.alerts.configure(this.withExternalUrl(this.configValue.alerts));
+    await this.alerts.configure(this.withExternalUrl(this.configValue.alerts), this.targetNames(this.configValue));
     this.opened = true;
   }
 
@@ -219,7 +219,7 @@ export class Daemon implements DaemonView {
       config = loadConfigFile(this.options.configFile);
       assertStateDirUsable(config.alerts?.stateDir);
       // Everything that can fail happens before the running collection is touched.
-      await this.alerts.configure(this.withExternalUrl(config.alerts));
+      await this.alerts.configure(this.withExternalUrl(config.alerts), this.targetNames(config));
     } catch (error) {
       const errors = error instanceof ConfigError ? error.issues.map(formatConfigIssue) : [String(error)];
       for (const message of errors) this.log.error({ issue: message }, 'Config reload failed; keeping the running config');
@@ -245,6 +245,13 @@ export class Daemon implements DaemonView {
    * Gives in-flight collection a short grace, then cancels what is left (a Metrics API run may take
    * minutes; `docker stop` waits 10 s), drains the alert outbox briefly, and closes the HTTP clients.
    */
+  /** The targets this replica collects, whose names the alerts' `target` label takes. */
+  private targetNames(config: Config): string[] {
+    const shard = this.options.shard;
+    const names = config.targets.map((target) => target.name);
+    return shard ? names.filter((name) => inShard(name, shard)) : names;
+  }
+
   /** Prometheus' default: links point at this daemon, so a notification's externalURL is never empty. */
   private withExternalUrl(alerts: AlertsConfig | undefined): AlertsConfig | undefined {
     return alerts && !alerts.externalUrl && this.options.externalUrl ? { ...alerts, externalUrl: this.options.externalUrl } : alerts;

@@ -12,7 +12,7 @@ import { Outbox } from './delivery/outbox.js';
 import { createReceiver } from './delivery/receivers/index.js';
 import type { Receiver } from './delivery/receivers/receiver.js';
 import { SEVERITIES, type CollectorLookup } from './evaluation/rule.js';
-import { ruleRegistry } from './evaluation/rules/index.js';
+import { alertUniverse } from './silencing/match-all.js';
 import { Silences } from './silencing/silences.js';
 import { AlertStateStore } from './state/state-store.js';
 import { StateDirLock } from './state/state-dir-lock.js';
@@ -36,13 +36,18 @@ export class Alerting {
 
   /**
    * `resources`: the daemon's body budget, which receivers' answers draw on too, and the clock that
-   * evaluations, silences, the outbox, delivery and the lock's heartbeat run on.
+   * evaluations, silences, the outbox, delivery and the lock's heartbeat run on. `targets`: the
+   * configured targets' names, to tell a silence that mutes every alert.
    */
   constructor(
     config: AlertsConfig,
     private readonly log: Logger,
     collectors?: CollectorLookup,
-    { responseMemory, clock = systemClock }: { responseMemory?: ResponseMemory; clock?: Clock } = {},
+    {
+      responseMemory,
+      clock = systemClock,
+      targets = [],
+    }: { responseMemory?: ResponseMemory; clock?: Clock; targets?: readonly string[] } = {},
   ) {
     this.configValue = config;
     this.clock = clock;
@@ -51,7 +56,11 @@ export class Alerting {
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications, clock);
-    this.silences = new Silences(config.stateDir, log, [...ruleRegistry.keys()], clock);
+    this.silences = new Silences(config.stateDir, log, {
+      universe: alertUniverse(config, targets),
+      clock,
+      failures: this.writeFailures,
+    });
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, () => this.firingAlerts(), clock);
     this.engine = new AlertEngine(
       config,
@@ -112,12 +121,13 @@ export class Alerting {
   }
 
   /** A reload keeps every alert's state and the outbox; only rules and receivers change. */
-  reconfigure(config: AlertsConfig): void {
+  reconfigure(config: AlertsConfig, targets: readonly string[] = []): void {
     if (config.stateDir !== this.configValue.stateDir) this.log.warn('alerts.state_dir changes take effect on restart only');
     if (config.lockHeartbeatMs !== this.configValue.lockHeartbeatMs)
       this.log.warn('alerts.lock_heartbeat changes take effect on restart only');
     this.configValue = { ...config, stateDir: this.configValue.stateDir, lockHeartbeatMs: this.configValue.lockHeartbeatMs };
     this.engine.reconfigure(this.configValue);
+    this.silences.setUniverse(alertUniverse(this.configValue, targets));
     this.delivery.reconfigure(this.configValue, receiversOf(config));
     void this.http.setTransports(receiverTransports(config.receivers));
   }
@@ -131,6 +141,7 @@ export class Alerting {
     await this.delivery.drain(timeoutMs);
     await this.delivery.stop();
     await this.http.close();
+    await this.silences.flush();
     this.lock.release();
   }
 

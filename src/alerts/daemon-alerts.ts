@@ -54,12 +54,15 @@ export class DaemonAlerts {
     return this.alerting;
   }
 
-  /** Creates the alert plane, or reconfigures it on reload, keeping alert state and outbox. */
-  async configure(config: AlertsConfig | undefined): Promise<void> {
-    if (config && this.alerting) return this.alerting.reconfigure(config);
+  /**
+   * Creates the alert plane, or reconfigures it on reload, keeping alert state and outbox. `targets`:
+   * the configured targets' names, which the alerts' `target` label takes.
+   */
+  async configure(config: AlertsConfig | undefined, targets: readonly string[] = []): Promise<void> {
+    if (config && this.alerting) return this.alerting.reconfigure(config, targets);
     if (config) {
       const { collectors, ...resources } = this.shared;
-      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), collectors, resources);
+      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), collectors, { ...resources, targets });
       return;
     }
     const removed = this.alerting;

@@ -100,12 +100,14 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
     expect(alertQuery.stdout).toContain('AvalancheNodeUnhealthy');
 
     // Persisted in state_dir: a new process would load it.
+    await stack.daemon.alerting!.silences.flush();
     expect(new Silences(stateDir, silentLog).get(id)?.state).toBe('active');
 
     const expired = await amtool(stack.url, 'silence', 'expire', id);
     expect(expired.status, expired.stderr).toBe(0);
     await hook.waitFor(1);
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
+    await stack.daemon.alerting!.silences.flush();
     expect(new Silences(stateDir, silentLog).get(id)?.state).toBe('expired');
   }, 40_000);
 
@@ -125,6 +127,34 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toBe('matchers: at least one matcher must not match the empty string');
+  });
+
+  it('judges "matches every alert" on the configured targets: sparing a target nobody has still needs allow_match_all, and is flagged', async () => {
+    const { stack } = await silencedStack();
+    const post = (query: string, spared: string) =>
+      fetch(`${stack.url}/api/v2/silences${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          matchers: [
+            { name: 'alertname', value: '.+', isRegex: true },
+            { name: 'target', value: spared, isRegex: false, isEqual: false },
+          ],
+          startsAt: new Date().toISOString(),
+          endsAt: new Date(Date.now() + 60_000).toISOString(),
+          createdBy: 'a',
+          comment: 'b',
+        }),
+      });
+    const refused = await post('', 'any-target-0f7c2a');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toContain('would match every alert');
+    // Sparing the one configured target leaves its alerts unmuted.
+    expect((await post('', 'node-a')).status).toBe(200);
+    expect((await post('?allow_match_all=true', 'any-target-0f7c2a')).status).toBe(200);
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    expect(metrics).toMatch(/^avaxmon_silences_matching_every_alert 1$/m);
+    expect(await (await fetch(stack.url)).text()).toContain('matches every alert');
   });
 
   it('expires a silence on time', () => {

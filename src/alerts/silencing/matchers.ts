@@ -1,30 +1,39 @@
-import { linearRegex, RegexError } from './linear-regex.js';
+import { compileRegex, MAX_PROGRAM_SIZE, RegexError, type CompiledRegex } from './linear-regex.js';
 
-/** An Alertmanager label matcher: `name="value"`, `name!="value"`, `name=~"regex"`, `name!~"regex"`. */
-export interface Matcher {
-  readonly name: string;
-  readonly op: '=' | '!=' | '=~' | '!~';
-  readonly value: string;
-}
+/**
+ * An Alertmanager label matcher: `name="value"`, `name!="value"`, `name=~"regex"`, `name!~"regex"`.
+ * A regex matcher carries its pattern compiled: matching never compiles.
+ */
+export type Matcher =
+  | { readonly name: string; readonly op: '=' | '!='; readonly value: string }
+  | { readonly name: string; readonly op: '=~' | '!~'; readonly value: string; readonly regex: CompiledRegex };
+
+export type MatchOp = Matcher['op'];
 
 type Labels = Readonly<Record<string, string>>;
 
 const MATCHER = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(=~|!~|!=|=)\s*(?:"((?:[^"\\]|\\.)*)"|([^"\s,{}]*))\s*$/;
 
-/** Parses one matcher as Alertmanager writes it; the value may be quoted (with \" escapes) or bare. */
-export function parseMatcher(text: string): Matcher {
+/**
+ * Parses one matcher as Alertmanager writes it; the value may be quoted (with \" escapes) or bare.
+ * `maxProgramSize` caps a regex's program: the config's patterns get more room than a client's.
+ */
+export function parseMatcher(text: string, maxProgramSize = MAX_PROGRAM_SIZE): Matcher {
   const match = MATCHER.exec(text);
   if (!match) throw new Error(`"${text}" is not a label matcher like alertname="AvaxmonTargetDown" or severity=~"warning|info"`);
   const value = match[3] !== undefined ? match[3].replace(/\\(.)/g, '$1') : match[4];
-  const matcher: Matcher = { name: match[1], op: match[2] as Matcher['op'], value };
-  if (matcher.op === '=~' || matcher.op === '!~') checkedRegex(matcher.value);
-  return matcher;
+  return buildMatcher(match[1], match[2] as MatchOp, value, maxProgramSize);
 }
 
-/** The regex of a `=~` or `!~` matcher; throws naming the pattern when RE2 refuses it. */
-export function checkedRegex(pattern: string): ReturnType<typeof linearRegex> {
+/** A matcher with its regex compiled; throws naming the pattern when RE2 refuses it. */
+export function buildMatcher(name: string, op: MatchOp, value: string, maxProgramSize = MAX_PROGRAM_SIZE): Matcher {
+  if (op === '=' || op === '!=') return { name, op, value };
+  return { name, op, value, regex: checkedRegex(value, maxProgramSize) };
+}
+
+function checkedRegex(pattern: string, maxProgramSize: number): CompiledRegex {
   try {
-    return linearRegex(pattern);
+    return compileRegex(pattern, maxProgramSize);
   } catch (error) {
     if (error instanceof RegexError) throw new Error(`"${pattern.length > 80 ? `${pattern.slice(0, 80)}...` : pattern}" ${error.message}`);
     throw error;
@@ -33,14 +42,17 @@ export function checkedRegex(pattern: string): ReturnType<typeof linearRegex> {
 
 /** A missing label matches as the empty string, as in Alertmanager. */
 export function matches(matcher: Matcher, labels: Labels): boolean {
-  const value = labels[matcher.name] ?? '';
+  return matchesValue(matcher, labels[matcher.name] ?? '');
+}
+
+export function matchesValue(matcher: Matcher, value: string): boolean {
   switch (matcher.op) {
     case '=':
       return value === matcher.value;
     case '!=':
       return value !== matcher.value;
     default:
-      return linearRegex(matcher.value).test(value) === (matcher.op === '=~');
+      return matcher.regex.test(value) === (matcher.op === '=~');
   }
 }
 
@@ -48,6 +60,6 @@ export function matchesAll(matchers: readonly Matcher[], labels: Labels): boolea
   return matchers.every((matcher) => matches(matcher, labels));
 }
 
-export function formatMatcher(matcher: Matcher): string {
+export function formatMatcher(matcher: Pick<Matcher, 'name' | 'op' | 'value'>): string {
   return `${matcher.name}${matcher.op}${JSON.stringify(matcher.value)}`;
 }

@@ -1,5 +1,16 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * The temporary file is created, never opened as found: O_EXCL fails on anything already there
+ * and O_NOFOLLOW on a symbolic link, so a link planted at `<name>.tmp` cannot redirect the write
+ * to another file. What is found there (a crash's leftover, a planted link) is unlinked (the link
+ * itself, never its target) and the creation tried once more.
+ */
+const CREATE_NEW = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW;
+/** As a plain open would create it: the umask decides. */
+const MODE = 0o666;
 
 /**
  * Writes a file so that after a crash (kill -9, power loss) it holds either the old or the new
@@ -27,14 +38,64 @@ export function writeBatchDurably(directory: string, files: ReadonlyArray<readon
   fsyncDirectory(directory);
 }
 
+/** writeFileDurably without blocking the event loop: for large files written while requests are served. */
+export async function writeFileDurablyAsync(path: string, content: string): Promise<void> {
+  const temporary = `${path}.tmp`;
+  try {
+    const file = await openNewAsync(temporary);
+    try {
+      await file.writeFile(content);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+  const directory = await open(dirname(path), 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
 function writeSynced(path: string, content: string): void {
-  const fd = openSync(path, 'w');
+  const fd = openNew(path);
   try {
     writeFileSync(fd, content);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+function openNew(path: string): number {
+  try {
+    return openSync(path, CREATE_NEW, MODE);
+  } catch (error) {
+    if (!foundInTheWay(error)) throw error;
+    unlinkSync(path);
+    return openSync(path, CREATE_NEW, MODE);
+  }
+}
+
+async function openNewAsync(path: string) {
+  try {
+    return await open(path, CREATE_NEW, MODE);
+  } catch (error) {
+    if (!foundInTheWay(error)) throw error;
+    await unlink(path);
+    return await open(path, CREATE_NEW, MODE);
+  }
+}
+
+/** EEXIST: a file or link is there; ELOOP: O_NOFOLLOW met a link (with O_EXCL, Linux says EEXIST). */
+function foundInTheWay(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EEXIST' || code === 'ELOOP';
 }
 
 export function fsyncDirectory(directory: string): void {

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Alerting } from '../../alerts/alerting.js';
 import { generatorUrl } from '../../alerts/alert.js';
-import { matchesAll, parseMatcher, type Matcher } from '../../alerts/silencing/matchers.js';
+import { matchesAll, matchesValue, type Matcher } from '../../alerts/silencing/matchers.js';
 import { routes } from '../../alerts/delivery/routing.js';
+import { FILTER_LIMITS, FilterBudget, FilterBusyError, FilterError } from '../filter-budget.js';
 import {
+  opOf,
   SILENCE_LIMITS,
   SilenceError,
-  toMatcher,
   type PostableSilence,
   type Silence,
   type SilenceState,
@@ -15,6 +16,7 @@ import { needs } from '../route-authority.js';
 
 /** The part of Alertmanager's API v2 that amtool needs for silences, and the active alerts. */
 export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Alerting | undefined): void {
+  const filterBudget = new FilterBudget();
   const withAlerting = async (reply: FastifyReply, handle: (alerting: Alerting) => unknown) => {
     const current = alerting();
     if (!current)
@@ -24,18 +26,29 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     } catch (error) {
       if (error instanceof SilenceError || error instanceof FilterError)
         return reply.code(400).type('application/json').send(JSON.stringify(error.message));
+      if (error instanceof FilterBusyError) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(FILTER_LIMITS.refusalDelayMs, error.retryAfterSeconds * 1000)));
+        return reply
+          .code(429)
+          .header('retry-after', String(error.retryAfterSeconds))
+          .type('application/json')
+          .send(JSON.stringify(error.message));
+      }
       throw error;
     }
   };
 
   app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', needs('read'), (request, reply) =>
-    withAlerting(reply, (current) => {
-      const filter = filterOf(request.query.filter);
-      return current.silences
-        .list()
-        .filter((silence) => silenceMatchesFilter(silence, filter))
-        .map(gettableSilence);
-    }),
+    withAlerting(reply, (current) =>
+      filterBudget
+        .run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
+          current.silences.list().filter((silence) => {
+            deadline.check();
+            return silenceMatchesFilter(silence, filter);
+          }),
+        )
+        .map(gettableSilence),
+    ),
   );
 
   app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>(
@@ -81,53 +94,41 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     needs('read'),
     (request, reply) =>
       withAlerting(reply, (current) => {
-        const filter = filterOf(request.query.filter);
         const show = {
           active: request.query.active !== 'false',
           silenced: request.query.silenced !== 'false',
           inhibited: request.query.inhibited !== 'false',
         };
-        return gettableAlerts(current).filter((alert) => {
-          if (!matchesAll(filter, alert.labels)) return false;
-          if (alert.status.silencedBy.length > 0) return show.silenced;
-          if (alert.status.inhibitedBy.length > 0) return show.inhibited;
-          return show.active;
-        });
+        // The budget is asked first: a client past it costs no listing.
+        return filterBudget.run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
+          gettableAlerts(current).filter((alert) => {
+            deadline.check();
+            if (!matchesAll(filter, alert.labels)) return false;
+            if (alert.status.silencedBy.length > 0) return show.silenced;
+            if (alert.status.inhibitedBy.length > 0) return show.inhibited;
+            return show.active;
+          }),
+        );
       }),
   );
 }
 
 /** Room for a silence at its size limit, JSON-escaped; fastify refuses larger bodies with 413 before parsing. */
 const SILENCE_BODY_LIMIT = 4 * SILENCE_LIMITS.maxSizeBytes;
-/** Filters are matchers like a silence's, and as many. */
-const MAX_FILTERS = SILENCE_LIMITS.maxMatchers;
-
-class FilterError extends Error {}
-
-function filterOf(filter: string | string[] | undefined): Matcher[] {
-  const texts = filter === undefined ? [] : Array.isArray(filter) ? filter : [filter];
-  if (texts.length > MAX_FILTERS) throw new FilterError(`filter: at most ${MAX_FILTERS} matchers`);
-  return texts.map((text) => {
-    try {
-      return parseMatcher(text);
-    } catch (error) {
-      throw new FilterError(`filter: ${(error as Error).message}`);
-    }
-  });
+function textsOf(filter: string | string[] | undefined): string[] {
+  return filter === undefined ? [] : Array.isArray(filter) ? filter : [filter];
 }
 
 /** As in Alertmanager: every filter matcher must be met by a matcher of the silence on the same label. */
 function silenceMatchesFilter(silence: Silence, filter: readonly Matcher[]): boolean {
-  return filter.every((wanted) =>
-    silence.matchers.some((matcher) => matcher.name === wanted.name && matchesAll([wanted], { [wanted.name]: matcher.value })),
-  );
+  return filter.every((wanted) => silence.matchers.some((matcher) => matcher.name === wanted.name && matchesValue(wanted, matcher.value)));
 }
 
 function gettableSilence(silence: Silence & { state: SilenceState }): Record<string, unknown> {
   const { state, ...rest } = silence;
   return {
     ...rest,
-    matchers: silence.matchers.map((matcher) => ({ ...matcher, isEqual: toMatcher(matcher).op === '=' || toMatcher(matcher).op === '=~' })),
+    matchers: silence.matchers.map((matcher) => ({ ...matcher, isEqual: opOf(matcher) === '=' || opOf(matcher) === '=~' })),
     status: { state },
   };
 }

@@ -1,0 +1,148 @@
+import { CLIENT_MAX_PROGRAM_SIZE } from '../alerts/silencing/linear-regex.js';
+import { parseMatcher, type Matcher } from '../alerts/silencing/matchers.js';
+
+/**
+ * What `filter=` may cost. Each new regex costs a compile and a first match (about 0.2 ms an RE2
+ * instruction), so a client varying its patterns could hold the event loop: here each request is
+ * capped, each client address and all clients together draw on budgets of milliseconds a second,
+ * and compiled patterns are shared by every request that sends them again.
+ */
+export const FILTER_LIMITS = {
+  /** Matchers in one request, as many as a silence has. */
+  maxMatchers: 32,
+  /** RE2 instructions compiled by one request (patterns found compiled cost nothing). */
+  maxInstructionsPerRequest: 512,
+  /** One request's filtering stops past this (429): no request holds the event loop longer. */
+  maxRequestMs: 25,
+  /** Each client address: this many milliseconds of filtering a second, up to `burstMs` saved. */
+  client: { msPerSecond: 20, burstMs: 100 },
+  /** All clients together, however many addresses they come from. */
+  total: { msPerSecond: 100, burstMs: 200 },
+  /**
+   * A refusal is sent this late (or at the Retry-After, if sooner): a client that retries at once
+   * makes a request a second, however fast it could send them, and waiting costs no CPU.
+   */
+  refusalDelayMs: 1_000,
+  /** Compiled filter matchers kept, least recently used dropped first (at most about 128 × 128 instructions). */
+  cachedMatchers: 128,
+  /** Client addresses whose budget is remembered; one forgotten starts afresh, still within the total. */
+  clients: 1_024,
+} as const;
+
+/** A filter the API refuses: 400. */
+export class FilterError extends Error {}
+
+/** A client (or all of them) past its budget: 429 with Retry-After. */
+export class FilterBusyError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+class Bucket {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    private readonly rate: { readonly msPerSecond: number; readonly burstMs: number },
+    now: number,
+  ) {
+    this.tokens = rate.burstMs;
+    this.at = now;
+  }
+
+  /** Seconds until the bucket is positive again; 0 when it is. */
+  waitSeconds(now: number): number {
+    this.tokens = Math.min(this.rate.burstMs, this.tokens + ((now - this.at) / 1000) * this.rate.msPerSecond);
+    this.at = now;
+    return this.tokens > 0 ? 0 : Math.max(1, Math.ceil(-this.tokens / this.rate.msPerSecond));
+  }
+
+  charge(ms: number): void {
+    this.tokens -= ms;
+  }
+}
+
+export class FilterBudget {
+  private readonly compiled = new Map<string, Matcher>();
+  private readonly clients = new Map<string, Bucket>();
+  private readonly total: Bucket;
+
+  constructor(private readonly now: () => number = () => performance.now()) {
+    this.total = new Bucket(FILTER_LIMITS.total, now());
+  }
+
+  /**
+   * Runs `use` on the request's filter matchers, charging the time it takes (compiles included) to
+   * `client` and to the total. Throws FilterBusyError before any work when either is spent.
+   */
+  run<T>(client: string, texts: readonly string[], use: (filter: readonly Matcher[], deadline: Deadline) => T): T {
+    if (texts.length === 0) return use([], NO_DEADLINE);
+    const started = this.now();
+    const bucket = this.bucketOf(client, started);
+    const wait = Math.max(bucket.waitSeconds(started), this.total.waitSeconds(started));
+    if (wait > 0)
+      throw new FilterBusyError(`filter: this client (or all clients together) used its filtering budget; retry in ${wait}s`, wait);
+    try {
+      return use(this.compile(texts), new Deadline(this.now, started));
+    } finally {
+      const spent = this.now() - started;
+      bucket.charge(spent);
+      this.total.charge(spent);
+    }
+  }
+
+  private compile(texts: readonly string[]): Matcher[] {
+    if (texts.length > FILTER_LIMITS.maxMatchers) throw new FilterError(`filter: at most ${FILTER_LIMITS.maxMatchers} matchers`);
+    let instructions = 0;
+    return texts.map((text) => {
+      const cached = this.compiled.get(text);
+      if (cached) {
+        this.compiled.delete(text);
+        this.compiled.set(text, cached);
+        return cached;
+      }
+      let matcher: Matcher;
+      try {
+        matcher = parseMatcher(text, CLIENT_MAX_PROGRAM_SIZE);
+      } catch (error) {
+        throw new FilterError(`filter: ${(error as Error).message}`);
+      }
+      if ('regex' in matcher) instructions += matcher.regex.instructions;
+      if (instructions > FILTER_LIMITS.maxInstructionsPerRequest)
+        throw new FilterError(
+          `filter: "${text.slice(0, 80)}" brings the request's new patterns past ${FILTER_LIMITS.maxInstructionsPerRequest} RE2 instructions; send fewer or simpler ones`,
+        );
+      this.compiled.set(text, matcher);
+      if (this.compiled.size > FILTER_LIMITS.cachedMatchers) this.compiled.delete(this.compiled.keys().next().value as string);
+      return matcher;
+    });
+  }
+
+  private bucketOf(client: string, now: number): Bucket {
+    let bucket = this.clients.get(client);
+    if (bucket) this.clients.delete(client);
+    else bucket = new Bucket(FILTER_LIMITS.client, now);
+    this.clients.set(client, bucket);
+    if (this.clients.size > FILTER_LIMITS.clients) this.clients.delete(this.clients.keys().next().value as string);
+    return bucket;
+  }
+}
+
+/** Stops one request's filtering past FILTER_LIMITS.maxRequestMs. */
+export class Deadline {
+  constructor(
+    private readonly now: () => number,
+    private readonly started: number,
+  ) {}
+
+  check(): void {
+    if (this.now() - this.started > FILTER_LIMITS.maxRequestMs)
+      throw new FilterBusyError(`filter: matching took more than ${FILTER_LIMITS.maxRequestMs} ms; narrow the filter`, 1);
+  }
+}
+
+const NO_DEADLINE = new Deadline(() => 0, 0);
