@@ -125,10 +125,16 @@ export class AttackerHost {
 
   /** Runs a command on the daemon host; it is stopped by close(). */
   spawnOnDaemonHost(command: string, args: readonly string[]): ChildProcess {
-    const child = spawn('ip', ['netns', 'exec', this.daemonNamespace, command, ...args], {
-      env: process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    return this.spawnIn(this.daemonNamespace, command, args);
+  }
+
+  /** Runs a command on the attacker host (a load generator, a client of your own); it is stopped by close(). */
+  spawnOnAttackerHost(command: string, args: readonly string[]): ChildProcess {
+    return this.spawnIn(this.attackerNamespace, command, args);
+  }
+
+  private spawnIn(namespace: string, command: string, args: readonly string[]): ChildProcess {
+    const child = spawn('ip', ['netns', 'exec', namespace, command, ...args], { env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.processes.add(child);
     child.once('exit', () => this.processes.delete(child));
     return child;
@@ -195,13 +201,13 @@ export class AttackerHost {
   }
 
   private async send(namespace: string, host: string, port: number, requests: readonly RawRequest[]): Promise<RawResponse[]> {
-    const child = spawn('ip', ['netns', 'exec', namespace, process.execPath, CLIENT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = this.spawnIn(namespace, process.execPath, [CLIENT]);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
     const code = new Promise<number | null>((resolve) => child.once('close', resolve));
-    child.stdin.end(JSON.stringify({ host, port, requests }));
+    child.stdin?.end(JSON.stringify({ host, port, requests }));
     if ((await code) !== 0) throw new Error(`the HTTP client in ${namespace} failed: ${Buffer.concat(err).toString('utf8')}`);
     return JSON.parse(Buffer.concat(out).toString('utf8')) as RawResponse[];
   }
