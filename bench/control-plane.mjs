@@ -13,7 +13,7 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
-import { rssMb } from './proc-stats.mjs';
+import { cpuSeconds, rssMb } from './proc-stats.mjs';
 import { freePort } from './ports.mjs';
 import { daemonEnv } from './daemon-env.mjs';
 
@@ -70,7 +70,9 @@ alerts:
 
   const spawnedAt = performance.now();
   let daemon = await startDaemon(configFile);
-  console.log(`first start: ready ${(performance.now() - spawnedAt).toFixed(0)} ms after spawn`);
+  console.log(
+    `first start: ready ${(performance.now() - spawnedAt).toFixed(0)} ms after spawn (${(cpuSeconds(daemon.child.pid) * 1000).toFixed(0)} ms of daemon CPU)`,
+  );
   await measure(daemon, 2); // warm-up: first scrapes, JIT
   const baseline = await measure(daemon, SECONDS);
   report('baseline', baseline, baseline.rssMax);
@@ -102,13 +104,14 @@ alerts:
   const restartedAt = performance.now();
   daemon = await startDaemon(configFile, daemon.port);
   const readyMs = performance.now() - restartedAt;
+  const readyCpuMs = cpuSeconds(daemon.child.pid) * 1000;
   const listed = await (await fetch(`${daemon.url}/api/v2/silences`)).json();
   const restarted = await measure(daemon, SECONDS);
   report(
     '(c) restart on that state',
     restarted,
     baseline.rssMax,
-    `ready ${readyMs.toFixed(0)} ms after spawn, ${listed.filter((silence) => silence.status.state === 'active').length} active silences loaded`,
+    `ready ${readyMs.toFixed(0)} ms after spawn (${readyCpuMs.toFixed(0)} ms of daemon CPU), ${listed.filter((silence) => silence.status.state === 'active').length} active silences loaded`,
   );
   await stopDaemon(daemon);
   await sim.close();
@@ -167,8 +170,10 @@ async function measure(daemon, seconds) {
       await sleep(250);
     }
   })();
+  const cpuBefore = cpuSeconds(daemon.child.pid);
   const [healthy, metrics] = await Promise.all([probe('/-/healthy'), probe('/metrics'), sampler]);
-  return { healthy: stats(healthy), metrics: stats(metrics), rssMax };
+  const cores = (cpuSeconds(daemon.child.pid) - cpuBefore) / seconds;
+  return { healthy: stats(healthy), metrics: stats(metrics), rssMax, cores };
 }
 
 function stats(times) {
@@ -180,7 +185,9 @@ function stats(times) {
 function report(name, result, baselineRss, note = '') {
   const line = (path, s) =>
     `    ${path.padEnd(10)} n=${s.count} p50 ${s.p50.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms  max ${s.max.toFixed(1)} ms`;
-  console.log(`${name}: RSS peak ${result.rssMax.toFixed(0)} MB (${(result.rssMax - baselineRss).toFixed(1)} MB over baseline)`);
+  console.log(
+    `${name}: RSS peak ${result.rssMax.toFixed(0)} MB (${(result.rssMax - baselineRss).toFixed(1)} MB over baseline), daemon CPU ${result.cores.toFixed(3)} cores`,
+  );
   console.log(line('/-/healthy', result.healthy));
   console.log(line('/metrics', result.metrics));
   if (note) console.log(`    ${note}`);

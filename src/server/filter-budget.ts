@@ -4,15 +4,17 @@ import { parseMatcher, type Matcher } from '../alerts/silencing/matchers.js';
 /**
  * What `filter=` may cost. Each new regex costs a compile and a first match (about 0.2 ms an RE2
  * instruction), so a client varying its patterns could hold the event loop: here each request is
- * capped, each client address and all clients together draw on budgets of milliseconds a second,
- * and compiled patterns are shared by every request that sends them again.
+ * capped, each client address and all clients together draw on budgets of CPU milliseconds a
+ * second, and compiled patterns are shared by every request that sends them again. CPU time, not
+ * wall time: on a loaded machine a request takes longer without costing more, and an operator's
+ * `amtool silence query` must not be refused for what other processes do.
  */
 export const FILTER_LIMITS = {
   /** Matchers in one request, as many as a silence has. */
   maxMatchers: 32,
   /** RE2 instructions compiled by one request (patterns found compiled cost nothing). */
   maxInstructionsPerRequest: 512,
-  /** One request's filtering stops past this (429): no request holds the event loop longer. */
+  /** One request's filtering stops past this much CPU (429): no request holds the event loop longer. */
   maxRequestMs: 25,
   /** Each client address: this many milliseconds of filtering a second, up to `burstMs` saved. */
   client: { msPerSecond: 20, burstMs: 100 },
@@ -71,8 +73,9 @@ export class FilterBudget {
   private readonly clients = new Map<string, Bucket>();
   private readonly total: Bucket;
 
-  constructor(private readonly now: () => number = () => performance.now()) {
-    this.total = new Bucket(FILTER_LIMITS.total, now());
+  /** `clock.wallMs` refills the budgets, `clock.cpuMs` measures what a request costs. */
+  constructor(private readonly clock: { wallMs(): number; cpuMs(): number } = { wallMs: () => performance.now(), cpuMs: processCpuMs }) {
+    this.total = new Bucket(FILTER_LIMITS.total, clock.wallMs());
   }
 
   /**
@@ -81,15 +84,16 @@ export class FilterBudget {
    */
   run<T>(client: string, texts: readonly string[], use: (filter: readonly Matcher[], deadline: Deadline) => T): T {
     if (texts.length === 0) return use([], NO_DEADLINE);
-    const started = this.now();
-    const bucket = this.bucketOf(client, started);
-    const wait = Math.max(bucket.waitSeconds(started), this.total.waitSeconds(started));
+    const now = this.clock.wallMs();
+    const bucket = this.bucketOf(client, now);
+    const wait = Math.max(bucket.waitSeconds(now), this.total.waitSeconds(now));
     if (wait > 0)
       throw new FilterBusyError(`filter: this client (or all clients together) used its filtering budget; retry in ${wait}s`, wait);
+    const started = this.clock.cpuMs();
     try {
-      return use(this.compile(texts), new Deadline(this.now, started));
+      return use(this.compile(texts), new Deadline(this.clock.cpuMs, started));
     } finally {
-      const spent = this.now() - started;
+      const spent = this.clock.cpuMs() - started;
       bucket.charge(spent);
       this.total.charge(spent);
     }
@@ -132,7 +136,7 @@ export class FilterBudget {
   }
 }
 
-/** Stops one request's filtering past FILTER_LIMITS.maxRequestMs. */
+/** Stops one request's filtering past FILTER_LIMITS.maxRequestMs of CPU. */
 export class Deadline {
   constructor(
     private readonly now: () => number,
@@ -146,3 +150,8 @@ export class Deadline {
 }
 
 const NO_DEADLINE = new Deadline(() => 0, 0);
+
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}

@@ -61,3 +61,29 @@ describe('filter= is paid for', () => {
     expect((await get(stack, '/-/healthy')).statusCode).toBe(200);
   });
 });
+
+describe('the silence listing', () => {
+  it('is rendered once per change and follows every change: a new silence, an expiry', async () => {
+    const stack = await alertingStack();
+    const list = async () => (await get(stack, '/api/v2/silences')).json() as Promise<Array<{ id: string; status: { state: string } }>>;
+    expect(await list()).toEqual([]);
+    const posted = await stack.daemon.app.inject({
+      method: 'POST',
+      url: '/api/v2/silences',
+      remoteAddress: '127.0.0.1',
+      headers: { host: '127.0.0.1:9683', 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        matchers: [{ name: 'target', value: 'node-a', isRegex: false }],
+        startsAt: new Date().toISOString(),
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        createdBy: 'ops',
+        comment: 'listing',
+      }),
+    });
+    const id = posted.json().silenceID as string;
+    expect((await list()).map((silence) => [silence.id, silence.status.state])).toEqual([[id, 'active']]);
+    expect((await get(stack, '/api/v2/silences')).body).toBe((await get(stack, '/api/v2/silences')).body);
+    stack.daemon.alerting!.silences.expire(id);
+    expect((await list()).map((silence) => [silence.id, silence.status.state])).toEqual([[id, 'expired']]);
+  });
+});

@@ -117,6 +117,7 @@ export class Silences {
   private readonly writer: CoalescedWrite;
   private universe: AlertUniverse;
   private readonly clock: Clock;
+  private revisionValue = 0;
 
   constructor(
     stateDir: string,
@@ -177,7 +178,7 @@ export class Silences {
       updatedAt: new Date(nowMs).toISOString(),
     };
     this.held.set(silence.id, hold(silence, armed));
-    this.writer.request();
+    this.changed();
     this.log.info(
       { silence: silence.id, matchers: describe(silence), endsAt: silence.endsAt, createdBy: silence.createdBy },
       'Silence saved',
@@ -194,7 +195,7 @@ export class Silences {
       const { silence } = held;
       this.held.set(id, hold({ ...silence, endsAt: now, startsAt: held.startsMs > nowMs ? now : silence.startsAt, updatedAt: now }));
       this.prune(nowMs);
-      this.writer.request();
+      this.changed();
       this.log.info({ silence: id }, 'Silence expired');
     }
     return true;
@@ -220,9 +221,31 @@ export class Silences {
     return ids;
   }
 
+  /**
+   * What a listing depends on besides the time: it moves with every change. With
+   * nextTransitionMs, a listing can be kept until either moves.
+   */
+  get revision(): number {
+    return this.revisionValue;
+  }
+
+  /** When the next silence starts, ends or is forgotten after `nowMs` (Infinity if none will): a listing changes then. */
+  nextTransitionMs(nowMs: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const { startsMs, endsMs } of this.held.values()) {
+      for (const moment of [startsMs, endsMs, endsMs + EXPIRED_RETENTION_MS]) if (moment > nowMs) next = Math.min(next, moment);
+    }
+    return next;
+  }
+
   /** Resolves once silences.json holds every change made so far. */
   flush(): Promise<void> {
     return this.writer.flush();
+  }
+
+  private changed(): void {
+    this.revisionValue++;
+    this.writer.request();
   }
 
   /** Compiles a silence's matchers within `left` of the budget; throws naming the first matcher that does not fit. */
@@ -285,7 +308,7 @@ export class Silences {
       for (const { silence } of expired.slice(0, expired.length - SILENCE_LIMITS.maxExpired)) this.held.delete(silence.id);
       changed = true;
     }
-    if (changed) this.writer.request();
+    if (changed) this.changed();
   }
 
   private load(): void {

@@ -22,7 +22,7 @@ export const alertsMetrics = [
   ),
   counter(
     'avaxmon_state_dir_write_errors_total',
-    'Failed writes to alerts.state_dir by file (outbox, journal, alerts); the state is kept in memory meanwhile.',
+    'Failed writes to alerts.state_dir by file (outbox, journal, alerts, silences); the state is kept in memory meanwhile.',
     ['file'],
   ),
   gauge(

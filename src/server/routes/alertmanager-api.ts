@@ -4,6 +4,7 @@ import { generatorUrl } from '../../alerts/alert.js';
 import { matchesAll, matchesValue, type Matcher } from '../../alerts/silencing/matchers.js';
 import { routes } from '../../alerts/delivery/routing.js';
 import { FILTER_LIMITS, FilterBudget, FilterBusyError, FilterError } from '../filter-budget.js';
+import { SilenceListing } from '../silence-listing.js';
 import {
   opOf,
   SILENCE_LIMITS,
@@ -17,6 +18,7 @@ import { needs } from '../route-authority.js';
 /** The part of Alertmanager's API v2 that amtool needs for silences, and the active alerts. */
 export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Alerting | undefined): void {
   const filterBudget = new FilterBudget();
+  const listing = new SilenceListing();
   const withAlerting = async (reply: FastifyReply, handle: (alerting: Alerting) => unknown) => {
     const current = alerting();
     if (!current)
@@ -39,16 +41,21 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
   };
 
   app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', needs('read'), (request, reply) =>
-    withAlerting(reply, (current) =>
-      filterBudget
+    withAlerting(reply, (current) => {
+      if (request.query.filter === undefined) {
+        const nowMs = current.clock.now();
+        const body = listing.body(current.silences, nowMs, () => JSON.stringify(current.silences.list(nowMs).map(gettableSilence)));
+        return reply.type('application/json').send(body);
+      }
+      return filterBudget
         .run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
           current.silences.list().filter((silence) => {
             deadline.check();
             return silenceMatchesFilter(silence, filter);
           }),
         )
-        .map(gettableSilence),
-    ),
+        .map(gettableSilence);
+    }),
   );
 
   app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>(
