@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { PROCESS_TESTS } from './test/parts.js';
+
+const ALL = 'test/**/*.test.ts';
+const processTests = PROCESS_TESTS.map((file) => `test/${file}`);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -13,5 +16,15 @@ export default defineConfig({
     // (vitest's default on 2 cores is one).
     maxWorkers: 2,
     reporters: ['default'],
+    // The two parts of test/parts.ts: `vitest run --project unit` or `--project process`.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: [ALL], exclude: processTests, setupFiles: ['test/helpers/no-child-process.ts'] },
+      },
+      // A process test waits on processes that a busy machine slows down: on conditions with generous
+      // caps, inside a test timeout that holds them (docs/extending.md, "Waiting in a test").
+      { extends: true, test: { name: 'process', include: processTests, testTimeout: 180_000, hookTimeout: 180_000 } },
+    ],
   },
 });

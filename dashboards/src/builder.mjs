@@ -152,7 +152,13 @@ export function boolTimeline(spec) {
   return panel(
     'state-timeline',
     { unit: 'bool_yes_no', mappings: boolMappings(spec.ok, spec.fail), thresholds: BOOL_THRESHOLDS, min: 0, max: 1, ...spec },
-    { showValue: 'never', mergeValues: true, alignValue: 'left', rowHeight: 0.9, legend: { displayMode: 'list', placement: 'bottom', showLegend: false } },
+    {
+      showValue: 'never',
+      mergeValues: true,
+      alignValue: 'left',
+      rowHeight: 0.9,
+      legend: { displayMode: 'list', placement: 'bottom', showLegend: false },
+    },
   );
 }
 
@@ -180,7 +186,10 @@ export function table(spec) {
       targets: { instant: true, format: 'table' },
       transformations: [
         { id: 'merge', options: {} },
-        { id: 'organize', options: { excludeByName: { Time: true, __name__: true, job: true, instance: true }, renameByName: spec.rename ?? {} } },
+        {
+          id: 'organize',
+          options: { excludeByName: { Time: true, __name__: true, job: true, instance: true }, renameByName: spec.rename ?? {} },
+        },
       ],
     },
   );
@@ -223,7 +232,17 @@ export function dashboard({ uid, title, description, panels, extraVariables = []
     refresh: '1m',
     timezone: 'browser',
     links: [
-      { type: 'dashboards', title: 'avaxmon', tooltip: 'The other avaxmon dashboards', icon: 'external link', tags: TAGS, asDropdown: true, includeVars: true, keepTime: true, targetBlank: false },
+      {
+        type: 'dashboards',
+        title: 'avaxmon',
+        tooltip: 'The other avaxmon dashboards',
+        icon: 'external link',
+        tags: TAGS,
+        asDropdown: true,
+        includeVars: true,
+        keepTime: true,
+        targetBlank: false,
+      },
       ...links,
     ],
     annotations: { list: alertAnnotations() },

@@ -6,8 +6,11 @@ const chain = (extra = '') => jobSel(`chain_id=~"$chain_id"${extra ? `,${extra}`
 export default dashboard({
   uid: 'avaxmon-chain-activity',
   title: 'avaxmon / Chain activity',
-  description: "The Metrics API's series per chain, the Data API's balances and delegations, and the chain fees and supply the nodes report.",
-  extraVariables: [{ name: 'chain_id', label: 'Chain id', query: 'label_values(avaxmon_chain_transactions{job=~"$job",instance=~"$instance"}, chain_id)' }],
+  description:
+    "The Metrics API's series per chain, the Data API's balances and delegations, and the chain fees and supply the nodes report.",
+  extraVariables: [
+    { name: 'chain_id', label: 'Chain id', query: 'label_values(avaxmon_chain_transactions{job=~"$job",instance=~"$instance"}, chain_id)' },
+  ],
   panels: [
     row('Metrics API'),
     timeseries({
@@ -18,7 +21,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Transactions per second',
-      description: 'Average and maximum transactions per second of each chain, from the Metrics API (avaxmon_chain_avg_tps, avaxmon_chain_max_tps).',
+      description:
+        'Average and maximum transactions per second of each chain, from the Metrics API (avaxmon_chain_avg_tps, avaxmon_chain_max_tps).',
       unit: 'suffix: tx/s',
       queries: [
         { expr: `avaxmon_chain_avg_tps${chain()}`, legend: '{{chain_id}} avg ({{interval}})' },
@@ -81,7 +85,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Metrics API data age',
-      description: 'Age of the newest Metrics API data point of each series (avaxmon_chain_metric_timestamp_seconds); intervals close once a day or hour.',
+      description:
+        'Age of the newest Metrics API data point of each series (avaxmon_chain_metric_timestamp_seconds); intervals close once a day or hour.',
       unit: 's',
       w: 24,
       queries: [{ expr: `time() - avaxmon_chain_metric_timestamp_seconds${chain()}`, legend: '{{chain_id}} {{metric}} ({{interval}})' }],
@@ -96,7 +101,8 @@ export default dashboard({
     }),
     table({
       title: 'Watched address balance value',
-      description: 'Value of the native balance of each watched address in a currency, from the Data API (avaxmon_address_native_balance_value).',
+      description:
+        'Value of the native balance of each watched address in a currency, from the Data API (avaxmon_address_native_balance_value).',
       unit: 'none',
       rename: { chain_id: 'Chain id', name: 'Address', currency: 'Currency', Value: 'Value' },
       queries: [{ expr: `avaxmon_address_native_balance_value${jobSel()}` }],
@@ -112,7 +118,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Delegation rewards',
-      description: 'Gross and net (after the delegation fee) estimated rewards of the active delegations to each watched validator, in AVAX (Data API).',
+      description:
+        'Gross and net (after the delegation fee) estimated rewards of the active delegations to each watched validator, in AVAX (Data API).',
       unit: 'suffix: AVAX',
       queries: [
         { expr: `avaxmon_delegation_active_gross_reward_avax${jobSel()}`, legend: '{{node_id}} gross' },

@@ -12,7 +12,10 @@ export default dashboard({
       unit: 'short',
       w: 4,
       h: 4,
-      queries: [{ expr: `sum(avaxmon_target_up${sel()})`, legend: 'reachable' }, { expr: `count(avaxmon_target_up${sel()})`, legend: 'targets' }],
+      queries: [
+        { expr: `sum(avaxmon_target_up${sel()})`, legend: 'reachable' },
+        { expr: `count(avaxmon_target_up${sel()})`, legend: 'targets' },
+      ],
     }),
     stat({
       title: 'Targets healthy',
@@ -20,11 +23,15 @@ export default dashboard({
       unit: 'short',
       w: 4,
       h: 4,
-      queries: [{ expr: `sum(avaxmon_node_healthy${sel()})`, legend: 'healthy' }, { expr: `count(avaxmon_node_healthy${sel()})`, legend: 'targets' }],
+      queries: [
+        { expr: `sum(avaxmon_node_healthy${sel()})`, legend: 'healthy' },
+        { expr: `count(avaxmon_node_healthy${sel()})`, legend: 'targets' },
+      ],
     }),
     stat({
       title: 'Alerts',
-      description: "Alerts firing and pending in avaxmon's built-in engine (avaxmon_alerts); the avaxmon dashboard breaks them down by rule.",
+      description:
+        "Alerts firing and pending in avaxmon's built-in engine (avaxmon_alerts); the avaxmon dashboard breaks them down by rule.",
       unit: 'short',
       w: 8,
       h: 4,
@@ -73,7 +80,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Uptime seen by validators (primary network)',
-      description: 'The uptime at least 75% of the connected validator stake sees for each node (the deciding view, avaxmon_validator_uptime_ratio{view="network"}: what decides its reward); the requirement is 90% for validations that started from Helicon on, 80% before.',
+      description:
+        'The uptime at least 75% of the connected validator stake sees for each node (the deciding view, avaxmon_validator_uptime_ratio{view="network"}: what decides its reward); the requirement is 90% for validations that started from Helicon on, 80% before.',
       unit: 'percentunit',
       max: 1,
       thresholds: [
@@ -89,12 +97,21 @@ export default dashboard({
       description: 'Node id, AvalancheGo version and network of each target (avaxmon_node_info).',
       unit: 'none',
       w: 16,
-      rename: { target: 'Target', node_id: 'Node id', version: 'Version', network: 'Network', database_version: 'Database', rpc_protocol_version: 'RPC protocol', Value: 'Info' },
+      rename: {
+        target: 'Target',
+        node_id: 'Node id',
+        version: 'Version',
+        network: 'Network',
+        database_version: 'Database',
+        rpc_protocol_version: 'RPC protocol',
+        Value: 'Info',
+      },
       queries: [{ expr: `avaxmon_node_info${sel()}` }],
     }),
     bargauge({
       title: 'Peers running a newer version',
-      description: 'Share of peers that run a newer AvalancheGo than the node (avaxmon_node_peers_newer_version_ratio); AvalancheNodeVersionBehind fires above 50%.',
+      description:
+        'Share of peers that run a newer AvalancheGo than the node (avaxmon_node_peers_newer_version_ratio); AvalancheNodeVersionBehind fires above 50%.',
       unit: 'percentunit',
       w: 8,
       min: 0,
@@ -117,7 +134,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Data age',
-      description: 'Seconds since the last successful run of each collector (avaxmon_collector_last_success_timestamp_seconds); a growing line is stale data.',
+      description:
+        'Seconds since the last successful run of each collector (avaxmon_collector_last_success_timestamp_seconds); a growing line is stale data.',
       unit: 's',
       w: 24,
       queries: [{ expr: `time() - avaxmon_collector_last_success_timestamp_seconds${sel()}`, legend: '{{target}} {{collector}}' }],

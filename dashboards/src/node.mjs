@@ -3,7 +3,8 @@ import { bargauge, boolTimeline, dashboard, row, sel, table, timeseries } from '
 export default dashboard({
   uid: 'avaxmon-node',
   title: 'avaxmon / Node detail',
-  description: 'Health checks, their failures and the numbers they measure, peers by version, observed uptime, the upgrade schedule, chain heights and progress per chain, and ACP votes of the selected nodes.',
+  description:
+    'Health checks, their failures and the numbers they measure, peers by version, observed uptime, the upgrade schedule, chain heights and progress per chain, and ACP votes of the selected nodes.',
   panels: [
     row('Health'),
     boolTimeline({
@@ -24,7 +25,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Connected stake per chain',
-      description: "Share of each chain's validator stake the node is connected to, from the chain health checks (avaxmon_health_chain_connected_stake_ratio); AvalancheGo's own alert threshold is 80%.",
+      description:
+        "Share of each chain's validator stake the node is connected to, from the chain health checks (avaxmon_health_chain_connected_stake_ratio); AvalancheGo's own alert threshold is 80%.",
       unit: 'percentunit',
       max: 1,
       thresholds: [
@@ -35,7 +37,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Disk available',
-      description: 'Share of the disk available to the node, from the diskspace health check (avaxmon_health_disk_available_ratio); the node turns unhealthy below 10% and shuts down below 3%.',
+      description:
+        'Share of the disk available to the node, from the diskspace health check (avaxmon_health_disk_available_ratio); the node turns unhealthy below 10% and shuts down below 3%.',
       unit: 'percentunit',
       min: 0,
       max: 1,
@@ -48,7 +51,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Network send failures and processing blocks',
-      description: 'Share of outbound messages that failed (avaxmon_health_network_send_fail_ratio) and blocks awaiting a decision per chain (avaxmon_health_chain_processing_blocks), from the health checks.',
+      description:
+        'Share of outbound messages that failed (avaxmon_health_network_send_fail_ratio) and blocks awaiting a decision per chain (avaxmon_health_chain_processing_blocks), from the health checks.',
       unit: 'short',
       min: 0,
       queries: [
@@ -72,7 +76,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Newer AvalancheGo among peers',
-      description: 'Share of the connected validator stake (avaxmon_node_peers_newer_version_stake_ratio) and of all peers (avaxmon_node_peers_newer_version_ratio) on a newer release than this node; AvalancheNodeVersionBehind fires above 50% of the stake.',
+      description:
+        'Share of the connected validator stake (avaxmon_node_peers_newer_version_stake_ratio) and of all peers (avaxmon_node_peers_newer_version_ratio) on a newer release than this node; AvalancheNodeVersionBehind fires above 50% of the stake.',
       unit: 'percentunit',
       min: 0,
       max: 1,
@@ -83,7 +88,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Uptime observed by peers',
-      description: "Distribution of the node's uptime as the connected validators observe it: minimum, stake-weighted 10th percentile and median (info.peers observedUptime, weighted by platform.getValidatorsAt).",
+      description:
+        "Distribution of the node's uptime as the connected validators observe it: minimum, stake-weighted 10th percentile and median (info.peers observedUptime, weighted by platform.getValidatorsAt).",
       unit: 'percentunit',
       max: 1,
       queries: [
@@ -94,7 +100,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Uptime seen by validators',
-      description: "The deciding view (the uptime at least 75% of the connected validator stake sees: what decides the reward), and info.uptime's stake-weighted average (disconnected stake at 0%) and share of stake that would reward the node; the requirement is 90% for validations that started from Helicon on, 80% before.",
+      description:
+        "The deciding view (the uptime at least 75% of the connected validator stake sees: what decides the reward), and info.uptime's stake-weighted average (disconnected stake at 0%) and share of stake that would reward the node; the requirement is 90% for validations that started from Helicon on, 80% before.",
       unit: 'percentunit',
       max: 1,
       thresholds: [
@@ -110,7 +117,8 @@ export default dashboard({
     }),
     table({
       title: 'Upgrade schedule',
-      description: 'Activation time of each scheduled network upgrade (avaxmon_network_upgrade_activation_timestamp_seconds where avaxmon_network_upgrade_scheduled is 1).',
+      description:
+        'Activation time of each scheduled network upgrade (avaxmon_network_upgrade_activation_timestamp_seconds where avaxmon_network_upgrade_scheduled is 1).',
       unit: 'dateTimeAsIso',
       rename: { target: 'Target', upgrade: 'Upgrade', Value: 'Activates' },
       queries: [
@@ -129,7 +137,8 @@ export default dashboard({
     }),
     boolTimeline({
       title: 'Chains answering',
-      description: "Whether each chain answered the last chain_progress run (avaxmon_chain_up); a failing chain, e.g. 503 while it bootstraps, loses only its own series.",
+      description:
+        'Whether each chain answered the last chain_progress run (avaxmon_chain_up); a failing chain, e.g. 503 while it bootstraps, loses only its own series.',
       ok: 'up',
       fail: 'failing',
       queries: [{ expr: `avaxmon_chain_up${sel()}`, legend: '{{target}} {{chain}}' }],
@@ -142,14 +151,16 @@ export default dashboard({
     }),
     timeseries({
       title: 'Chain progress',
-      description: 'Blocks accepted per second, from the change of the chain height over the rate interval (deriv of avaxmon_chain_height).',
+      description:
+        'Blocks accepted per second, from the change of the chain height over the rate interval (deriv of avaxmon_chain_height).',
       unit: 'suffix: blocks/s',
       min: 0,
       queries: [{ expr: `deriv(avaxmon_chain_height${sel()}[$__rate_interval])`, legend: '{{target}} {{chain}}' }],
     }),
     timeseries({
       title: 'Time since the height last moved',
-      description: 'Seconds since each chain last made progress (avaxmon_chain_last_progress_timestamp_seconds); AvalancheChainStalled fires above 5 minutes.',
+      description:
+        'Seconds since each chain last made progress (avaxmon_chain_last_progress_timestamp_seconds); AvalancheChainStalled fires above 5 minutes.',
       unit: 's',
       min: 0,
       thresholds: [

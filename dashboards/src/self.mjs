@@ -3,7 +3,8 @@ import { boolTimeline, dashboard, jobSel, row, sel, stat, table, timeseries } fr
 export default dashboard({
   uid: 'avaxmon-self',
   title: 'avaxmon / avaxmon itself',
-  description: "avaxmon's own health: collector duration and success, upstream RPC outcomes, the notification queue and delivery, alerts and config reloads.",
+  description:
+    "avaxmon's own health: collector duration and success, upstream RPC outcomes, the notification queue and delivery, alerts and config reloads.",
   panels: [
     row('Build and config'),
     table({
@@ -25,7 +26,8 @@ export default dashboard({
     }),
     boolTimeline({
       title: 'Config reload',
-      description: 'Whether the last configuration reload of each instance succeeded (avaxmon_config_last_reload_successful); a failed reload keeps the old config.',
+      description:
+        'Whether the last configuration reload of each instance succeeded (avaxmon_config_last_reload_successful); a failed reload keeps the old config.',
       ok: 'ok',
       fail: 'failed',
       queries: [{ expr: `avaxmon_config_last_reload_successful${jobSel()}`, legend: '{{instance}}' }],
@@ -58,8 +60,14 @@ export default dashboard({
       unit: 'short',
       queries: [
         { expr: `avaxmon_collectors_lagging${jobSel()}`, legend: '{{instance}} lagging collectors' },
-        { expr: `sum by (instance) (rate(avaxmon_collection_late_runs_total${jobSel()}[$__rate_interval]))`, legend: '{{instance}} late runs/s' },
-        { expr: `sum by (instance) (rate(avaxmon_collector_skipped_runs_total${sel()}[$__rate_interval]))`, legend: '{{instance}} skipped runs/s' },
+        {
+          expr: `sum by (instance) (rate(avaxmon_collection_late_runs_total${jobSel()}[$__rate_interval]))`,
+          legend: '{{instance}} late runs/s',
+        },
+        {
+          expr: `sum by (instance) (rate(avaxmon_collector_skipped_runs_total${sel()}[$__rate_interval]))`,
+          legend: '{{instance}} skipped runs/s',
+        },
       ],
     }),
     timeseries({
@@ -70,7 +78,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Upstream error ratio by method',
-      description: 'Share of the requests of each method that did not succeed (avaxmon_rpc_requests_total with outcome other than success).',
+      description:
+        'Share of the requests of each method that did not succeed (avaxmon_rpc_requests_total with outcome other than success).',
       unit: 'percentunit',
       min: 0,
       max: 1,
@@ -86,7 +95,9 @@ export default dashboard({
       description: 'Requests per second by API method and target (avaxmon_rpc_requests_total).',
       unit: 'reqps',
       w: 24,
-      queries: [{ expr: `sum by (target, method) (rate(avaxmon_rpc_requests_total${sel()}[$__rate_interval]))`, legend: '{{target}} {{method}}' }],
+      queries: [
+        { expr: `sum by (target, method) (rate(avaxmon_rpc_requests_total${sel()}[$__rate_interval]))`, legend: '{{target}} {{method}}' },
+      ],
     }),
     row('Alerting'),
     timeseries({
@@ -99,7 +110,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Oldest queued notification',
-      description: 'Age of the oldest notification still waiting for delivery (avaxmon_notification_oldest_queued_age_seconds); it grows while a receiver is down.',
+      description:
+        'Age of the oldest notification still waiting for delivery (avaxmon_notification_oldest_queued_age_seconds); it grows while a receiver is down.',
       unit: 's',
       w: 8,
       min: 0,
@@ -110,11 +122,16 @@ export default dashboard({
       description: 'Delivery attempts per second by receiver and outcome (avaxmon_notifications_total).',
       unit: 'ops',
       w: 8,
-      queries: [{ expr: `sum by (receiver, outcome) (rate(avaxmon_notifications_total${jobSel()}[$__rate_interval]))`, legend: '{{receiver}} {{outcome}}' }],
+      queries: [
+        {
+          expr: `sum by (receiver, outcome) (rate(avaxmon_notifications_total${jobSel()}[$__rate_interval]))`,
+          legend: '{{receiver}} {{outcome}}',
+        },
+      ],
     }),
     timeseries({
       title: 'Alerts by state',
-      description: "Alerts of the built-in engine by rule and state (avaxmon_alerts).",
+      description: 'Alerts of the built-in engine by rule and state (avaxmon_alerts).',
       unit: 'short',
       w: 24,
       min: 0,
@@ -129,7 +146,8 @@ export default dashboard({
     }),
     timeseries({
       title: 'Event loop lag',
-      description: "Node.js event loop lag of each avaxmon process (nodejs_eventloop_lag_seconds); high values delay collection and scrapes.",
+      description:
+        'Node.js event loop lag of each avaxmon process (nodejs_eventloop_lag_seconds); high values delay collection and scrapes.',
       unit: 's',
       queries: [{ expr: `nodejs_eventloop_lag_seconds${jobSel()}`, legend: '{{instance}}' }],
     }),

@@ -1,7 +1,8 @@
 import { UpstreamError } from '../errors.js';
 import type { NodeClient } from './avalanchego.js';
 import type { HttpResponse } from './http.js';
-import { bodySuffix, parseJsonBody, snippet, statusOutcome } from './response-body.js';
+import { jsonRpcResult } from './jsonrpc-envelope.js';
+import { bodySuffix, snippet } from './response-body.js';
 
 /** geth's "method not found": the method is absent on this chain (coreth lacks eth_feeConfig) or disabled. */
 const METHOD_NOT_FOUND = -32601;
@@ -36,37 +37,12 @@ export function parseEvmResponse(response: HttpResponse, upstream: string, metho
   if (response.status === 404) {
     throw new UpstreamError(upstream, method, 'unavailable', `HTTP 404: no such chain RPC${bodySuffix(response.text)}`, { status: 404 });
   }
-  const body = parseJsonBody(response, upstream, method) as { result?: unknown; error?: { code?: unknown; message?: unknown } } | null;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new UpstreamError(upstream, method, 'bad_body', `JSON-RPC response is not an object: ${snippet(response.text)}`);
-  }
-  if (body.error !== undefined && body.error !== null) {
-    const code = typeof body.error.code === 'number' ? body.error.code : undefined;
+  return jsonRpcResult(response, upstream, method, (error) => {
+    const code = typeof error.code === 'number' ? error.code : undefined;
     const outcome = code === METHOD_NOT_FOUND ? 'unavailable' : 'rpc_error';
-    throw new UpstreamError(
-      upstream,
-      method,
-      outcome,
-      `EVM JSON-RPC error ${code ?? '?'}: ${String(body.error.message ?? 'unknown error')}`,
-      {
-        status: response.status,
-        rpcCode: code,
-      },
-    );
-  }
-  if (response.status !== 200) {
-    throw new UpstreamError(
-      upstream,
-      method,
-      statusOutcome(response.status, 'bad_body'),
-      `HTTP ${response.status}: ${snippet(response.text)}`,
-      {
-        status: response.status,
-      },
-    );
-  }
-  if (!('result' in body)) throw new UpstreamError(upstream, method, 'bad_body', 'JSON-RPC response has neither result nor error');
-  return body.result;
+    const message = `EVM JSON-RPC error ${code ?? '?'}: ${String(error.message ?? 'unknown error')}`;
+    return new UpstreamError(upstream, method, outcome, message, { status: response.status, rpcCode: code });
+  });
 }
 
 /** eth_blockNumber and friends answer hex quantities ("0x3b1d5a0"). */

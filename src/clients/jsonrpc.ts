@@ -1,6 +1,7 @@
 import { UpstreamError } from '../errors.js';
 import type { HttpResponse } from './http.js';
-import { bodySuffix, parseJsonBody, snippet, statusOutcome } from './response-body.js';
+import { jsonRpcResult } from './jsonrpc-envelope.js';
+import { bodySuffix } from './response-body.js';
 
 /**
  * AvalancheGo's gorilla JSON-RPC dialect (/ext/info, /ext/health, /ext/bc/P, /ext/bc/X,
@@ -24,30 +25,14 @@ export function parseGorillaResponse(response: HttpResponse, upstream: string, m
       status: 404,
     });
   }
-  const body = parseJsonBody(response, upstream, method) as { result?: unknown; error?: { code?: number; message?: string } };
-  if (body === null || typeof body !== 'object') {
-    throw new UpstreamError(upstream, method, 'bad_body', `JSON-RPC response is not an object: ${snippet(response.text)}`);
-  }
-  if (body.error) {
-    const message = String(body.error.message ?? 'unknown error');
+  return jsonRpcResult(response, upstream, method, (error) => {
+    const message = String(error.message ?? 'unknown error');
     const outcome = UNAVAILABLE.test(message) ? 'unavailable' : 'rpc_error';
     const prefix = DISABLED.test(message) ? 'API disabled on the node: ' : '';
-    throw new UpstreamError(upstream, method, outcome, `${prefix}JSON-RPC error ${body.error.code}: ${message}`, {
+    const code = typeof error.code === 'number' ? error.code : undefined;
+    return new UpstreamError(upstream, method, outcome, `${prefix}JSON-RPC error ${String(error.code)}: ${message}`, {
       status: response.status,
-      rpcCode: body.error.code,
+      rpcCode: code,
     });
-  }
-  if (response.status !== 200) {
-    throw new UpstreamError(
-      upstream,
-      method,
-      statusOutcome(response.status, 'bad_body'),
-      `HTTP ${response.status}: ${snippet(response.text)}`,
-      {
-        status: response.status,
-      },
-    );
-  }
-  if (!('result' in body)) throw new UpstreamError(upstream, method, 'bad_body', 'JSON-RPC response has neither result nor error');
-  return body.result;
+  });
 }

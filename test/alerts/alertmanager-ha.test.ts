@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ALERTMANAGER, freePort, startRealSystem, type RealSystem } from '../helpers/real-systems.js';
 import { scrape, startStack, valueOf, type Stack } from '../helpers/stack.js';
 import { requireTool } from '../helpers/tools.js';
+import { until } from '../helpers/until.js';
 import { startRecorder, type Recorder } from './recorder.js';
 
 const hasAlertmanager = requireTool(ALERTMANAGER, 'prometheus-alertmanager');
@@ -51,7 +52,7 @@ async function processReplica(alertmanagerUrl: string, targetUrl: string): Promi
   const configFile = join(dir, 'config.yaml');
   writeFileSync(
     configFile,
-    `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: node-a, url: "${targetUrl}" }]\n${alertsYaml(alertmanagerUrl)}`,
+    `global: { interval: 1s, timeout: 1s }\ntargets: [{ name: node-a, url: "${targetUrl}" }]\n${alertsYaml(alertmanagerUrl)}`,
   );
   const port = await freePort();
   const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
@@ -65,22 +66,6 @@ async function processReplica(alertmanagerUrl: string, targetUrl: string): Promi
       }),
   );
   return `http://127.0.0.1:${port}`;
-}
-
-async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function untilAsync(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Notifications a replica delivered to Alertmanager, from its /metrics. */
@@ -125,17 +110,17 @@ receivers:
     const first = await inProcessReplica(alertmanager.url);
     const secondUrl = await processReplica(alertmanager.url, first.sim.url);
     // Let the second replica finish its first collection round before the node turns unhealthy.
-    await untilAsync(async () => (await fetch(`${secondUrl}/-/ready`).catch(() => undefined))?.status === 200);
+    await until(async () => (await fetch(`${secondUrl}/-/ready`).catch(() => undefined))?.status === 200);
     first.sim.apply({ fail_check: 'network' });
 
     await until(() => hook.requests.length >= 1);
     // Both replicas sent it; a second notification would follow within one group_interval (1s).
-    await untilAsync(async () => (await deliveredBy(first.url)) >= 1 && (await deliveredBy(secondUrl)) >= 1);
+    await until(async () => (await deliveredBy(first.url)) >= 1 && (await deliveredBy(secondUrl)) >= 1);
     // Each flush of the group asks the notification log whether to notify. The first query after
     // both alerts were in began a flush that saw both; the second began after that flush, and any
     // notification it sent, had ended.
     const queried = await nflogQueries(alertmanager.url);
-    await untilAsync(async () => (await nflogQueries(alertmanager.url)) >= queried + 2);
+    await until(async () => (await nflogQueries(alertmanager.url)) >= queried + 2);
     const firing = hook.requests.map((request) => request.json as AmWebhook);
     expect(firing).toHaveLength(1);
     expect(firing[0].status).toBe('firing');
@@ -153,9 +138,7 @@ receivers:
     first.sim.apply({ recover_check: 'network' });
     await until(() => hook.requests.length >= 2);
     // Both replicas sent the resolve; a repeat would follow within one group_interval.
-    await untilAsync(
-      async () => (await deliveredBy(first.url)) > firingDelivered[0] && (await deliveredBy(secondUrl)) > firingDelivered[1],
-    );
+    await until(async () => (await deliveredBy(first.url)) > firingDelivered[0] && (await deliveredBy(secondUrl)) > firingDelivered[1]);
     // A resolved group may flush no more, so a barrier instead: an alert of the same group, sent now.
     // Its group's flushes run one after another, so whatever the later resolve caused comes first.
     await fetch(`${alertmanager.url}/api/v2/alerts`, {

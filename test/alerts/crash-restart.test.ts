@@ -32,7 +32,7 @@ describe('kill -9 and restart', () => {
     hook.respond = () => ({ status: 200 });
     const second = await daemons.start(configFile);
     // A generous wait: a restart on a machine running the other test files in parallel is slow.
-    await until(() => hook.requests.length === 1, 30_000);
+    await until(() => hook.requests.length === 1, 60_000);
     await settled(second.url);
     // The alert resolved before the receiver took its firing: it learns of the incident as resolved,
     // and is never paged by a firing that is no longer true.

@@ -56,7 +56,7 @@ AvalancheChainStalled: { enabled: false }`,
       const configFile = join(dir, 'config.yaml');
       writeFileSync(
         configFile,
-        `global: { interval: 1s, timeout: 500ms }
+        `global: { interval: 1s, timeout: 1s }
 targets: [{ name: node-a, url: "${sim.url}" }]
 alerts:
   state_dir: ${stateDir}
@@ -92,7 +92,7 @@ ${rulesYaml.replace(/^/gm, '    ')}
   };
 }
 
-export async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+export async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -105,7 +105,7 @@ export async function until(check: () => boolean, timeoutMs = 15_000): Promise<v
  * the rules reading it, and has nothing left queued: whatever those evaluations had to send, it sent.
  * What a test then finds is all it will find, without waiting a guessed time for nothing to happen.
  */
-export async function settled(url: string, { collector = 'health', runs = 2 } = {}, timeoutMs = 15_000): Promise<void> {
+export async function settled(url: string, { collector = 'health', runs = 2 } = {}, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const seen = new Set<number>();
   for (;;) {

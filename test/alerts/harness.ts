@@ -57,7 +57,7 @@ ${receivers}`).alerts!;
 }
 
 /** Waits until the outbox is empty: every queued notification reached its receiver or was given up. */
-export async function drained(alerting: Alerting, timeoutMs = 10_000): Promise<void> {
+export async function drained(alerting: Alerting, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (alerting.outbox.depth > 0) {
     if (Date.now() > deadline) throw new Error(`outbox still holds ${alerting.outbox.depth} notifications`);

@@ -63,7 +63,7 @@ function startEcho(): Promise<void> {
 
 function config(): string {
   const match = 'match: { alertname: AvalancheNodeUnhealthy }';
-  return `global: { interval: 1s, timeout: 500ms }
+  return `global: { interval: 1s, timeout: 1s }
 targets: [{ name: node-a, url: "${sim.url}" }]
 alerts:
   state_dir: ${stateDir}
@@ -103,8 +103,8 @@ beforeAll(async () => {
   });
   daemon.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   daemon.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  await until(() => log.includes('avaxmon listening'), 20_000);
-}, 30_000);
+  await until(() => log.includes('avaxmon listening'), 60_000);
+}, 180_000);
 
 afterAll(async () => {
   daemon?.kill('SIGKILL');
@@ -116,7 +116,7 @@ afterAll(async () => {
 describe('a receiver that echoes the whole request in its error', () => {
   it('never gets a credential into the log, /metrics, the status page or the state files', async () => {
     sim.apply({ fail_check: 'network' });
-    await until(() => (log.match(/Notification given up/g) ?? []).length >= 8, 30_000);
+    await until(() => (log.match(/Notification given up/g) ?? []).length >= 8, 60_000);
     const metrics = await (await fetch(`${daemonUrl}/metrics`)).text();
     const status = await (await fetch(`${daemonUrl}/`)).text();
     const state = stateFiles(stateDir);
@@ -154,5 +154,5 @@ describe('a receiver that echoes the whole request in its error', () => {
         .map(([where]) => `${name} in ${where}`),
     );
     expect(leaks).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -48,10 +48,10 @@ function configYaml(sims: ReadonlyMap<string, Simulator>, hook: Recorder, stateD
     return `  - { name: ${situation.id}, url: "${sims.get(situation.id)!.url}"${extra} }`;
   });
   const metricsApi = situations.find((situation) => situation.metricsApi);
-  return `global: { interval: ${INTERVAL}, timeout: 1800ms }
+  return `global: { interval: ${INTERVAL}, timeout: ${INTERVAL} }
 targets:
 ${targets.join('\n')}
-${metricsApi ? `metrics_api: { url: "${sims.get(metricsApi.id)!.url}", interval: ${INTERVAL}, timeout: 1800ms, chains: [43114], metrics: [txCount], max_retry_wait: 0s }\n` : ''}alerts:
+${metricsApi ? `metrics_api: { url: "${sims.get(metricsApi.id)!.url}", interval: ${INTERVAL}, timeout: ${INTERVAL}, chains: [43114], metrics: [txCount], max_retry_wait: 0s }\n` : ''}alerts:
   state_dir: ${stateDir}
   group_wait: 0s
   group_interval: 0s
@@ -149,7 +149,7 @@ describe('what pages when: the situation matrix through the daemon process', () 
         transient.every(
           (situation) => valueOf(samples, 'avaxmon_validator_uptime_ratio', { target: situation.id, view: 'network' }) !== undefined,
         ),
-      30_000,
+      60_000,
     );
     for (const situation of transient) {
       for (const { afterMs, apply } of situation.later!) {
@@ -162,7 +162,7 @@ describe('what pages when: the situation matrix through the daemon process', () 
         );
       }
     }
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     for (const timer of timers) clearTimeout(timer);
@@ -194,7 +194,7 @@ describe('what pages when: the situation matrix through the daemon process', () 
     await eventually(
       () => scrape(url),
       (samples) => collectedSince(samples, quietUntilSeconds),
-      30_000,
+      60_000,
     );
     alerts = await alertsNow();
     const bySituation = (view: (situation: Situation) => unknown) =>
@@ -209,13 +209,13 @@ describe('what pages when: the situation matrix through the daemon process', () 
         .map((alert) => key({ alertname: alert.labels.alertname, severity: alert.labels.severity, labels: {} }));
       expect(unexpected, situation.id).toEqual([]);
     }
-  }, 120_000);
+  }, 180_000);
 
   it('exports the numbers the alerts stand on (the deciding view and the budget)', async () => {
     const samples: ParsedSample[] = await eventually(
       () => scrape(url),
       (found) => valueOf(found, 'avaxmon_validator_downtime_budget_seconds', { target: 'majority-view' }) !== undefined,
-      30_000, // a run that timed out on a loaded machine drops the series until the next one
+      60_000, // a run that timed out on a loaded machine drops the series until the next one
     );
     const budget = (target: string) => valueOf(samples, 'avaxmon_validator_downtime_budget_seconds', { target, view: 'network' })!;
     const network = (target: string) => valueOf(samples, 'avaxmon_validator_uptime_ratio', { target, view: 'network' })!;

@@ -51,7 +51,7 @@ describe('state_dir', () => {
   it("belongs to one process: a second one exits 2 naming the holder; a dead holder's lock is taken over", async () => {
     const { stateDir, configFile } = await setup();
     const first = await startLogged(configFile);
-    await until(() => first.output().includes('avaxmon listening'), 20_000);
+    await until(() => first.output().includes('avaxmon listening'), 60_000);
 
     const second = await startLogged(configFile);
     expect(await second.exited).toBe(2);
@@ -61,20 +61,20 @@ describe('state_dir', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     const third = await startLogged(configFile);
-    await until(() => third.output().includes('avaxmon listening'), 20_000);
+    await until(() => third.output().includes('avaxmon listening'), 60_000);
 
     // A clean stop leaves no lock behind.
     third.child.kill('SIGTERM');
     expect(await third.exited).toBe(0);
     expect(existsSync(join(stateDir, 'avaxmon.lock'))).toBe(false);
-  }, 60_000);
+  }, 180_000);
 
   it('exits 2 at its next alerts.lock_heartbeat once another avaxmon has taken its lock over', async () => {
     const { stateDir, configFile } = await setup();
     // Its next heartbeat finds the lock taken (the refresh itself is in state-dir-lock.test.ts, on a manual clock).
     writeFileSync(configFile, readFileSync(configFile, 'utf8').replace('alerts:\n', 'alerts:\n  lock_heartbeat: 100ms\n'));
     const daemon = await startLogged(configFile);
-    await until(() => daemon.output().includes('avaxmon listening'), 20_000);
+    await until(() => daemon.output().includes('avaxmon listening'), 60_000);
     const lock = join(stateDir, 'avaxmon.lock');
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: daemon.child.pid, heartbeatMs: 100 });
     // As a process on another host would write it after judging this one gone (frozen past the stale limit).
@@ -83,12 +83,12 @@ describe('state_dir', () => {
     expect(await daemon.exited).toBe(2);
     expect(daemon.output()).toContain('"msg":"Another avaxmon took over the state_dir lock; exiting"');
     expect(readFileSync(lock, 'utf8')).toBe(other);
-  }, 60_000);
+  }, 180_000);
 
   it('a failing disk keeps alerts in memory: sent once, logged once per burst, counted, no temp files left', async () => {
     const { sim, hook, stateDir, configFile } = await setup();
     const daemon = await startLogged(configFile);
-    await until(() => daemon.output().includes('First collection round complete'), 20_000);
+    await until(() => daemon.output().includes('First collection round complete'), 60_000);
 
     // Every outbox write now fails (ENOTDIR), and every alert state write fails at its rename
     // (a non-empty directory in the way), after its temporary file was written.
@@ -98,7 +98,7 @@ describe('state_dir', () => {
     mkdirSync(join(stateDir, 'alerts.json', 'in-the-way'), { recursive: true });
 
     sim.apply({ fail_check: 'network' });
-    await hook.waitFor(1, 15_000);
+    await hook.waitFor(1, 60_000);
     await settled(daemon.url, { runs: 3 }); // a few more evaluation cycles, each of which would fail to write again
 
     const log = daemon.output();
@@ -115,10 +115,10 @@ describe('state_dir', () => {
     // The disk recovers: writes succeed again and that is said once.
     rmSync(join(stateDir, 'alerts.json'), { recursive: true });
     sim.apply({ recover_check: 'network' });
-    await hook.waitFor(2, 15_000);
-    await until(() => existsSync(join(stateDir, 'alerts.json')) && statSync(join(stateDir, 'alerts.json')).isFile(), 10_000);
+    await hook.waitFor(2, 60_000);
+    await until(() => existsSync(join(stateDir, 'alerts.json')) && statSync(join(stateDir, 'alerts.json')).isFile(), 60_000);
     // The line follows the write that succeeded; it reaches the test's pipe a moment later.
-    await until(() => count(daemon.output(), 'Writes to state_dir succeed again') > 0, 10_000);
+    await until(() => count(daemon.output(), 'Writes to state_dir succeed again') > 0, 60_000);
     expect(count(daemon.output(), 'Writes to state_dir succeed again')).toBe(1);
-  }, 60_000);
+  }, 180_000);
 });

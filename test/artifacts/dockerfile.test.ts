@@ -148,7 +148,7 @@ describe("the runtime stage's install and command, outside a container", () => {
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'avaxmon-image-'));
     sim = await startSimulator();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     if (daemon?.exitCode === null) daemon.kill('SIGKILL');
@@ -172,7 +172,7 @@ describe("the runtime stage's install and command, outside a container", () => {
     expect(existsSync(join(workDir, 'node_modules/typescript'))).toBe(false);
 
     const configFile = join(workDir, 'config.yaml');
-    writeFileSync(configFile, `global: { interval: 1s, timeout: 500ms }\ntargets:\n  - name: node-a\n    url: ${sim.url}\n`);
+    writeFileSync(configFile, `global: { interval: 1s, timeout: 1s }\ntargets:\n  - name: node-a\n    url: ${sim.url}\n`);
     const port = await freePort();
     const entrypoint = jsonArgs(only(runtime(), 'ENTRYPOINT').at(-1)!);
     const command = [...entrypoint.slice(1), `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`];
@@ -181,11 +181,11 @@ describe("the runtime stage's install and command, outside a container", () => {
     daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     daemon.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
-    const healthy = await waitForStatus(`http://127.0.0.1:${port}/-/healthy`, 15_000, () => daemon!.exitCode !== null);
+    const healthy = await waitForStatus(`http://127.0.0.1:${port}/-/healthy`, 60_000, () => daemon!.exitCode !== null);
     expect(healthy, output).toBe(200);
 
     // It runs against the simulator from the config it was given, not just a listening socket.
-    expect(await waitForMetric(`http://127.0.0.1:${port}/metrics`, /^avaxmon_target_up\{target="node-a"\} 1$/m, 10_000), output).toBe(true);
+    expect(await waitForMetric(`http://127.0.0.1:${port}/metrics`, /^avaxmon_target_up\{target="node-a"\} 1$/m, 60_000), output).toBe(true);
 
     // The image's own HEALTHCHECK command. Here the daemon is not PID 1, so the test hands it the
     // daemon's listen address, as PID 1's command line would in the container.
@@ -203,7 +203,7 @@ describe("the runtime stage's install and command, outside a container", () => {
       daemon!.kill('SIGTERM');
     });
     expect(exitCode, output).toBe(0);
-  }, 120_000);
+  }, 180_000);
 
   it('reports the build arguments in avaxmon_build_info, as the image ENV passes them', () => {
     // Only /probe targets: a valid config whose one-shot collect has nothing to run, so it exits 0.

@@ -65,7 +65,7 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     let log = '';
     daemon.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const origin = `http://127.0.0.1:${port}`;
-    await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 60_000);
+    await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 300_000);
 
     // Scrape, plain and gzip in turn, for half an interval while collection runs.
     const slowest = { ms: 0 };
@@ -99,5 +99,5 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     expect(log).toContain('"msg":"Stopped cleanly"');
     expect(log).not.toContain('Stop did not finish in time');
     sim.kill();
-  }, 120_000);
+  }, 420_000);
 });

@@ -56,7 +56,7 @@ describe('avaxmon healthcheck', () => {
     await eventually(
       () => run(['healthcheck', `--web.listen-address=127.0.0.1:${port}`]),
       (result) => result.code === 0,
-      15_000,
+      60_000,
     );
   });
 
@@ -79,7 +79,7 @@ basic_auth_users:
     const result = await eventually(
       () => run(['healthcheck', ...flags]),
       (outcome) => outcome.code === 0,
-      15_000,
+      60_000,
     );
     expect(result.stdout).toContain(`https://127.0.0.1:${port}/-/healthy: HTTP 401 (basic auth on: the daemon answers)`);
     // Without the web config, the same port speaks TLS to a plain-HTTP probe: not healthy.
@@ -92,7 +92,7 @@ basic_auth_users:
     await eventually(
       () => run(['healthcheck', `--web.listen-address=:${port}`]),
       (result) => result.code === 0,
-      15_000,
+      60_000,
     );
     // One dual-stack socket: IPv4 and IPv6 clients both reach it (where this host has IPv6 loopback).
     expect((await fetch(`http://127.0.0.1:${port}/-/healthy`)).status).toBe(200);

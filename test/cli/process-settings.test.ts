@@ -34,7 +34,7 @@ async function startAndInspect(env: NodeJS.ProcessEnv): Promise<{ cmdline: strin
   await eventually(
     async () => output,
     (text) => text.includes('avaxmon listening'),
-    10_000,
+    60_000,
   );
   // The same process id as the one started: supervisors and signals see one process.
   const read = (file: string) => readFileSync(`/proc/${daemon!.pid}/${file}`, 'utf8').split('\0').filter(Boolean);

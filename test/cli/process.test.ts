@@ -42,7 +42,7 @@ describe('check-config', () => {
     const file = writeConfig('bad2.yaml', 'targets: [{ name: a, url: "ftp://x" }]\n');
     const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], {
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: 120_000,
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('targets[0].url: must be an http(s) URL');
@@ -74,7 +74,7 @@ describe('the daemon process', () => {
     process.env.AVAXMON_TEST_TOKEN = 'sekrit-token-value';
     configFile = writeConfig(
       'run.yaml',
-      `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: a, url: "${sim.url}", headers: { Authorization: "Bearer \${AVAXMON_TEST_TOKEN}" } }]\n`,
+      `global: { interval: 1s, timeout: 1s }\ntargets: [{ name: a, url: "${sim.url}", headers: { Authorization: "Bearer \${AVAXMON_TEST_TOKEN}" } }]\n`,
     );
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -86,7 +86,7 @@ describe('the daemon process', () => {
     await eventually(
       async () => (await fetch(`${base}/-/ready`).catch(() => undefined))?.status,
       (status) => status === 200,
-      15_000,
+      60_000,
     );
   });
   afterAll(async () => {
@@ -107,7 +107,7 @@ describe('the daemon process', () => {
   });
 
   it('keeps the running config on a bad reload, reports it, then accepts a good one (SIGHUP and POST /-/reload)', async () => {
-    const good = `global: { interval: 1s, timeout: 500ms }\ntargets: [{ name: a, url: "${sim.url}" }]\n`;
+    const good = `global: { interval: 1s, timeout: 1s }\ntargets: [{ name: a, url: "${sim.url}" }]\n`;
     writeFileSync(configFile, 'targets: [{ name: a, url: "nope" }]\n');
     daemon.kill('SIGHUP');
     let samples = await eventually(
@@ -150,7 +150,7 @@ describe('start-up and shutdown bounds', () => {
     );
     const result = spawnSync('node', [MAIN, `--config.file=${file}`, '--web.listen-address=127.0.0.1:0'], {
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: 120_000,
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/alerts\.state_dir: cannot use .*not-a-dir\/data as a writable directory: ENOTDIR/);
@@ -173,7 +173,7 @@ describe('start-up and shutdown bounds', () => {
       await eventually(
         async () => node.heldSinceMs,
         (since) => since !== undefined,
-        15_000,
+        60_000,
       );
       const signalledAt = Date.now();
       child.kill('SIGTERM');
@@ -189,7 +189,7 @@ describe('start-up and shutdown bounds', () => {
       await node.close();
       await sim.close();
     }
-  }, 40_000);
+  }, 180_000);
 });
 
 interface HoldingNode {

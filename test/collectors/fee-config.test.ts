@@ -204,4 +204,17 @@ describe('the two JSON-RPC error dialects', () => {
       expect((error as UpstreamError).outcome).toBe('unavailable');
     }
   });
+
+  it('share the envelope: a non-object body, a non-200 answer without error and a body without result fail alike', () => {
+    const parsers = [
+      (response: ReturnType<typeof ok>) => parseEvmResponse(response, 't', 'm'),
+      (response: ReturnType<typeof ok>) => parseGorillaResponse(response, 't', 'm', '/ext/info'),
+    ];
+    for (const parse of parsers) {
+      expect(() => parse(ok([{ jsonrpc: '2.0', id: 1, result: 1 }]))).toThrow(/JSON-RPC response is not an object/);
+      expect(() => parse({ ...ok({ jsonrpc: '2.0', id: 1, result: 1 }), status: 502 })).toThrow(/HTTP 502: /);
+      expect(() => parse(ok({ jsonrpc: '2.0', id: 1 }))).toThrow(/neither result nor error/);
+      expect(parse(ok({ jsonrpc: '2.0', id: 1, result: null }))).toBeNull();
+    }
+  });
 });

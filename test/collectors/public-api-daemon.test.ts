@@ -18,6 +18,8 @@ async function startWithPublicApis(): Promise<{ stack: Stack; apis: Simulator }>
   apis = await startSimulator();
   stack = await startStack({
     manualTime: true,
+    // The requests' timeouts run in real time: long enough for a simulator on a loaded machine.
+    globalYaml: '{ interval: 10s, timeout: 10s }',
     extraYaml: `
 metrics_api: { url: ${apis.url}, chains: [43114, total], metrics: [txCount, avgTps, feesPaid], request_spacing: 0s }
 data_api:

@@ -291,7 +291,7 @@ describe(`${BAD.length} bad configs`, () => {
       expect({ name: bad.name, code: results[index].code }).toEqual({ name: bad.name, code: 2 });
       expect(mismatch(bad, results[index].stderr.trim().split('\n'))).toBeUndefined();
     });
-  }, 60_000);
+  }, 180_000);
 
   it('the daemon refuses them at start with exit 2, having started nothing', async () => {
     const rows = BAD.filter((bad) => THROUGH_THE_CLI.includes(bad.name));
@@ -304,7 +304,7 @@ describe(`${BAD.length} bad configs`, () => {
       expect(results[index].stderr, bad.name).not.toMatch(/^\s+at /m);
       for (const prefix of bad.expect) expect(results[index].stderr, bad.name).toContain(prefix);
     });
-  }, 60_000);
+  }, 180_000);
 
   it('accepts durations in days and weeks within the timer limit', () => {
     const good: BadConfig = {

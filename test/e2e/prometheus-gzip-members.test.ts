@@ -50,7 +50,7 @@ scrape_configs:
       `--storage.tsdb.path=${dir}/data`,
       `--web.listen-address=${listen}`,
     ]);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await prometheus?.stop();
@@ -62,7 +62,7 @@ scrape_configs:
     const counted = await eventually(
       () => promQuery(prometheus.url, 'count(avaxmon_rpc_requests_total{job="members"})'),
       (data) => (data.result as PromVectorSample[]).length > 0,
-      20_000,
+      60_000,
     );
     expect((counted.result as PromVectorSample[])[0].value[1]).toBe(String(SERIES));
     const last = await promQuery(prometheus.url, `avaxmon_rpc_requests_total{target="node-${SERIES - 1}"}`);

@@ -28,21 +28,22 @@ export function fullConfig(simUrl: string, options: { webhookUrl?: string } = {}
       - { name: ${SIM_SUBNET.name}, subnet_id: ${SIM_SUBNET.subnetId} }
       - { name: ${SIM_L1.name}, subnet_id: ${SIM_L1.subnetId}, blockchain_id: ${SIM_L1.blockchainId} }`;
   return parseConfig(`
-# 2s, not 1s: two targets with network-wide validators time out at 800ms on a loaded CI machine.
-global: { interval: 2s, timeout: 1500ms }
+# 2s, not 1s: two targets with network-wide validators time out at 800ms on a loaded CI machine;
+# the timeout as long as the interval allows, for a machine with a CPU hog beside the tests.
+global: { interval: 2s, timeout: 2s }
 targets:${target('node-a')}${target('node-b')}
 metrics_api:
   url: ${simUrl}
   # Every metric of two chains, with paging, takes longer than a second, so the public APIs get 5s.
   interval: 5s
-  timeout: 4s
+  timeout: 5s
   chains: [43114, total]
   metrics: [${METRICS_API_METRICS.join(', ')}]
   request_spacing: 0s
 data_api:
   url: ${simUrl}
   interval: 5s
-  timeout: 4s
+  timeout: 5s
   request_spacing: 0s
   delegators: { node_ids: [${DELEGATED_NODE}] }
   balances:

@@ -58,7 +58,7 @@ export class ManualClock implements Clock {
    * Fires timers in order until `promise` settles, for a bounded wait such as a stop: time runs as
    * fast as the timers allow. With no timer left, it waits for real work (a request, a file) to end it.
    */
-  async runUntil<T>(promise: Promise<T>, realTimeoutMs = 10_000): Promise<T> {
+  async runUntil<T>(promise: Promise<T>, realTimeoutMs = 60_000): Promise<T> {
     let settled = false;
     const watched = promise.finally(() => (settled = true));
     watched.catch(() => undefined); // the caller sees the rejection when it awaits the result

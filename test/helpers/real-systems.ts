@@ -48,7 +48,7 @@ export async function startRealSystem(
 }
 
 async function becomesReady(url: string, child: ChildProcess): Promise<boolean> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       if ((await fetch(`${url}/-/ready`)).status === 200) return true;

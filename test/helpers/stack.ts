@@ -169,7 +169,7 @@ export function valueOf(samples: ParsedSample[], name: string, labels: Record<st
 }
 
 /** Polls until the predicate holds, for state that changes on the next collection run. */
-export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await probe();
   while (!check(last)) {
