@@ -33,7 +33,7 @@ export function authorityOf(request: FastifyRequest): Authority | undefined {
 }
 
 /** Why a route may not be registered as declared, or undefined when it may. */
-export function declarationProblem(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): string | undefined {
+function declarationProblem(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): string | undefined {
   const methods = [route.method].flat();
   const authority = route.config?.authority;
   const where = `route ${methods.join(',')} ${route.url}`;
