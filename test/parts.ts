@@ -41,6 +41,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'config/public-api-config.test.ts',
   'docs/rules-table.test.ts',
   'e2e/demo.test.ts',
+  'e2e/network-attacker.test.ts',
   'e2e/prometheus-gzip-members.test.ts',
   'e2e/prometheus.test.ts',
   'e2e/stalled-daemon.test.ts',
