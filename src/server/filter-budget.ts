@@ -15,11 +15,11 @@ export const FILTER_LIMITS = {
   /** RE2 instructions compiled by one request (patterns found compiled cost nothing). */
   maxInstructionsPerRequest: 512,
   /** One request's filtering stops past this much CPU (429): no request holds the event loop longer. */
-  maxRequestMs: 25,
+  maxRequestMs: 20,
   /** Each client address: this many milliseconds of filtering a second, up to `burstMs` saved. */
-  client: { msPerSecond: 20, burstMs: 100 },
+  client: { msPerSecond: 10, burstMs: 50 },
   /** All clients together, however many addresses they come from. */
-  total: { msPerSecond: 100, burstMs: 200 },
+  total: { msPerSecond: 50, burstMs: 100 },
   /**
    * A refusal is sent this late (or at the Retry-After, if sooner): a client that retries at once
    * makes a request a second, however fast it could send them, and waiting costs no CPU.
