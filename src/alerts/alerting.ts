@@ -201,19 +201,14 @@ export class Alerting {
 
   /** Silences by state, as Alertmanager's alertmanager_silences, and the unexpired ones that match every alert. */
   private silenceSamples(nowMs: number): Sample[] {
-    const byState = new Map<string, number>([
-      ['active', 0],
-      ['pending', 0],
-      ['expired', 0],
-    ]);
-    let matchingAll = 0;
-    for (const silence of this.silences.list(nowMs)) {
-      byState.set(silence.state, byState.get(silence.state)! + 1);
-      if (silence.state !== 'expired' && this.silences.matchesEveryAlert(silence)) matchingAll++;
-    }
+    const { matchingEveryAlert, ...byState } = this.silences.counts(nowMs);
     return [
-      ...[...byState].map(([state, value]) => ({ name: 'avaxmon_silences', labels: { state }, value })),
-      { name: 'avaxmon_silences_matching_every_alert', labels: {}, value: matchingAll },
+      ...(['active', 'pending', 'expired'] as const).map((state) => ({
+        name: 'avaxmon_silences',
+        labels: { state },
+        value: byState[state],
+      })),
+      { name: 'avaxmon_silences_matching_every_alert', labels: {}, value: matchingEveryAlert },
     ];
   }
 

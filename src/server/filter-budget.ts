@@ -15,11 +15,11 @@ export const FILTER_LIMITS = {
   /** RE2 instructions compiled by one request (patterns found compiled cost nothing). */
   maxInstructionsPerRequest: 512,
   /** One request's filtering stops past this much CPU (429): no request holds the event loop longer. */
-  maxRequestMs: 25,
+  maxRequestMs: 20,
   /** Each client address: this many milliseconds of filtering a second, up to `burstMs` saved. */
-  client: { msPerSecond: 20, burstMs: 100 },
+  client: { msPerSecond: 10, burstMs: 50 },
   /** All clients together, however many addresses they come from. */
-  total: { msPerSecond: 100, burstMs: 200 },
+  total: { msPerSecond: 50, burstMs: 100 },
   /**
    * A refusal is sent this late (or at the Retry-After, if sooner): a client that retries at once
    * makes a request a second, however fast it could send them, and waiting costs no CPU.
@@ -79,51 +79,67 @@ export class FilterBudget {
   }
 
   /**
-   * Runs `use` on the request's filter matchers, charging the time it takes (compiles included) to
-   * `client` and to the total. Throws FilterBusyError before any work when either is spent.
+   * Runs `use` on the request's filter matchers, charging the CPU it takes (compiles included) to
+   * `client` and to the total. Throws FilterBusyError before any work when either is spent. A new
+   * pattern is compiled in its own turn of the event loop, so no request holds it for more than
+   * one compile at a time; the request's most (maxRequestMs) is reserved meanwhile, so requests
+   * sent at once on many connections cannot all start on one budget.
    */
-  run<T>(client: string, texts: readonly string[], use: (filter: readonly Matcher[], deadline: Deadline) => T): T {
+  async run<T>(client: string, texts: readonly string[], use: (filter: readonly Matcher[], deadline: Deadline) => T): Promise<T> {
     if (texts.length === 0) return use([], NO_DEADLINE);
+    if (texts.length > FILTER_LIMITS.maxMatchers) throw new FilterError(`filter: at most ${FILTER_LIMITS.maxMatchers} matchers`);
     const now = this.clock.wallMs();
-    const bucket = this.bucketOf(client, now);
-    const wait = Math.max(bucket.waitSeconds(now), this.total.waitSeconds(now));
+    const buckets = [this.bucketOf(client, now), this.total];
+    const wait = Math.max(...buckets.map((bucket) => bucket.waitSeconds(now)));
     if (wait > 0)
       throw new FilterBusyError(`filter: this client (or all clients together) used its filtering budget; retry in ${wait}s`, wait);
-    const started = this.clock.cpuMs();
+    for (const bucket of buckets) bucket.charge(FILTER_LIMITS.maxRequestMs);
+    let spent = 0;
+    const measured = <R>(work: () => R): R => {
+      const started = this.clock.cpuMs();
+      try {
+        return work();
+      } finally {
+        spent += this.clock.cpuMs() - started;
+      }
+    };
     try {
-      return use(this.compile(texts), new Deadline(this.clock.cpuMs, started));
+      const filter: Matcher[] = [];
+      let instructions = 0;
+      for (const text of texts) {
+        const cached = this.cached(text);
+        if (cached) {
+          filter.push(cached);
+          continue;
+        }
+        const matcher = measured(() => compileFilter(text));
+        if ('regex' in matcher) instructions += matcher.regex.instructions;
+        if (instructions > FILTER_LIMITS.maxInstructionsPerRequest)
+          throw new FilterError(
+            `filter: "${text.slice(0, 80)}" brings the request's new patterns past ${FILTER_LIMITS.maxInstructionsPerRequest} RE2 instructions; send fewer or simpler ones`,
+          );
+        this.remember(text, matcher);
+        filter.push(matcher);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return measured(() => use(filter, new Deadline(this.clock.cpuMs, this.clock.cpuMs() - spent)));
     } finally {
-      const spent = this.clock.cpuMs() - started;
-      bucket.charge(spent);
-      this.total.charge(spent);
+      for (const bucket of buckets) bucket.charge(spent - FILTER_LIMITS.maxRequestMs);
     }
   }
 
-  private compile(texts: readonly string[]): Matcher[] {
-    if (texts.length > FILTER_LIMITS.maxMatchers) throw new FilterError(`filter: at most ${FILTER_LIMITS.maxMatchers} matchers`);
-    let instructions = 0;
-    return texts.map((text) => {
-      const cached = this.compiled.get(text);
-      if (cached) {
-        this.compiled.delete(text);
-        this.compiled.set(text, cached);
-        return cached;
-      }
-      let matcher: Matcher;
-      try {
-        matcher = parseMatcher(text, CLIENT_MAX_PROGRAM_SIZE);
-      } catch (error) {
-        throw new FilterError(`filter: ${(error as Error).message}`);
-      }
-      if ('regex' in matcher) instructions += matcher.regex.instructions;
-      if (instructions > FILTER_LIMITS.maxInstructionsPerRequest)
-        throw new FilterError(
-          `filter: "${text.slice(0, 80)}" brings the request's new patterns past ${FILTER_LIMITS.maxInstructionsPerRequest} RE2 instructions; send fewer or simpler ones`,
-        );
-      this.compiled.set(text, matcher);
-      if (this.compiled.size > FILTER_LIMITS.cachedMatchers) this.compiled.delete(this.compiled.keys().next().value as string);
-      return matcher;
-    });
+  private cached(text: string): Matcher | undefined {
+    const cached = this.compiled.get(text);
+    if (cached) {
+      this.compiled.delete(text);
+      this.compiled.set(text, cached);
+    }
+    return cached;
+  }
+
+  private remember(text: string, matcher: Matcher): void {
+    this.compiled.set(text, matcher);
+    if (this.compiled.size > FILTER_LIMITS.cachedMatchers) this.compiled.delete(this.compiled.keys().next().value as string);
   }
 
   private bucketOf(client: string, now: number): Bucket {
@@ -136,7 +152,7 @@ export class FilterBudget {
   }
 }
 
-/** Stops one request's filtering past FILTER_LIMITS.maxRequestMs of CPU. */
+/** Stops one request's filtering once the request has spent FILTER_LIMITS.maxRequestMs of CPU, its compiles included. */
 export class Deadline {
   constructor(
     private readonly now: () => number,
@@ -150,6 +166,14 @@ export class Deadline {
 }
 
 const NO_DEADLINE = new Deadline(() => 0, 0);
+
+function compileFilter(text: string): Matcher {
+  try {
+    return parseMatcher(text, CLIENT_MAX_PROGRAM_SIZE);
+  } catch (error) {
+    throw new FilterError(`filter: ${(error as Error).message}`);
+  }
+}
 
 function processCpuMs(): number {
   const { user, system } = process.cpuUsage();

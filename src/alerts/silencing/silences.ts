@@ -141,6 +141,17 @@ export class Silences {
     return [...this.held.values()].map((held) => ({ ...held.silence, state: stateOf(held, nowMs) }));
   }
 
+  /** Silences by state, and the unexpired ones that match every alert: for the metrics, without copying the silences. */
+  counts(nowMs = this.clock.now()): Record<SilenceState, number> & { matchingEveryAlert: number } {
+    this.prune(nowMs);
+    const counts = { active: 0, pending: 0, expired: 0, matchingEveryAlert: 0 };
+    for (const held of this.held.values()) {
+      counts[stateOf(held, nowMs)]++;
+      if (held.armed?.matchesEveryAlert) counts.matchingEveryAlert++;
+    }
+    return counts;
+  }
+
   get(id: string, nowMs = this.clock.now()): (Silence & { state: SilenceState }) | undefined {
     const held = this.held.get(id);
     return held && { ...held.silence, state: stateOf(held, nowMs) };

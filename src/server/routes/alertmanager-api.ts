@@ -41,20 +41,19 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
   };
 
   app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', needs('read'), (request, reply) =>
-    withAlerting(reply, (current) => {
+    withAlerting(reply, async (current) => {
       if (request.query.filter === undefined) {
         const nowMs = current.clock.now();
         const body = listing.body(current.silences, nowMs, () => JSON.stringify(current.silences.list(nowMs).map(gettableSilence)));
         return reply.type('application/json').send(body);
       }
-      return filterBudget
-        .run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
-          current.silences.list().filter((silence) => {
-            deadline.check();
-            return silenceMatchesFilter(silence, filter);
-          }),
-        )
-        .map(gettableSilence);
+      const matching = await filterBudget.run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
+        current.silences.list().filter((silence) => {
+          deadline.check();
+          return silenceMatchesFilter(silence, filter);
+        }),
+      );
+      return matching.map(gettableSilence);
     }),
   );
 
