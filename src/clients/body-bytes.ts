@@ -8,8 +8,8 @@ const INITIAL_BYTES = 64 * 1024;
  * The body's own buffer is one allocation, sized from Content-Length when declared and doubled as
  * needed otherwise: above glibc's mmap threshold it is a mapping of its own, handed back whole when
  * freed. Against chunks decoded one by one and joined, this holds one copy of a body being read
- * instead of two (the decoded pieces and their join): under an endless-body attack the peak fell
- * from 345 to 232 MiB (docs/performance.md, "Endless-body attack").
+ * instead of two (the decoded pieces and their join), which takes a third off an endless-body
+ * attack's peak (docs/performance.md#endless-body-attack).
  */
 export class BodyBytes {
   private buffer: Buffer;
@@ -35,9 +35,9 @@ export class BodyBytes {
   /**
    * Hands the bytes' memory back now rather than at V8's next full collection. A body takes many
    * turns of the event loop to arrive, so its buffer object usually reaches the old generation, and
-   * its memory waited there for a full collection: at 1,000 real-shaped nodes, 40 MB of bodies
-   * already read (docs/performance.md). The buffer is its own ArrayBuffer (allocUnsafeSlow), so
-   * detaching it touches nothing else.
+   * its memory waited there for a full collection
+   * (docs/decisions.md#a-bodys-buffer-freed-once-decoded-arraybufferprototypetransfer0). The buffer
+   * is its own ArrayBuffer (allocUnsafeSlow), so detaching it touches nothing else.
    */
   release(): void {
     release(this.buffer);

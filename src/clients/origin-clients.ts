@@ -4,8 +4,8 @@ import { Client, Dispatcher, errors } from 'undici';
  * Up to `connections` undici Clients (one connection each) for one origin, opened as requests need
  * them; each request goes to an idle client, else a new one, else the least loaded. Why not
  * undici's Pool: it allocates a 2,048-slot queue per origin up front and keeps every connection it
- * ever opened, about 35 KB per origin that a fleet of 1,000 nodes multiplies, for a node that is
- * mostly asked one thing at a time.
+ * ever opened, memory per origin that a fleet multiplies, for a node that is mostly asked one thing
+ * at a time (docs/decisions.md#originclients-not-undicis-pool).
  */
 export class OriginClients extends Dispatcher {
   private readonly clients: Client[] = [];

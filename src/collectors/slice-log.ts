@@ -5,8 +5,8 @@ export type SliceLog = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 
 /**
  * A slice's logger without a pino child kept per slice: a child copies its bindings into objects of
- * its own (about 330 bytes; 3 MB at 1,000 nodes' 9,000 slices, kept for good), and most slices
- * never log. The child is made per line instead, and only at a level that is enabled. One object
+ * its own, kept for good for every slice of a fleet
+ * (docs/decisions.md#a-fleets-per-slice-state-shared-without-closures), and most slices never log. The child is made per line instead, and only at a level that is enabled. One object
  * per run, its methods on the prototype: a run makes no closures for lines it never writes.
  */
 export function sliceLog(parent: Logger, slice: { readonly target: string; readonly collector: string }): SliceLog {

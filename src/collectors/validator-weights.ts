@@ -45,7 +45,7 @@ const RECENT_SETS = 4;
 /**
  * The copy of an identical set another target fetched, if there is one: the nodes of a fleet share
  * a network, so they mostly answer the same set, which is then held once instead of once per
- * target (about 80 KB each: 80 MB at 1,000 targets).
+ * target (docs/decisions.md#a-fleets-per-slice-state-shared-without-closures).
  */
 function sharedCopy(weights: ReadonlyMap<string, number>): ReadonlyMap<string, number> {
   const same = recentSets.find((set) => sameEntries(set, weights));

@@ -24,8 +24,8 @@ interface RuntimePart {
  * snapshot re-assembles or the runtime part is a second old, so a scrape normally sends a cached
  * buffer, however many ask at once. With gzip, the runtime part is a second gzip member: clients
  * decode concatenated members as one. A join nobody asked for in PLAIN_BODY_IDLE_MS is let go, as
- * the snapshot lets its plain body go: at 1,000 nodes a plain join is 21 MB, which one `curl` would
- * otherwise hold until the daemon restarts.
+ * the snapshot lets its plain body go: at a large fleet a plain join is tens of megabytes, which one
+ * `curl` would otherwise hold until the daemon restarts (docs/performance.md#scrape-static-snapshot).
  */
 export class MetricsBody {
   private readonly registries = runtimeRegistries();

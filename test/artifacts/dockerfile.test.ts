@@ -148,7 +148,7 @@ describe("the runtime stage's install and command, outside a container", () => {
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'avaxmon-image-'));
     sim = await startSimulator();
-  }, 180_000);
+  }, 600_000);
 
   afterAll(async () => {
     if (daemon?.exitCode === null) daemon.kill('SIGKILL');
@@ -203,7 +203,7 @@ describe("the runtime stage's install and command, outside a container", () => {
       daemon!.kill('SIGTERM');
     });
     expect(exitCode, output).toBe(0);
-  }, 180_000);
+  }, 600_000);
 
   it('reports the build arguments in avaxmon_build_info, as the image ENV passes them', () => {
     // Only /probe targets: a valid config whose one-shot collect has nothing to run, so it exits 0.

@@ -115,7 +115,7 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
       { 'prometheus.yml': prometheusConfig(avaxmon, new URL(alertmanager.url).host), 'avaxmon.rules.yaml': rulesWithoutHoldTimes() },
       (dir, listen) => [`--config.file=${dir}/prometheus.yml`, `--storage.tsdb.path=${dir}/data`, `--web.listen-address=${listen}`],
     );
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await prometheus?.stop();
@@ -131,7 +131,7 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     const up = await eventually(
       () => promQuery(prometheus.url, 'avaxmon_node_healthy{job="avaxmon",target="node-a"}'),
       (data) => hasData(data),
-      60_000,
+      120_000,
     );
     expect((up.result as Array<{ value: [number, string] }>)[0].value[1]).toBe('1');
   });
@@ -140,7 +140,7 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     const data = await eventually(
       () => promQuery(prometheus.url, 'avaxmon_notifications_total{job="avaxmon",receiver="ops-webhook"}'),
       (result) => (result.result as unknown[]).length === DELIVERY_OUTCOMES.length,
-      60_000,
+      120_000,
     );
     const byOutcome = Object.fromEntries(
       (data.result as Array<{ metric: Record<string, string>; value: [number, string] }>).map((sample) => [
@@ -157,7 +157,7 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     const data = await eventually(
       () => promQuery(prometheus.url, 'count by (instance, job) (avaxmon_probe_success{job=~"probe-shard-.*"} == 1)'),
       (result) => (result.result as unknown[]).length === 2,
-      60_000,
+      120_000,
     );
     const shards = (data.result as Array<{ metric: Record<string, string> }>).map((sample) => [sample.metric.instance, sample.metric.job]);
     expect(shards.map(([instance]) => instance).sort()).toEqual(['node-a', 'node-b']);
@@ -178,7 +178,7 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
         return body.data.groups.flatMap((group) => group.rules);
       },
       (list) => list.length > 0 && list.every((rule) => !rule.lastEvaluation.startsWith('0001')),
-      60_000,
+      120_000,
     );
     expect(rules.filter((rule) => rule.health !== 'ok').map((rule) => `${rule.name}: ${rule.lastError}`)).toEqual([]);
     expect(rules.map((rule) => rule.name)).toContain('AvalancheNodeUnhealthy');
@@ -196,7 +196,7 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     const firing = await eventually(
       async () => unhealthy('firing')(),
       (alert) => alert !== undefined,
-      60_000,
+      120_000,
     );
     expect(firing!.labels).toMatchObject({ severity: 'critical', job: 'avaxmon' });
     expect(firing!.annotations.summary).toBe('Node node-a is unhealthy');
@@ -207,9 +207,9 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     await eventually(
       async () => unhealthy('resolved')(),
       (alert) => alert !== undefined,
-      60_000,
+      120_000,
     );
-  }, 180_000);
+  }, 300_000);
 
   it('answers every query of every dashboard with data: every panel target and every annotation', async () => {
     // A failing check gives the alert and failure panels something to show, as on a bad day.
@@ -219,10 +219,10 @@ describe.skipIf(!haveTools)('against a real Prometheus and Alertmanager', () => 
     const empty = await eventually(
       () => queriesWithoutData(prometheus.url, queries),
       (failing) => failing.length === 0,
-      60_000,
+      120_000,
     ).catch(async () => queriesWithoutData(prometheus.url, queries));
     expect(empty).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
 
 async function queriesWithoutData(prometheusUrl: string, queries: readonly DashboardQuery[]): Promise<string[]> {

@@ -126,7 +126,7 @@ describe.skipIf(!haveChromium)('status page in headless Chromium', () => {
         return rowsUnder(page, 'Collectors');
       },
       (rows) => !rows.some((row) => row.includes('failing')),
-      60_000,
+      120_000,
     );
     for (const collector of ['health', 'node_info', 'peers', 'validators', 'l1_validators', 'chain_progress', 'metrics_api', 'data_api']) {
       expect(collectors.some((row) => row.split('\t')[1] === collector)).toBe(true);

@@ -1,5 +1,5 @@
 /** Polls `condition` (every 5 ms) until it holds, for what happens in real time: requests, deliveries. */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
