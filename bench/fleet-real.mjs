@@ -194,7 +194,8 @@ console.log(`| series per node (of ${series.total} in the body) | ${(series.perT
 console.log(`| SIGTERM | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
 if (process.env.SERIES_DETAIL === '1') {
   console.log('\n| family | series per node |\n|---|---|');
-  for (const [family, count] of [...series.byFamily].sort((a, b) => b[1] - a[1])) console.log(`| ${family} | ${(count / NODES).toFixed(1)} |`);
+  for (const [family, count] of [...series.byFamily].sort((a, b) => b[1] - a[1]))
+    console.log(`| ${family} | ${(count / NODES).toFixed(1)} |`);
 }
 process.exit(0);
 
