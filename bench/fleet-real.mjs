@@ -3,16 +3,20 @@
 // runs `node dist/main.js`, which applies its own process settings; PROCESS_SETTINGS=off runs it
 // without them, for a comparison) with the default
 // collectors at their default intervals and alerts on, held to one core (taskset; the simulator on
-// the other). Over WINDOW_S it measures the daemon's CPU and RSS, a gzip scrape every 2 s (latency,
-// age of its newest data, lagging collectors), then SIGTERM; then the floor (bench/fleet-floor.mjs)
-// makes the same requests to the same nodes at the same rate, on the same core, for the same time.
+// the other). Over WINDOW_S it measures the daemon's CPU and RSS, its garbage collections and V8
+// allocation (bench/gc-probe.mjs), a gzip scrape every SCRAPE_S (latency, age of its newest data,
+// lagging collectors), then SIGTERM; then the floor (bench/fleet-floor.mjs) makes the same requests
+// to the same nodes at the same rate, on the same core, for the same time. It prints the machine
+// (CPU model, cores, load before and after): absolute cores and MB hold for that machine only, the
+// ratio to the floor of the same run is what compares between machines.
 //
 // Usage: npm run -s build && NODES=1000 node bench/fleet-real.mjs
-//   NODES (100), WINDOW_S (60), SETTLE_S (70), PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500)
+//   NODES (100), WINDOW_S (60), SETTLE_S (70), SCRAPE_S (2: the stress case; 15 as Prometheus scrapes),
+//   PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500)
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
@@ -26,6 +30,7 @@ const SETTLE_S = Number(process.env.SETTLE_S ?? 70);
 const ONE_CORE = process.env.ONE_CORE !== '0';
 const PEERS = Number(process.env.PEERS ?? 1800);
 const VALIDATORS = Number(process.env.VALIDATORS ?? 1500);
+const SCRAPE_S = Number(process.env.SCRAPE_S ?? 2);
 const SIM_NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const main = new URL('../dist/main.js', import.meta.url).pathname;
@@ -76,6 +81,14 @@ const hook = createServer((request, response) => request.resume().on('end', () =
 await new Promise((resolve) => hook.listen(0, '127.0.0.1', resolve));
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-fleet-real-'));
+const loadBefore = loadavg();
+/** The environment of a measured process: its GC and allocation totals written to `file` every second. */
+const probed = (env, file) => ({
+  ...env,
+  GC_PROBE_FILE: join(dir, file),
+  NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${new URL('./gc-probe.mjs', import.meta.url).href}`.trim(),
+});
+const gcTotals = (file) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
 const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`);
 writeFileSync(
   join(dir, 'config.yaml'),
@@ -92,7 +105,7 @@ const daemon = pinned(
     `--web.listen-address=127.0.0.1:${daemonPort}`,
     '--log.level=error',
   ],
-  { env: daemonEnv, stdio: ['ignore', 'ignore', 'inherit'] },
+  { env: probed(daemonEnv, 'daemon-gc.json'), stdio: ['ignore', 'ignore', 'inherit'] },
 );
 children.push(daemon);
 while (
@@ -105,11 +118,14 @@ while (
 await sleep(SETTLE_S * 1000);
 
 /** The daemon's pid under taskset is the spawned one: taskset execs the command. */
-const requestsBefore = requestCounts(await scrapeText());
+const textBefore = await scrapeText();
+const requestsBefore = requestCounts(textBefore);
+const gcBefore = gcTotals('daemon-gc.json');
 const scrapes = [];
 const { cores, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
-  if (second % 2 === 0) scrapes.push(await timedGzipScrape());
+  if (second % SCRAPE_S === 0) scrapes.push(await timedGzipScrape());
 });
+const gcAfter = gcTotals('daemon-gc.json');
 const requestsAfter = requestCounts(await scrapeText());
 
 const stopStarted = performance.now();
@@ -121,40 +137,95 @@ const plan = [...requestsAfter]
   .map(([key, after]) => ({ ...requestOf(key), count: Math.round(after - (requestsBefore.get(key) ?? 0)) }))
   .filter((entry) => entry.count > 0);
 const perNodeMinute = plan.reduce((sum, entry) => sum + entry.count, 0) / NODES / (WINDOW_S / 60);
+const floorEnv = probed(process.env, 'floor-gc.json');
 const floorChild = ONE_CORE
   ? spawn('taskset', ['-c', '0', process.execPath, new URL('./fleet-floor.mjs', import.meta.url).pathname], {
+      env: floorEnv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
-  : fork(new URL('./fleet-floor.mjs', import.meta.url));
+  : fork(new URL('./fleet-floor.mjs', import.meta.url), { env: floorEnv });
 children.push(floorChild);
 // Measured from when it is loaded and starts on the plan, as the daemon's window starts settled.
 await new Promise((resolve) => floorChild.once('message', resolve));
+// Its first totals file is written a second after it loaded.
+await sleep(1100);
+const floorGcBefore = gcTotals('floor-gc.json');
 floorChild.send({ plan, windowS: WINDOW_S });
 const floorDone = new Promise((resolve) => floorChild.once('message', resolve));
 const floor = await watch(floorChild.pid, WINDOW_S);
+const floorGcAfter = gcTotals('floor-gc.json');
 const floorResult = await floorDone;
 sim.kill();
 hook.close();
 
 const worst = (pick) => Math.max(...scrapes.map(pick));
+const requests = plan.reduce((sum, entry) => sum + entry.count, 0);
+const series = seriesOf(textBefore);
+const gc = gcWindow(gcBefore, gcAfter, requests);
+const floorGc = gcWindow(floorGcBefore, floorGcAfter, floorResult.requests);
+const loadAfter = loadavg();
+const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
 console.log(
   `fleet benchmark on real shapes: ${NODES} nodes (${PEERS} peers, ${VALIDATORS} validators each), default intervals, alerts on, ` +
-    `as npm start runs it${process.env.PROCESS_SETTINGS === 'off' ? ', process settings off' : ''}${ONE_CORE ? ', daemon held to one core' : ''}; node ${process.version}; ${new Date().toISOString()}`,
+    `as npm start runs it${process.env.PROCESS_SETTINGS === 'off' ? ', process settings off' : ''}${ONE_CORE ? ', daemon held to one core' : ''}, ` +
+    `a gzip scrape every ${SCRAPE_S} s; node ${process.version}; ${new Date().toISOString()}`,
+);
+console.log(
+  `machine: ${cpuModel}, ${availableParallelism()} cores; load average ${loadBefore.map((load) => load.toFixed(2)).join(' ')} before, ` +
+    `${loadAfter.map((load) => load.toFixed(2)).join(' ')} after (absolute cores and MB hold for this machine and load only; compare ratios)`,
 );
 console.log(`\n| ${WINDOW_S} s window | avaxmon | floor | ratio |\n|---|---|---|---|`);
-console.log(`| CPU cores | ${cores.toFixed(3)} | ${floor.cores.toFixed(3)} | ${(cores / floor.cores).toFixed(2)}x |`);
+console.log(`| CPU cores | ${cores.toFixed(3)} | ${floor.cores.toFixed(3)} | **${(cores / floor.cores).toFixed(2)}x** |`);
 console.log(`| RSS max MB | ${rssMax.toFixed(0)} | ${floor.rssMax.toFixed(0)} | ${(rssMax / floor.rssMax).toFixed(2)}x |`);
+console.log(`| GC pauses, share of the window | ${gc.share} | ${floorGc.share} | |`);
+console.log(`| garbage collections (full) | ${gc.count} | ${floorGc.count} | |`);
+console.log(`| V8 heap allocated MB/s | ${gc.mbPerS} | ${floorGc.mbPerS} | ${(gc.bytes / floorGc.bytes).toFixed(2)}x |`);
+console.log(`| V8 heap allocated KB per upstream request | ${gc.kbPerRequest} | ${floorGc.kbPerRequest} | |`);
 console.log(
   `| requests per node per minute | ${perNodeMinute.toFixed(1)} | ${(floorResult.requests / NODES / (floorResult.elapsedS / 60)).toFixed(1)} (${floorResult.failures} failed) | |`,
 );
-console.log(`\n| scrapes (gzip, every 2 s) | value |\n|---|---|`);
+console.log(`\n| scrapes (gzip, every ${SCRAPE_S} s) | value |\n|---|---|`);
 console.log(`| scrapes / failed | ${scrapes.length} / ${scrapes.filter((scrape) => !scrape.ok).length} |`);
 console.log(`| slowest scrape ms | ${worst((scrape) => scrape.ms).toFixed(0)} |`);
 console.log(`| oldest newest-data age s | ${worst((scrape) => scrape.newestAgeS).toFixed(1)} |`);
 console.log(`| most lagging collectors (older than two intervals) | ${worst((scrape) => scrape.lagging)} |`);
 console.log(`| body KiB (gzip) | ${(scrapes.at(-1).gzipBytes / 1024).toFixed(0)} |`);
+console.log(`| series per node (of ${series.total} in the body) | ${(series.perTarget / NODES).toFixed(0)} |`);
 console.log(`| SIGTERM | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
+if (process.env.SERIES_DETAIL === '1') {
+  console.log('\n| family | series per node |\n|---|---|');
+  for (const [family, count] of [...series.byFamily].sort((a, b) => b[1] - a[1]))
+    console.log(`| ${family} | ${(count / NODES).toFixed(1)} |`);
+}
 process.exit(0);
+
+/** Series in a text body: all, those labelled with a target, and those per family. */
+function seriesOf(text) {
+  let total = 0;
+  let perTarget = 0;
+  const byFamily = new Map();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    total++;
+    if (!line.includes('target="')) continue;
+    perTarget++;
+    const family = line.slice(0, line.search(/[{ ]/));
+    byFamily.set(family, (byFamily.get(family) ?? 0) + 1);
+  }
+  return { total, perTarget, byFamily };
+}
+
+/** Garbage collection and V8 allocation between two totals of bench/gc-probe.mjs. */
+function gcWindow(before, after, requestCount) {
+  const bytes = after.allocatedBytes - before.allocatedBytes;
+  return {
+    bytes,
+    count: `${after.gcs - before.gcs} (${after.fullGcs - before.fullGcs})`,
+    share: `${((after.gcMs - before.gcMs) / 10 / WINDOW_S).toFixed(1)} %`,
+    mbPerS: (bytes / 1e6 / WINDOW_S).toFixed(1),
+    kbPerRequest: (bytes / 1e3 / Math.max(1, requestCount)).toFixed(1),
+  };
+}
 
 async function scrapeText() {
   return (await fetch(`${origin}/metrics`)).text();

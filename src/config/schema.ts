@@ -55,6 +55,11 @@ const targetSchema = z
     collectors: z.record(collectorName, collectorOverride).default({}),
     validators: validatorsSchema.default({ node_ids: ['self'], network_wide: false }),
     subnets: z.array(subnetSchema).default([]),
+    /**
+     * avaxmon_evm_rule_active, about 21 series a node that no dashboard or rule reads (the upgrade
+     * schedules tell the same forks): off unless asked for.
+     */
+    evm_rule_series: z.boolean().default(false),
     ...httpConfigFields,
   })
   .strict();

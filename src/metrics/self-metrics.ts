@@ -235,7 +235,8 @@ function collectorStatusSamples(status: CollectorStatus): Sample[] {
   if (status.intervalSeconds !== undefined)
     samples.push({ name: 'avaxmon_collector_interval_seconds', labels, value: status.intervalSeconds });
   samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });
-  samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
+  // Nine series a node that stay 0 unless a run hangs past its deadline: exported from the first abandoned run on.
+  if (status.abandonedRuns > 0) samples.push({ name: 'avaxmon_collector_abandoned_runs_total', labels, value: status.abandonedRuns });
   return samples;
 }
 

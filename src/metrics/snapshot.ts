@@ -1,8 +1,9 @@
 import { systemClock, type Clock, type Timer } from '../clock.js';
 import type { Labels, MetricDesc, Sample } from './metric-desc.js';
 import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
+import type { DeflateWriter } from './deflate-writer.js';
 import { GzipGroups, type GzipFamily } from './gzip-groups.js';
-import type { GzipMembers } from './gzip-members.js';
+import { gzipMember, type DeflatePart } from './gzip-stream.js';
 import { KeptSamples } from './kept-samples.js';
 
 /**
@@ -60,7 +61,12 @@ interface FamilyLines {
 
 /** A body in one format and encoding, current while its version matches the snapshot's. */
 interface Rendition {
-  readonly body: Buffer;
+  /** The body, when plain. */
+  readonly plain?: Buffer;
+  /** The body's deflate stream, when gzip: MetricsBody appends the runtime metrics to it. */
+  readonly deflated?: DeflatePart;
+  /** The deflate stream as a gzip member, made when asked for. */
+  gzipped?: Buffer;
   readonly version: number;
   readonly assembledAtMs: number;
   /** What its assembly cost: the next one of this format and encoding waits ten times that at most. */
@@ -217,7 +223,7 @@ export class MetricsSnapshot {
     for (const refresh of this.refreshers) refresh();
     const rendition = this.currentOrAssemble(format, gzip);
     rendition.handedOut = true;
-    return rendition.body;
+    return bodyOf(rendition);
   }
 
   /**
@@ -226,16 +232,25 @@ export class MetricsSnapshot {
    * body is served at once and a trailing assembly follows at the window's end. So each format and
    * encoding is assembled a few times a second at most however many scrapers there are, and a body
    * is never older than its window, at most MAX_ASSEMBLY_INTERVAL_MS. A gzip body is compressed as
-   * it is assembled (see gzip-members.ts), never from an assembled plain body. A plain body is
+   * it is assembled (see deflate-writer.ts), never from an assembled plain body. A plain body is
    * written over by the next assembly: the caller copies it before it awaits anything.
    */
   serve(format: ExpositionFormat, gzip: boolean): Buffer {
+    return bodyOf(this.served(format, gzip));
+  }
+
+  /** As serve() with gzip, as a deflate stream to which more parts may be appended before the gzip framing. */
+  serveDeflated(format: ExpositionFormat): DeflatePart {
+    return this.served(format, true).deflated!;
+  }
+
+  private served(format: ExpositionFormat, gzip: boolean): Rendition {
     for (const refresh of this.refreshers) refresh();
     const nowMs = this.clock.now();
     this.dropIdlePlainBodies(nowMs);
     const rendition = this.freshEnough(format, gzip);
     rendition.servedAtMs = nowMs;
-    return rendition.body;
+    return rendition;
   }
 
   private dropIdlePlainBodies(nowMs: number): void {
@@ -272,10 +287,10 @@ export class MetricsSnapshot {
     const current = this.renditions.get(key);
     if (current?.version === this.version) return current;
     const started = performance.now();
-    const body = gzip ? this.assembleGzipped(format) : this.assemblePlain(format, current);
+    const body = gzip ? { deflated: this.assembleDeflated(format) } : { plain: this.assemblePlain(format, current) };
     const assembledAtMs = this.clock.now();
     const rendition: Rendition = {
-      body,
+      ...body,
       version: this.version,
       assembledAtMs,
       costMs: performance.now() - started,
@@ -299,12 +314,12 @@ export class MetricsSnapshot {
   }
 
   /** Families whose lines did not change since the last gzip assembly are not walked, copied or compressed again. */
-  private assembleGzipped(format: ExpositionFormat): Buffer {
+  private assembleDeflated(format: ExpositionFormat): DeflatePart {
     const present = [...this.families.values()].filter((family) => family.bytes > 0);
     return this.gzipGroups[format].assemble(present, this.version, (stale) => {
       const lines = new Map(this.linesByFamily(stale).map((family) => [family.name, family]));
-      return (name: string, members: GzipMembers) =>
-        forEachPiece([lines.get(name)!], format, (source, start, end) => members.write(source, start, end));
+      return (name: string, writer: DeflateWriter) =>
+        forEachPiece([lines.get(name)!], format, (source, start, end) => writer.write(source, start, end));
     });
   }
 
@@ -355,10 +370,15 @@ export class MetricsSnapshot {
  * assembly (measured 80-300 ms for 20 MB on a VM).
  */
 function bufferFor(current: Rendition | undefined, size: number): Buffer {
-  if (current && !current.handedOut && current.body.buffer.byteLength - current.body.byteOffset >= size) {
-    return Buffer.from(current.body.buffer, current.body.byteOffset, size);
-  }
+  const plain = current?.handedOut ? undefined : current?.plain;
+  if (plain && plain.buffer.byteLength - plain.byteOffset >= size) return Buffer.from(plain.buffer, plain.byteOffset, size);
   return Buffer.allocUnsafeSlow(Math.ceil(size * BODY_HEADROOM)).subarray(0, size);
+}
+
+function bodyOf(rendition: Rendition): Buffer {
+  if (rendition.plain) return rendition.plain;
+  rendition.gzipped ??= gzipMember([rendition.deflated!]);
+  return rendition.gzipped;
 }
 
 function renditionKey(format: ExpositionFormat, gzip: boolean): RenditionKey {

@@ -1,31 +1,36 @@
-import { gzipSync } from 'node:zlib';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { ExpositionFormat } from '../metrics/exposition.js';
+import { deflatePart, gzipMember, type DeflatePart } from '../metrics/gzip-stream.js';
 import { PLAIN_BODY_IDLE_MS, type MetricsSnapshot } from '../metrics/snapshot.js';
 
 /** Process and runtime metrics need no sub-second freshness; rendering them costs ~1 ms. */
 const RUNTIME_REFRESH_MS = 1000;
 
+/** The collected series: plain, or a deflate stream the runtime part is appended to. */
+type Part = Buffer | DeflatePart;
+
 interface CachedBody {
-  readonly collected: Buffer;
-  readonly runtime: Buffer;
+  readonly collected: Part;
+  readonly runtime: Part;
   readonly body: Buffer;
   usedAtMs: number;
 }
 
 interface RuntimePart {
   readonly renderedAt: number;
-  readonly bytes: Buffer;
+  readonly part: Part;
 }
 
 /**
  * The /metrics body: the snapshot's assembled collected series followed by prom-client's process
  * and runtime metrics. The joined buffer is cached per format and encoding, and rebuilt only when the
  * snapshot re-assembles or the runtime part is a second old, so a scrape normally sends a cached
- * buffer, however many ask at once. With gzip, the runtime part is a second gzip member: clients
- * decode concatenated members as one. A join nobody asked for in PLAIN_BODY_IDLE_MS is let go, as
- * the snapshot lets its plain body go: at a large fleet a plain join is tens of megabytes, which one
- * `curl` would otherwise hold until the daemon restarts (docs/performance.md#scrape-static-snapshot).
+ * buffer, however many ask at once. With gzip, the runtime part is deflated on its own and appended
+ * to the collected series' deflate stream, under one gzip header: a single member, which every
+ * client reads whole (curl and browsers read only the first of several). A join nobody asked for
+ * in PLAIN_BODY_IDLE_MS is let go, as the snapshot lets its plain body go: at a large fleet a plain
+ * join is tens of megabytes, which one `curl` would otherwise hold until the daemon restarts
+ * (docs/performance.md#scrape-static-snapshot).
  */
 export class MetricsBody {
   private readonly registries = runtimeRegistries();
@@ -38,25 +43,25 @@ export class MetricsBody {
     const key = `${format}/${gzip}`;
     const runtime = await this.runtimePart(key, format, gzip, nowMs);
     // An uncompressed collected body is written over by a later assembly: it is joined before anything else runs.
-    const collected = this.snapshot.serve(format, gzip);
+    const collected = gzip ? this.snapshot.serveDeflated(format) : this.snapshot.serve(format, false);
     for (const [idleKey, idle] of this.cache) if (nowMs - idle.usedAtMs >= PLAIN_BODY_IDLE_MS) this.cache.delete(idleKey);
     const cached = this.cache.get(key);
     if (cached && cached.collected === collected && cached.runtime === runtime) {
       cached.usedAtMs = nowMs;
       return cached.body;
     }
-    const body = Buffer.concat([collected, runtime]);
+    const body = joined(collected, runtime);
     this.cache.set(key, { collected, runtime, body, usedAtMs: nowMs });
     return body;
   }
 
-  private async runtimePart(key: string, format: ExpositionFormat, gzip: boolean, nowMs: number): Promise<Buffer> {
-    const part = this.runtimeParts.get(key);
-    if (part && nowMs - part.renderedAt < RUNTIME_REFRESH_MS) return part.bytes;
+  private async runtimePart(key: string, format: ExpositionFormat, gzip: boolean, nowMs: number): Promise<Part> {
+    const runtime = this.runtimeParts.get(key);
+    if (runtime && nowMs - runtime.renderedAt < RUNTIME_REFRESH_MS) return runtime.part;
     const text = Buffer.from(await this.runtimeText(format));
-    const bytes = gzip ? gzipSync(text) : text;
-    this.runtimeParts.set(key, { renderedAt: nowMs, bytes });
-    return bytes;
+    const part = gzip ? deflatePart(text) : text;
+    this.runtimeParts.set(key, { renderedAt: nowMs, part });
+    return part;
   }
 
   private async runtimeText(format: ExpositionFormat): Promise<string> {
@@ -64,6 +69,12 @@ export class MetricsBody {
     // prom-client ends OpenMetrics with its own # EOF; the exposition must have exactly one, last.
     return format === 'openmetrics' ? `${text.replace(/# EOF\n?$/, '')}# EOF\n` : text;
   }
+}
+
+function joined(collected: Part, runtime: Part): Buffer {
+  if (Buffer.isBuffer(collected) && Buffer.isBuffer(runtime)) return Buffer.concat([collected, runtime]);
+  if (Buffer.isBuffer(collected) || Buffer.isBuffer(runtime)) throw new Error('a plain part joined to a deflated one');
+  return gzipMember([collected, runtime]);
 }
 
 /**

@@ -26,7 +26,7 @@ async function rpc(url: string, method: string): Promise<Record<string, unknown>
 
 describe('fee_config collector', () => {
   it('exports every fee config field, the chain id, configured precompiles and active rules of an L1', async () => {
-    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness = await startHarness(`${SIM_SUBNETS_YAML}\nevm_rule_series: true`);
     const samples = await harness.run(createFeeConfigCollector());
     expect(value(samples, 'avaxmon_evm_fee_gas_limit', l1)).toBe(8_000_000);
     expect(value(samples, 'avaxmon_evm_fee_target_block_rate_seconds', l1)).toBe(2);
@@ -51,6 +51,13 @@ describe('fee_config collector', () => {
     expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'warpConfig' })).toBe(1);
     expect(value(samples, 'avaxmon_evm_precompile_activation_timestamp_seconds', { ...l1, precompile: 'warpConfig' })).toBe(1_734_034_648);
     expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'rewardManagerConfig' })).toBe(0);
+  });
+
+  it('leaves the active rules out unless the target asks for them (evm_rule_series)', async () => {
+    harness = await startHarness(SIM_SUBNETS_YAML);
+    const samples = await harness.run(createFeeConfigCollector());
+    expect(series(samples, 'avaxmon_evm_rule_active', {})).toEqual([]);
+    expect(value(samples, 'avaxmon_evm_precompile_active', { ...l1, precompile: 'warpConfig' })).toBe(1);
   });
 
   it('skips what the C-Chain lacks (-32601, no data), logging it once, and keeps what it has', async () => {
@@ -121,7 +128,7 @@ describe('fee_config collector', () => {
   });
 
   it('reads the v1.15 chain configs: fork times on both VMs, initialMinDelayMS on subnet-evm only', async () => {
-    harness = await startHarness(SIM_SUBNETS_YAML);
+    harness = await startHarness(`${SIM_SUBNETS_YAML}\nevm_rule_series: true`);
     harness.sim.state.upgrades.heliconTime = '2026-09-22T15:00:00Z';
     const c = (await rpc(`${harness.sim.url}/ext/bc/C/rpc`, 'eth_getChainConfig')).result as Record<string, unknown>;
     expect(c).toMatchObject({

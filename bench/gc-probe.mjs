@@ -1,0 +1,32 @@
+// Preloaded into a benchmarked process (NODE_OPTIONS="--import=<this file>") when GC_PROBE_FILE is
+// set: every second it writes to that file, as JSON, the garbage collections since start (count, of
+// them full ones, milliseconds in pauses) and the bytes allocated on V8's heap (growth of the used
+// heap plus what every collection freed), from v8.GCProfiler. The benchmark reads it at the start
+// and the end of its window. It runs in the process it measures: what it costs is counted too
+// (one profiler restart and a small file write a second).
+import { writeFileSync } from 'node:fs';
+import { getHeapStatistics, GCProfiler } from 'node:v8';
+
+const file = process.env.GC_PROBE_FILE;
+if (file) {
+  const totals = { gcs: 0, fullGcs: 0, gcMs: 0, allocatedBytes: 0 };
+  let usedBefore = getHeapStatistics().used_heap_size;
+  let profiler = new GCProfiler();
+  profiler.start();
+  const sample = () => {
+    const { statistics } = profiler.stop();
+    profiler = new GCProfiler();
+    profiler.start();
+    for (const gc of statistics) {
+      totals.gcs++;
+      if (gc.gcType === 'MarkSweepCompact') totals.fullGcs++;
+      totals.gcMs += gc.cost / 1000;
+      totals.allocatedBytes += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
+    }
+    const usedNow = getHeapStatistics().used_heap_size;
+    totals.allocatedBytes += usedNow - usedBefore;
+    usedBefore = usedNow;
+    writeFileSync(file, JSON.stringify({ pid: process.pid, ...totals }));
+  };
+  setInterval(sample, 1000).unref();
+}
