@@ -132,8 +132,10 @@ function exportActiveRules(ctx: CollectContext, out: SampleSet, labels: Record<s
     const rules = result[group] === undefined ? {} : read.object(result[group], group);
     // Rules are Go structs without json tags: boolean Is* fields, plus ChainID and maps (not rules).
     for (const [rule, active] of Object.entries(rules)) {
-      if (ctx.target.evm_rule_series && rule.startsWith('Is'))
-        out.add('avaxmon_evm_rule_active', { ...labels, rule }, read.boolean(active, `${group}.${rule}`));
+      if (!rule.startsWith('Is')) continue;
+      // Read even when not exported: a typed field of the wrong type still fails the chain.
+      const isActive = read.boolean(active, `${group}.${rule}`);
+      if (ctx.target.evm_rule_series) out.add('avaxmon_evm_rule_active', { ...labels, rule }, isActive);
     }
   }
   const active = result.precompiles === undefined || result.precompiles === null ? {} : read.object(result.precompiles, 'precompiles');
