@@ -30,6 +30,8 @@ interface Reachability {
  */
 export class SelfMetrics {
   private readonly requests = new Map<string, LabelledCounter<'target' | 'method' | 'outcome'>>();
+  /** Seconds each target's requests waited for a connection, in all. */
+  private readonly queueWaitSeconds = new Map<string, number>();
   private readonly collectors = new Map<string, CollectorStatus>();
   private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
@@ -49,6 +51,10 @@ export class SelfMetrics {
     let counter = this.requests.get(target);
     if (!counter) this.requests.set(target, (counter = new LabelledCounter('avaxmon_rpc_requests_total', ['target', 'method', 'outcome'])));
     counter.add({ target, method, outcome });
+  }
+
+  recordQueueWait(target: string, waitedSeconds: number): void {
+    this.queueWaitSeconds.set(target, (this.queueWaitSeconds.get(target) ?? 0) + waitedSeconds);
   }
 
   /**
@@ -158,6 +164,7 @@ export class SelfMetrics {
   /** Drops the state of targets and collectors no longer configured, so their series vanish after a reload. */
   retain(targets: ReadonlySet<string>, collectorKeys: ReadonlySet<string>): void {
     for (const key of this.requests.keys()) if (!targets.has(key)) this.requests.delete(key);
+    for (const key of this.queueWaitSeconds.keys()) if (!targets.has(key)) this.queueWaitSeconds.delete(key);
     for (const key of this.reachability.keys()) if (!targets.has(key)) this.reachability.delete(key);
     for (const key of this.statusMovedTargets) if (!targets.has(key)) this.statusMovedTargets.delete(key);
     for (const [key, status] of this.collectors) {
@@ -224,7 +231,10 @@ export class SelfMetrics {
 
   /** The target's request counts, which every collector of it moves. */
   requestSamples(target: string): Sample[] {
-    return this.requests.get(target)?.samples() ?? [];
+    const samples = this.requests.get(target)?.samples() ?? [];
+    const waited = this.queueWaitSeconds.get(target);
+    if (waited !== undefined) samples.push({ name: 'avaxmon_request_queue_wait_seconds_total', labels: { target }, value: waited });
+    return samples;
   }
 }
 

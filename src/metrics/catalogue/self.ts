@@ -43,6 +43,11 @@ export const selfMetrics = [
     ['collector'],
   ),
   counter('avaxmon_rpc_requests_total', 'Upstream requests by method and outcome.', ['target', 'method', 'outcome']),
+  counter(
+    'avaxmon_request_queue_wait_seconds_total',
+    "Seconds the target's requests waited for a free connection before they were sent: avaxmon's own lateness, outside each request's timeout.",
+    ['target'],
+  ),
   gauge('avaxmon_config_last_reload_successful', 'Whether the last configuration reload succeeded.', []),
   gauge('avaxmon_config_last_reload_success_timestamp_seconds', 'Unix time of the last successful configuration load.', []),
 ] as const;
