@@ -131,12 +131,11 @@ describe('alert engine lifecycle', () => {
     - { name: hook, type: webhook, url: ${hook.url}/hook, severity: [critical], match: { target: validator-1 } }
     - { name: chat, type: webhook, url: ${chat.url}/chat, severity: [warning], send_resolved: false }`),
     );
-    const samples = [...healthy(0), ...healthy(0, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 3 }];
+    // Few peers on a healthy node: on an unhealthy one, its page explains them (a partition).
+    const peers = (value: number) => [...healthy(1, 'api-1'), { name: 'avaxmon_node_peers', labels: { target: 'api-1' }, value }];
+    const samples = [...healthy(0), ...healthy(0, 'other'), ...peers(3)];
     alerting.evaluate(samples, sec(0));
-    alerting.evaluate(
-      [...healthy(1), ...healthy(1, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 30 }],
-      sec(60),
-    );
+    alerting.evaluate([...healthy(1), ...healthy(1, 'other'), ...peers(30)], sec(60));
     await hook.waitFor(2);
     await chat.waitFor(1);
     await new Promise((resolve) => setTimeout(resolve, 100));

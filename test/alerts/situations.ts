@@ -173,12 +173,53 @@ export const situations: readonly Situation[] = [
       { chain_bootstrapping: 'X' },
       { chain_bootstrapping: 'C' },
     ],
-    fires: [critical('AvalancheNodeUnhealthy'), ...['P', 'X', 'C'].map((chain) => warning('AvalancheNodeNotBootstrapped', { chain }))],
+    // A restart's bootstrap, minutes old: a warning until it outlasts 30 minutes.
+    fires: [warning('AvalancheNodeUnhealthy'), ...['P', 'X', 'C'].map((chain) => warning('AvalancheNodeNotBootstrapped', { chain }))],
     // The unhealthy node explains its checks, its readiness and the collectors its chains' 503s fail.
     muted: [
       ...['bootstrapped', 'P', 'X', 'C'].map((check) => warning('AvalancheHealthCheckFailing', { check })),
       warning('AvalancheNodeNotReady'),
       ...['validators', 'chain_progress', 'fee_config'].map((collector) => warning('AvaxmonCollectorFailing', { collector })),
+    ],
+  },
+  {
+    id: 'bootstrap-outlasts-grace',
+    title: 'A restart whose C-Chain is still bootstrapping 40 minutes later',
+    setup: [
+      { ...WELL_SEEN, fail_check: { check: 'bootstrapped', error: 'subnets not bootstrapped', failing_for: '40m' } },
+      { chain_bootstrapping: 'C' },
+    ],
+    fires: [critical('AvalancheNodeUnhealthy'), warning('AvalancheNodeNotBootstrapped', { chain: 'C' })],
+    muted: [
+      ...['bootstrapped', 'C'].map((check) => warning('AvalancheHealthCheckFailing', { check })),
+      warning('AvalancheNodeNotReady'),
+      warning('AvaxmonCollectorFailing', { collector: 'fee_config' }),
+    ],
+  },
+  {
+    id: 'restart-budget-at-risk',
+    title: 'A restart bootstrapping its C-Chain with about 6 minutes of downtime budget left',
+    setup: [
+      {
+        set_version: V115,
+        validator_period: { ago_days: 57.1, days: 60 },
+        network_view: { connected: [{ stake: 97, observed: 89 }] },
+        fail_check: { check: 'bootstrapped', error: 'subnets not bootstrapped' },
+      },
+      { chain_bootstrapping: 'C' },
+    ],
+    fires: [
+      critical('AvalancheNodeUnhealthy'),
+      critical('AvalancheRewardAtRisk', { view: 'network' }),
+      warning('AvalancheUptimeLow', { view: 'network' }),
+      warning('AvalancheRewardingStakeLow'),
+      warning('AvalancheNodeNotBootstrapped', { chain: 'C' }),
+      { alertname: 'AvalancheStakeExpiring', severity: 'info' },
+    ],
+    muted: [
+      ...['bootstrapped', 'C'].map((check) => warning('AvalancheHealthCheckFailing', { check })),
+      warning('AvalancheNodeNotReady'),
+      warning('AvaxmonCollectorFailing', { collector: 'fee_config' }),
     ],
   },
   {
@@ -191,7 +232,48 @@ export const situations: readonly Situation[] = [
         network_view: { connected: [{ stake: 97, observed: 99, version: 'avalanchego/1.16.0' }] },
       },
     ],
-    fires: [warning('AvalancheNodeVersionBehind'), warning('AvalancheUpgradeScheduled')],
+    // The unknown upgrade is why the node is behind: one notification.
+    fires: [warning('AvalancheUpgradeScheduled')],
+    muted: [warning('AvalancheNodeVersionBehind')],
+  },
+  {
+    id: 'upgrade-unknown-12h',
+    title: "An upgrade the node's release does not know activates in 12 hours; 90% of the stake runs the release that knows it",
+    setup: [
+      {
+        set_version: V115,
+        upgrade_ahead: { from_version: 'avalanchego/1.16.0', days: 0.5 },
+        network_view: { connected: [{ stake: 90, observed: 99, version: 'avalanchego/1.16.0' }] },
+      },
+    ],
+    // The node's futureupgrade check fails from 3 days before (node/node.go): the upgrade alert pages.
+    fires: [critical('AvalancheUpgradeScheduled'), warning('AvalancheNodeUnhealthy')],
+    muted: [warning('AvalancheNodeVersionBehind'), warning('AvalancheHealthCheckFailing', { check: 'futureupgrade' })],
+  },
+  {
+    id: 'partition',
+    title: 'A network partition: 5 peers, 4% of the stake connected, every chain check failing for want of stake',
+    setup: [
+      {
+        set_version: V115,
+        network_view: { connected: [{ stake: 4, observed: 99 }] },
+      },
+      ...['P', 'X', 'C'].map((chain) => ({
+        set_connected_stake: { chain, percent: 4 },
+        fail_check: {
+          check: chain,
+          error: 'networking: not connected to enough stake: connected to 4.000000%; required at least 80.000000%',
+        },
+      })),
+    ],
+    // The whole set watched, so the connected share of the stake is exported and alerted on.
+    targetYaml: 'validators: { node_ids: [self], network_wide: true }',
+    fires: [critical('AvalancheNodeUnhealthy'), warning('AvalancheRewardingStakeLow')],
+    muted: [
+      critical('AvalancheStakeConnectedLow'),
+      warning('AvalanchePeersLow'),
+      ...['P', 'X', 'C'].map((check) => warning('AvalancheHealthCheckFailing', { check })),
+    ],
   },
   {
     id: 'low-disk',
