@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../clock.js';
+import { SteadyClock, systemClock, type Clock } from '../clock.js';
 import type { Outcome } from '../errors.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
@@ -40,10 +40,13 @@ export class SelfMetrics {
   private reloadSuccessful = true;
   private lastLoadSeconds: number;
   private readonly clock: Clock;
+  /** Reachability compares answer and failure times: a wall step between them must not decide it. */
+  private readonly steady: SteadyClock;
 
   /** `clock`: when the config was loaded and when a target last answered; the system clock by default. */
   constructor(private readonly build: { version: string; revision: string; clock?: Clock }) {
     this.clock = build.clock ?? systemClock;
+    this.steady = new SteadyClock(this.clock);
     this.lastLoadSeconds = this.clock.now() / 1000;
   }
 
@@ -62,7 +65,7 @@ export class SelfMetrics {
    * Collectors run concurrently, so one method timing out while others are answered must not mark
    * the node down: it is down once transport failures continue past `graceMs` after the last answer.
    */
-  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.clock.now()): void {
+  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.steady.now()): void {
     const upBefore = this.isTargetUp(target);
     const state = this.reachability.get(target) ?? { graceMs };
     state.graceMs = graceMs;

@@ -182,7 +182,14 @@ describe('rules over hand-built samples', () => {
     expect(severityAt(end - 5 * 86_400_000)).toEqual(['info']);
     expect(severityAt(end - 12 * 3_600_000)).toEqual(['warning']);
     expect(severityAt(end - 1_800_000)).toEqual(['warning']);
-    expect(severityAt(end + 1000)).toEqual([]);
+    // Once ended, it says so for an hour (ended_notice), whether the series stay or go, then resolves.
+    expect(severityAt(end + 1000)).toEqual(['info']);
+    expect(alerting.activeAlerts()[0].annotations).toMatchObject({ ended_at: new Date(end).toISOString(), reward_earned: 'unknown' });
+    samples.pop();
+    expect(severityAt(end + 1_800_000)).toEqual(['info']);
+    // Its series gone, it is held as missing data (5 minutes), then resolves.
+    expect(severityAt(end + 3_600_000)).toEqual(['info']);
+    expect(severityAt(end + 3_600_000 + 300_000)).toEqual([]);
   });
 
   it('stake expiring fires for a validator that leaves after this cycle, not for one that renews (ACP-236)', async () => {

@@ -28,6 +28,8 @@ export interface Situation {
   /** The public Metrics API of the daemon is this situation's simulator. */
   readonly metricsApi?: boolean;
   readonly fires: readonly ExpectedAlert[];
+  /** Notified on the way, before the situation settled into `fires` (an escalation, an ending). */
+  readonly before?: readonly ExpectedAlert[];
   readonly muted?: readonly ExpectedAlert[];
   /** Alerts of another `target` label (metrics_api) that belong to this situation. */
   readonly otherTarget?: string;
@@ -45,7 +47,7 @@ const critical = (alertname: string, labels?: Record<string, string>): ExpectedA
  * The situations of issue 23: the seven of its "Why", then the everyday ones around them. The
  * simulated node's own validation is 90 days long and 30 days in unless a step says otherwise.
  */
-export const situations: readonly Situation[] = [
+const EVERYDAY: readonly Situation[] = [
   {
     id: 'api-node',
     title: 'An API/RPC node that validates nothing, started from `config.minimal.yaml`',
@@ -348,6 +350,44 @@ export const situations: readonly Situation[] = [
   },
 ];
 
+/**
+ * The situations of issue 43 that are not in the list above: a slow or intermittent node whose
+ * validators call fails after one good run still pages the budget from that run's facts.
+ */
+const EDGES: readonly Situation[] = [
+  {
+    id: 'budget-spent-validators-failing',
+    title: '55 days into 60 at 89.5% (about 5 hours of budget), the validators call failing from the second run on',
+    setup: [
+      { set_version: V115, validator_period: { ago_days: 55, days: 60 }, network_view: { connected: [{ stake: 97, observed: 89 }] } },
+    ],
+    later: [{ afterMs: 0, apply: { fault: { match: 'platform.getCurrentValidators', kind: 'rpc_error', message: 'timed out' } } }],
+    // From the last good run's facts, which the page says are stale.
+    fires: [
+      critical('AvalancheRewardAtRisk', { view: 'network' }),
+      warning('AvalancheUptimeLow', { view: 'network' }),
+      warning('AvalancheRewardingStakeLow'),
+      { alertname: 'AvalancheStakeExpiring', severity: 'info' },
+      warning('AvaxmonCollectorFailing', { collector: 'validators' }),
+    ],
+  },
+  {
+    id: 'validation-ended',
+    title: 'A validation ends without renewal and the node leaves the validator set',
+    setup: [{ ...WELL_SEEN, validator_period: { ago_days: 13.5, days: 14 } }],
+    later: [
+      // The end passes (a second ago), then the P-Chain removes the validator.
+      { afterMs: 0, apply: { validator_period: { ago_days: 14 + 1 / 86_400, days: 14 } } },
+      { afterMs: 1500, apply: { validator_leave: 'self' } },
+    ],
+    before: [warning('AvalancheStakeExpiring')],
+    // Said as ended, with its end time and the reward earned, not resolved.
+    fires: [{ alertname: 'AvalancheStakeExpiring', severity: 'info' }],
+  },
+];
+
+export const situations: readonly Situation[] = [...EVERYDAY, ...EDGES];
+
 const describeAlert = (alert: ExpectedAlert) => {
   const labels = Object.entries(alert.labels ?? {}).map(([name, value]) => `${name}=${value}`);
   return `\`${alert.alertname}\` ${alert.severity}${labels.length > 0 ? ` (${labels.join(', ')})` : ''}`;
@@ -358,7 +398,10 @@ const describeAlerts = (alerts: readonly ExpectedAlert[]) => (alerts.length === 
 export function situationsTable(): string {
   const rows = situations.map((situation) => {
     const pages = situation.fires.some((alert) => alert.severity === 'critical') ? '**yes**' : 'no';
-    return `| ${situation.title} | ${pages} | ${describeAlerts(situation.fires)} | ${situation.muted ? describeAlerts(situation.muted) : ''} |`;
+    const notifies = situation.before
+      ? `${describeAlerts(situation.before)}, then ${describeAlerts(situation.fires)}`
+      : describeAlerts(situation.fires);
+    return `| ${situation.title} | ${pages} | ${notifies} | ${situation.muted ? describeAlerts(situation.muted) : ''} |`;
   });
   return ['| situation | pages | what notifies | also firing, inhibited |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -12,6 +12,11 @@ export const selfMetrics = [
     'Whether the last scheduled run of the collector succeeded. Collection runs on a schedule, not on scrape.',
     ['target', 'collector'],
   ),
+  gauge(
+    'avaxmon_collector_facts_age_seconds',
+    'Present while the collector fails: the age of its last good run, whose page-deciding facts (validation end, renewal, the deciding view, L1 balances) stay exported and evaluated until global.stale_facts_max_age.',
+    ['target', 'collector'],
+  ),
   gauge('avaxmon_collector_duration_seconds', 'Duration of the last run of the collector.', ['target', 'collector']),
   gauge(
     'avaxmon_collector_last_success_timestamp_seconds',
