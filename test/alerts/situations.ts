@@ -374,12 +374,9 @@ const EDGES: readonly Situation[] = [
   {
     id: 'validation-ended',
     title: 'A validation ends without renewal and the node leaves the validator set',
-    setup: [{ ...WELL_SEEN, validator_period: { ago_days: 13.5, days: 14 } }],
-    later: [
-      // The end passes (a second ago), then the P-Chain removes the validator.
-      { afterMs: 0, apply: { validator_period: { ago_days: 14 + 1 / 86_400, days: 14 } } },
-      { afterMs: 1500, apply: { validator_leave: 'self' } },
-    ],
+    // It ends 20 s after the node starts; the P-Chain removes it a few seconds later.
+    setup: [{ ...WELL_SEEN, validator_period: { ago_days: 14 - 20 / 86_400, days: 14 } }],
+    later: [{ afterMs: 25_000, apply: { validator_leave: 'self' } }],
     before: [warning('AvalancheStakeExpiring')],
     // Said as ended, with its end time and the reward earned, not resolved.
     fires: [{ alertname: 'AvalancheStakeExpiring', severity: 'info' }],
