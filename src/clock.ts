@@ -56,6 +56,9 @@ export function every(clock: Clock, intervalMs: number, callback: () => void): (
  * resumes, a bad RTC) neither fires nor delays anything; it reads as wall time, so it still compares
  * with times saved by an earlier process. wallOffsetMs() is how far the wall clock has stepped since.
  */
+/** Smaller differences between the wall and the steady clock are jitter, not a step. */
+const MIN_STEP_MS = 1_000;
+
 export class SteadyClock {
   private readonly anchorWallMs: number;
   private readonly anchorMonotonicMs: number;
@@ -71,8 +74,10 @@ export class SteadyClock {
 
   /** The wall clock minus this one: add it to a steady time to show it as wall time. */
   wallOffsetMs(): number {
-    // Whole milliseconds, as the wall clock reads: no sub-millisecond drift of the two in what rules compare.
-    return Math.round(this.clock.now() - this.now());
+    // Date.now() and performance.now() read a millisecond apart now and then; that jitter is no
+    // step, and must not move what rules compare (an evaluation at a whole minute stays one).
+    const offsetMs = this.clock.now() - this.now();
+    return Math.abs(offsetMs) < MIN_STEP_MS ? 0 : Math.round(offsetMs);
   }
 
   private monotonic(): number {
