@@ -7,7 +7,8 @@ import { ALERT_READ_FAMILIES, FLEET_FAMILIES } from './alerts/evaluation/read-fa
 import { STATUS_PAGE_FAMILIES } from './server/target-status.js';
 import { HttpClient } from './clients/http.js';
 import { ResponseMemory } from './clients/response-memory.js';
-import { every, systemClock, type Clock, type Timer } from './clock.js';
+import { every, SteadyClock, systemClock, type Clock, type Timer } from './clock.js';
+import { LastGoodFacts } from './collectors/last-good-facts.js';
 import { collectorRegistry, type CollectorRegistry } from './collectors/index.js';
 import { loadConfigFile } from './config/load.js';
 import type { Config } from './config/schema.js';
@@ -100,6 +101,7 @@ export class Daemon implements DaemonView {
   private readonly jobs = new Map<string, Job>();
   /** What every run of a slice is given: the same for all of them, so made once. */
   private readonly runDeps: CollectorRunDeps;
+  private readonly facts: LastGoodFacts;
   /** What the scheduler's events on a slice job do; one handler for every job. */
   private readonly jobEvents: SliceJobEvents = {
     run: (job, signal) => this.runJob(job, signal),
@@ -136,7 +138,15 @@ export class Daemon implements DaemonView {
       clock: this.clock,
     });
     this.self = new SelfMetrics({ version: VERSION, revision: REVISION, clock: this.clock });
-    this.runDeps = { snapshot: this.snapshot, self: this.self, log: options.logger, clock: this.clock };
+    this.facts = new LastGoodFacts(options.config.global.stale_facts_max_age);
+    this.runDeps = {
+      snapshot: this.snapshot,
+      self: this.self,
+      log: options.logger,
+      clock: this.clock,
+      facts: this.facts,
+      steady: new SteadyClock(this.clock),
+    };
     this.lastRunEndedMs = this.clock.now();
     this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;
     this.responseMemory = options.responseMemory ?? new ResponseMemory({ clock: this.clock });
@@ -232,6 +242,7 @@ export class Daemon implements DaemonView {
     this.configValue = config;
     this.http.setMaxResponseBytes(config.global.max_response_bytes);
     this.responseMemory.setLimit(config.global.max_response_memory_bytes);
+    this.facts.setMaxAge(config.global.stale_facts_max_age);
     await this.within(this.http.retainOrigins(configuredOrigins(config)), STEP_BOUND_MS);
     await this.within(this.http.setTransports(transportsOf(config)), STEP_BOUND_MS);
     this.self.recordReload(true, this.clock.now() / 1000);
@@ -396,6 +407,7 @@ export class Daemon implements DaemonView {
       this.requestsMoved.delete(state.target);
     }
     this.self.retain(targets, keep);
+    this.facts.retain(keep);
     for (const target of targets) this.publishSelfOf(target);
     this.publishGlobalSelf();
   }

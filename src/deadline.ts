@@ -20,9 +20,11 @@ const STALL_MS = 50;
 export function patientTimeout(clock: Clock, ms: number, expire: (stalledMs: number) => void): () => void {
   let stalledMs = 0;
   let timer: Timer;
+  // Lateness on the monotonic clock: a wall step is not a stall.
+  const now = () => clock.monotonicMs?.() ?? clock.now();
   const arm = (waitMs: number) => {
-    const dueMs = clock.now() + waitMs;
-    timer = clock.setTimeout(() => fire(clock.now() - dueMs), waitMs);
+    const dueMs = now() + waitMs;
+    timer = clock.setTimeout(() => fire(now() - dueMs), waitMs);
     // Like AbortSignal.timeout's, the timer alone keeps no process alive.
     timer.unref();
   };

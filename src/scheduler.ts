@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import { sleep, systemClock, type Clock, type Timer } from './clock.js';
+import { sleep, SteadyClock, systemClock, type Clock, type Timer } from './clock.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { deadline, patientTimeout } from './deadline.js';
 import { DueQueue } from './due-queue.js';
@@ -64,6 +64,8 @@ export class Scheduler {
   private readonly controller = new AbortController();
   private readonly limit: ConcurrencyLimit;
   private readonly clock: Clock;
+  /** Ticks are due on this: a step of the wall clock must neither stall collection nor burst it. */
+  private readonly steady: SteadyClock;
   private stopped = false;
 
   constructor(
@@ -72,6 +74,7 @@ export class Scheduler {
   ) {
     this.limit = new ConcurrencyLimit(options.maxConcurrent ?? Infinity, options.maxConcurrentPerOrigin ?? Infinity);
     this.clock = options.clock ?? systemClock;
+    this.steady = new SteadyClock(this.clock);
     // Every run in flight listens for the stop: hundreds at fleet scale, which is no leak.
     setMaxListeners(0, this.controller.signal);
   }
@@ -83,10 +86,10 @@ export class Scheduler {
   }
 
   private async startJob(job: Job, firstRoundSpreadMs: number): Promise<void> {
-    const firstAt = this.clock.now() + jitterMs(job.id, Math.min(job.intervalMs * this.options.jitterRatio, firstRoundSpreadMs));
+    const firstAt = this.steady.now() + jitterMs(job.id, Math.min(job.intervalMs * this.options.jitterRatio, firstRoundSpreadMs));
     // The periodic ticks begin no sooner than half an interval after the first run, at the job's phase.
     this.scheduleTick(job, firstAt + job.intervalMs / 2);
-    await sleep(this.clock, Math.max(0, firstAt - this.clock.now()));
+    await sleep(this.clock, Math.max(0, firstAt - this.steady.now()));
     if (!this.stopped) await this.trigger(job, firstAt);
   }
 
@@ -105,14 +108,14 @@ export class Scheduler {
     if (dueMs === undefined || dueMs >= this.timerDueMs) return;
     this.clock.clearTimeout(this.timer);
     this.timerDueMs = dueMs;
-    this.timer = this.clock.setTimeout(() => this.fireDueTicks(), Math.min(Math.max(0, dueMs - this.clock.now()), MAX_TIMER_MS));
+    this.timer = this.clock.setTimeout(() => this.fireDueTicks(), Math.min(Math.max(0, dueMs - this.steady.now()), MAX_TIMER_MS));
   }
 
   private fireDueTicks(): void {
     this.timer = undefined;
     this.timerDueMs = Infinity;
     if (this.stopped) return;
-    const nowMs = this.clock.now();
+    const nowMs = this.steady.now();
     for (let dueMs = this.ticks.nextDueMs(); dueMs !== undefined && dueMs <= nowMs; dueMs = this.ticks.nextDueMs()) {
       const { item: job } = this.ticks.pop()!;
       void this.trigger(job, dueMs);
@@ -123,7 +126,7 @@ export class Scheduler {
   }
 
   /** Runs a job now unless it is already running; resolves when that run ends or is abandoned. */
-  trigger(job: Job, dueMs = this.clock.now()): Promise<void> {
+  trigger(job: Job, dueMs = this.steady.now()): Promise<void> {
     const running = this.inFlight.get(job.id);
     if (running) {
       job.skipped?.();
@@ -131,7 +134,7 @@ export class Scheduler {
       return running.done;
     }
     let settle!: () => void;
-    const run: InFlight = { done: new Promise<void>((resolve) => (settle = resolve)), startedAt: this.clock.now(), abandon: () => {} };
+    const run: InFlight = { done: new Promise<void>((resolve) => (settle = resolve)), startedAt: this.steady.now(), abandon: () => {} };
     let ended = false;
     const end = (): boolean => {
       if (ended) return false;
@@ -142,7 +145,7 @@ export class Scheduler {
     };
     run.abandon = () => {
       if (!end()) return;
-      const elapsedMs = this.clock.now() - run.startedAt;
+      const elapsedMs = this.steady.now() - run.startedAt;
       this.log.warn({ job: job.id, elapsedMs: Math.round(elapsedMs) }, 'Run did not end after its abort; abandoned');
       job.abandoned?.(elapsedMs);
     };
@@ -157,7 +160,7 @@ export class Scheduler {
    */
   private async execute(job: Job, run: InFlight, end: () => boolean, dueMs: number): Promise<void> {
     if (this.stopped) return void end();
-    run.startedAt = this.clock.now();
+    run.startedAt = this.steady.now();
     job.started?.(run.startedAt - dueMs);
     const { signal, release } = deadline(job.intervalMs, this.controller.signal, this.clock);
     let cancelAbandon = () => {};

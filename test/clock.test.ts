@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { every, sleep } from '../src/clock.js';
+import { every, sleep, SteadyClock, type Clock } from '../src/clock.js';
 import { ManualClock } from './helpers/manual-clock.js';
 
 describe('clock helpers on a manual clock', () => {
@@ -24,5 +24,36 @@ describe('clock helpers on a manual clock', () => {
     expect(woke).toBe(false);
     await clock.advance(1);
     expect(woke).toBe(true);
+  });
+});
+
+describe('SteadyClock', () => {
+  /** A wall clock a test steps, beside a monotonic one it moves. */
+  const clocks = () => {
+    const time = { wallMs: Date.parse('2026-01-01T00:00:00Z'), monotonicMs: 5_000 };
+    const clock: Clock = {
+      now: () => time.wallMs,
+      monotonicMs: () => time.monotonicMs,
+      setTimeout: () => ({ unref: () => undefined }),
+      clearTimeout: () => undefined,
+    };
+    return { time, steady: new SteadyClock(clock) };
+  };
+
+  it('reads as the wall clock at start, moves with the monotonic one, and ignores a step of the wall clock', () => {
+    const { time, steady } = clocks();
+    const start = steady.now();
+    expect(start).toBe(time.wallMs);
+    time.monotonicMs += 20_000;
+    time.wallMs += 20_000 - 2 * 3_600_000; // 20 s on, and stepped back 2 hours
+    expect(steady.now() - start).toBe(20_000);
+    expect(steady.wallOffsetMs()).toBe(-2 * 3_600_000);
+  });
+
+  it('takes a millisecond of jitter between the two for no step', () => {
+    const { time, steady } = clocks();
+    time.monotonicMs += 60_000.4;
+    time.wallMs += 60_001;
+    expect(steady.wallOffsetMs()).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
 import type { ResponseMemory } from '../clients/response-memory.js';
-import { systemClock, type Clock } from '../clock.js';
+import { SteadyClock, systemClock, type Clock } from '../clock.js';
 import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
@@ -33,6 +33,8 @@ export class Alerting {
   private readonly writeFailures: WriteFailures;
 
   readonly clock: Clock;
+  /** What evaluations measure `for`, flap windows and held alerts on: it never steps with the wall clock. */
+  private readonly steady: SteadyClock;
 
   /**
    * `resources`: the daemon's body budget, which receivers' answers draw on too, and the clock that
@@ -51,6 +53,7 @@ export class Alerting {
   ) {
     this.configValue = config;
     this.clock = clock;
+    this.steady = new SteadyClock(clock);
     this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers), responseMemory });
     this.lock = new StateDirLock(config.stateDir, log, { heartbeatMs: config.lockHeartbeatMs, clock });
     this.writeFailures = new WriteFailures(log);
@@ -72,6 +75,7 @@ export class Alerting {
         save: (state) => store.save(state),
         collectors,
         silencing: (labels, nowMs) => this.silences.silencing(labels, nowMs),
+        wallOffsetMs: () => this.steady.wallOffsetMs(),
       },
       store.load(),
     );
@@ -84,19 +88,19 @@ export class Alerting {
   }
 
   /** Every rule over every target; returns whether any alert changed. */
-  evaluate(samples: readonly Sample[], nowMs = this.clock.now()): boolean {
+  evaluate(samples: readonly Sample[], nowMs = this.steady.now()): boolean {
     return this.guarded({}, () => this.engine.evaluate(samples, nowMs));
   }
 
   /** Evaluates `rules` (all when omitted) for one target over its own samples; see AlertEngine.evaluateTarget. */
-  evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = this.clock.now()): boolean {
+  evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = this.steady.now()): boolean {
     return this.guarded({ target }, () => this.engine.evaluateTarget(target, samples, nowMs, rules));
   }
 
   /** Every per-target rule of these targets; see AlertEngine.evaluateTargets. */
   evaluateTargets(
     scopes: ReadonlyArray<{ readonly target: string; readonly samples: readonly Sample[] }>,
-    nowMs = this.clock.now(),
+    nowMs = this.steady.now(),
   ): boolean {
     return this.guarded({}, () => this.engine.evaluateTargets(scopes, nowMs));
   }
@@ -106,7 +110,7 @@ export class Alerting {
   }
 
   /** Evaluates the fleet-wide rules over every sample; see AlertEngine.evaluateFleet. */
-  evaluateFleet(samples: readonly Sample[], nowMs = this.clock.now()): boolean {
+  evaluateFleet(samples: readonly Sample[], nowMs = this.steady.now()): boolean {
     return this.guarded({}, () => this.engine.evaluateFleet(samples, nowMs));
   }
 

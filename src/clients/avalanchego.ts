@@ -1,11 +1,14 @@
 import { UpstreamError, type Outcome } from '../errors.js';
 import type { HttpClient, HttpResponse } from './http.js';
 import { gorillaRequestBody, parseGorillaResponse } from './jsonrpc.js';
+import { NotSentError } from './not-sent-error.js';
 import { bodySuffix, parseJsonBody } from './response-body.js';
 
 export interface RequestRecorder {
   recordRequest(target: string, method: string, outcome: Outcome): void;
   recordReachability(target: string, reachable: boolean, graceMs: number): void;
+  /** A request waited this long for a connection to the node before it was sent. */
+  recordQueueWait(target: string, waitedSeconds: number): void;
 }
 
 export interface NodeClientOptions {
@@ -54,6 +57,7 @@ export class NodeClient {
         upstream: this.target,
         operation,
         signal,
+        onQueueWait: this.onQueueWait,
       });
       if (response.status === 404) {
         throw new UpstreamError(this.target, operation, 'http_4xx', `not an AvalancheGo API (HTTP 404 at ${path.split('?')[0]})`, {
@@ -86,8 +90,11 @@ export class NodeClient {
       upstream: this.target,
       operation,
       signal,
+      onQueueWait: this.onQueueWait,
     });
   }
+
+  private readonly onQueueWait = (waitedMs: number): void => this.recorder.recordQueueWait(this.target, waitedMs / 1000);
 
   /** Runs one request and records its outcome and what it says about the node's reachability. */
   async recorded<T>(method: string, request: () => Promise<T>): Promise<T> {
@@ -97,6 +104,8 @@ export class NodeClient {
       this.recorder.recordReachability(this.target, true, this.options.timeoutMs);
       return result;
     } catch (error) {
+      // Never sent: the node was not asked, so neither its answers nor its reachability moved.
+      if (error instanceof NotSentError) throw error;
       const outcome = error instanceof UpstreamError ? error.outcome : 'network_error';
       this.recorder.recordRequest(this.target, method, outcome);
       this.recorder.recordReachability(this.target, !TRANSPORT_FAILURES.has(outcome), this.options.timeoutMs);

@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import type { NodeClient } from '../clients/avalanchego.js';
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock, type SteadyClock } from '../clock.js';
 import type { TargetConfig } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
 import type { Collector, Observation, TargetFacts } from './collector.js';
 import { deadline } from '../deadline.js';
 import { sliceLog, type SliceLog } from './slice-log.js';
+import type { LastGoodFacts } from './last-good-facts.js';
 
 export interface CollectorRunDeps {
   readonly snapshot: MetricsSnapshot;
@@ -14,6 +15,10 @@ export interface CollectorRunDeps {
   readonly log: Logger;
   /** What a run's `nowMs` and its success timestamp read; the system clock by default. */
   readonly clock?: Clock;
+  /** The page-deciding facts a failed run falls back on; none kept without it. */
+  readonly facts?: LastGoodFacts;
+  /** What the age of those facts is measured on: it must not step with the wall clock. */
+  readonly steady?: SteadyClock;
 }
 
 export interface CollectorRuntime {
@@ -91,7 +96,8 @@ class NodeSliceRun implements SliceRun {
 
 /**
  * Runs one slice once: deadline, timing, its logger, and the all-or-nothing rule. A failed
- * run removes the slice's series, so /metrics never shows stale values. When `isCurrent` says the
+ * run removes the slice's series, so /metrics never shows stale values, but for the page-deciding
+ * facts of its last good run (LastGoodFacts), shown with their age. When `isCurrent` says the
  * run was abandoned meanwhile, its late result is dropped: the scheduler has moved on.
  */
 export async function runSlice(
@@ -111,11 +117,16 @@ export async function runSlice(
     const observation = await run.collect({ log, signal, nowMs });
     if (!isCurrent()) return { success: false, dropped: true };
     deps.snapshot.setSlice(sliceKey(run.target, run.collector), observation.samples);
+    deps.facts?.remember(sliceKey(run.target, run.collector), observation.samples, (deps.steady ?? clock).now());
     result = { success: true };
     if (wasFailing) log.info('Collection recovered');
   } catch (error) {
     if (!isCurrent()) return { success: false, error, dropped: true };
-    deps.snapshot.setSlice(sliceKey(run.target, run.collector), []);
+    // Its series go, but for the facts that decide pages: a slow or intermittent node must not
+    // blind the validator's pages (they say the facts are stale, and how old).
+    const key = sliceKey(run.target, run.collector);
+    const labels = { target: run.target, collector: run.collector };
+    deps.snapshot.setSlice(key, deps.facts?.stale(key, labels, (deps.steady ?? clock).now()) ?? []);
     // A dead node fails every collector on every run: warn when a failure starts, not each time.
     log[wasFailing ? 'debug' : 'warn']({ err: error }, 'Collection failed');
     result = { success: false, error };

@@ -86,6 +86,8 @@ const SAME_ALERT = ['alertname', 'target', 'subnet', 'chain', 'node_id', 'check'
  * unhealthy node explains its failing checks and subnets, its readiness and the collectors its
  * unanswering chains fail (a bootstrapping node answers 503), but never the health collector's own
  * failure, which leaves the unhealthy alert itself stale; a critical explains the same alert's warning.
+ * The rows of docs/alerting.md's "what pages when" table that these make one page are in
+ * test/alerts/situations.ts (partition, unknown upgrade).
  */
 const DEFAULT_INHIBIT_RULES = [
   { source_matchers: ['alertname="AvaxmonTargetDown"'], target_matchers: ['alertname!="AvaxmonTargetDown"'], equal: ['target'] },
@@ -97,6 +99,20 @@ const DEFAULT_INHIBIT_RULES = [
   {
     source_matchers: ['alertname="AvalancheNodeUnhealthy"'],
     target_matchers: ['alertname="AvaxmonCollectorFailing"', 'collector!="health"'],
+    equal: ['target'],
+  },
+  // A partition: the node's own health says it lacks stake or peers (network and chain checks), so
+  // the stake, peers and chains it cannot reach are that page's symptoms. Only a critical one: a
+  // bootstrap inside its grace is a warning and must not hide a page.
+  {
+    source_matchers: ['alertname="AvalancheNodeUnhealthy"', 'severity="critical"'],
+    target_matchers: ['alertname=~"AvalancheStakeConnectedLow|AvalanchePeersLow|AvalancheValidatorDisconnected|AvalancheChainStalled"'],
+    equal: ['target'],
+  },
+  // An upgrade the node does not know is why it runs behind the stake's version.
+  {
+    source_matchers: ['alertname="AvalancheUpgradeScheduled"', 'severity=~"warning|critical"'],
+    target_matchers: ['alertname="AvalancheNodeVersionBehind"'],
     equal: ['target'],
   },
   { source_matchers: ['severity="critical"'], target_matchers: ['severity="warning"'], equal: SAME_ALERT },

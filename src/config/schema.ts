@@ -81,6 +81,11 @@ const globalSchema = z
     /** Collector runs in flight at once, overall and per upstream origin; runs beyond wait their turn. */
     max_concurrent_collections: z.number().int().positive().default(256),
     max_concurrent_collections_per_origin: z.number().int().positive().default(4),
+    /**
+     * While a collector fails, the page-deciding facts of its last good run (validation end,
+     * renewal, the deciding view, L1 balances) stay evaluable this long; 0s turns it off.
+     */
+    stale_facts_max_age: durationMs.default(3_600_000),
   })
   .strict();
 
@@ -93,6 +98,7 @@ export const configSchema = z
       max_response_memory_bytes: DEFAULT_RESPONSE_MEMORY_BYTES,
       max_concurrent_collections: 256,
       max_concurrent_collections_per_origin: 4,
+      stale_facts_max_age: 3_600_000,
     }),
     targets: z.array(targetSchema).default([]),
     alerts: alertsSchema,

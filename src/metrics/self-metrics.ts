@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../clock.js';
+import { SteadyClock, systemClock, type Clock } from '../clock.js';
 import type { Outcome } from '../errors.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
@@ -30,6 +30,8 @@ interface Reachability {
  */
 export class SelfMetrics {
   private readonly requests = new Map<string, LabelledCounter<'target' | 'method' | 'outcome'>>();
+  /** Seconds each target's requests waited for a connection, in all. */
+  private readonly queueWaitSeconds = new Map<string, number>();
   private readonly collectors = new Map<string, CollectorStatus>();
   private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
@@ -38,10 +40,13 @@ export class SelfMetrics {
   private reloadSuccessful = true;
   private lastLoadSeconds: number;
   private readonly clock: Clock;
+  /** Reachability compares answer and failure times: a wall step between them must not decide it. */
+  private readonly steady: SteadyClock;
 
   /** `clock`: when the config was loaded and when a target last answered; the system clock by default. */
   constructor(private readonly build: { version: string; revision: string; clock?: Clock }) {
     this.clock = build.clock ?? systemClock;
+    this.steady = new SteadyClock(this.clock);
     this.lastLoadSeconds = this.clock.now() / 1000;
   }
 
@@ -51,12 +56,16 @@ export class SelfMetrics {
     counter.add({ target, method, outcome });
   }
 
+  recordQueueWait(target: string, waitedSeconds: number): void {
+    this.queueWaitSeconds.set(target, (this.queueWaitSeconds.get(target) ?? 0) + waitedSeconds);
+  }
+
   /**
    * A node is up while its requests get HTTP answers, even 503s: those come from the node itself.
    * Collectors run concurrently, so one method timing out while others are answered must not mark
    * the node down: it is down once transport failures continue past `graceMs` after the last answer.
    */
-  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.clock.now()): void {
+  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.steady.now()): void {
     const upBefore = this.isTargetUp(target);
     const state = this.reachability.get(target) ?? { graceMs };
     state.graceMs = graceMs;
@@ -158,6 +167,7 @@ export class SelfMetrics {
   /** Drops the state of targets and collectors no longer configured, so their series vanish after a reload. */
   retain(targets: ReadonlySet<string>, collectorKeys: ReadonlySet<string>): void {
     for (const key of this.requests.keys()) if (!targets.has(key)) this.requests.delete(key);
+    for (const key of this.queueWaitSeconds.keys()) if (!targets.has(key)) this.queueWaitSeconds.delete(key);
     for (const key of this.reachability.keys()) if (!targets.has(key)) this.reachability.delete(key);
     for (const key of this.statusMovedTargets) if (!targets.has(key)) this.statusMovedTargets.delete(key);
     for (const [key, status] of this.collectors) {
@@ -224,7 +234,10 @@ export class SelfMetrics {
 
   /** The target's request counts, which every collector of it moves. */
   requestSamples(target: string): Sample[] {
-    return this.requests.get(target)?.samples() ?? [];
+    const samples = this.requests.get(target)?.samples() ?? [];
+    const waited = this.queueWaitSeconds.get(target);
+    if (waited !== undefined) samples.push({ name: 'avaxmon_request_queue_wait_seconds_total', labels: { target }, value: waited });
+    return samples;
   }
 }
 

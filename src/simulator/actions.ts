@@ -14,11 +14,16 @@ export type { Action } from './action.js';
 const record = (argument: unknown) => (typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>) : {});
 
 export const actions: Record<string, Action> = {
+  /** `fail_check: { check: bootstrapped, error: "...", failing_for: 40m }`: failing since `failing_for` ago (default now). */
   fail_check(state, argument, now) {
-    const { check, error } = typeof argument === 'string' ? { check: argument, error: undefined } : record(argument);
+    const {
+      check,
+      error,
+      failing_for: failingFor,
+    } = typeof argument === 'string' ? { check: argument, error: undefined, failing_for: undefined } : record(argument);
     const current = state.checks.get(String(check));
     if (!current) throw new Error(`fail_check: unknown check "${String(check)}"`);
-    if (!current.failing) current.firstFailureMs = now;
+    if (!current.failing) current.firstFailureMs = now - (typeof failingFor === 'string' ? (parseDuration(failingFor) ?? 0) : 0);
     current.failing = true;
     current.contiguousFailures += 1;
     current.error = error === undefined ? undefined : String(error);

@@ -30,6 +30,25 @@ export function validatorWeights(state: SimState): Map<string, number> {
   );
 }
 
+const HOUR_S = 3_600;
+const DAY_S = 24 * HOUR_S;
+
+/**
+ * The futureupgrade check's error, as node/node.go words it: none unless at least half the stake
+ * announces a later upgrade than this node's release knows, and none until it is 3 days away.
+ */
+export function futureUpgradeError(state: SimState, nowMs: number): string | undefined {
+  const details = futureUpgradeDetails(state);
+  const local = Date.parse(String(details.localUpgradeTime)) / 1000;
+  const mode = Date.parse(String(details.modeUpgradeTime)) / 1000;
+  if (local >= mode || Number(details.modeUpgradeWeightPercentage) < 50) return undefined;
+  const left = mode - nowMs / 1000;
+  if (left > 3 * DAY_S) return undefined;
+  if (left > DAY_S) return 'unknown network upgrade detected';
+  if (left > HOUR_S) return 'unknown network upgrade detected - update as soon as possible';
+  return 'imminent network upgrade detected - update immediately';
+}
+
 /**
  * The futureupgrade health check: the upgrade time announced by the most stake among connected
  * validator peers, and its share of the total stake, as AvalancheGo computes it.

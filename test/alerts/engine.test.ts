@@ -131,12 +131,11 @@ describe('alert engine lifecycle', () => {
     - { name: hook, type: webhook, url: ${hook.url}/hook, severity: [critical], match: { target: validator-1 } }
     - { name: chat, type: webhook, url: ${chat.url}/chat, severity: [warning], send_resolved: false }`),
     );
-    const samples = [...healthy(0), ...healthy(0, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 3 }];
+    // Few peers on a healthy node: on an unhealthy one, its page explains them (a partition).
+    const peers = (value: number) => [...healthy(1, 'api-1'), { name: 'avaxmon_node_peers', labels: { target: 'api-1' }, value }];
+    const samples = [...healthy(0), ...healthy(0, 'other'), ...peers(3)];
     alerting.evaluate(samples, sec(0));
-    alerting.evaluate(
-      [...healthy(1), ...healthy(1, 'other'), { name: 'avaxmon_node_peers', labels: { target: 'validator-1' }, value: 30 }],
-      sec(60),
-    );
+    alerting.evaluate([...healthy(1), ...healthy(1, 'other'), ...peers(30)], sec(60));
     await hook.waitFor(2);
     await chat.waitFor(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -183,7 +182,14 @@ describe('rules over hand-built samples', () => {
     expect(severityAt(end - 5 * 86_400_000)).toEqual(['info']);
     expect(severityAt(end - 12 * 3_600_000)).toEqual(['warning']);
     expect(severityAt(end - 1_800_000)).toEqual(['warning']);
-    expect(severityAt(end + 1000)).toEqual([]);
+    // Once ended, it says so for an hour (ended_notice), whether the series stay or go, then resolves.
+    expect(severityAt(end + 1000)).toEqual(['info']);
+    expect(alerting.activeAlerts()[0].annotations).toMatchObject({ ended_at: new Date(end).toISOString(), reward_earned: 'unknown' });
+    samples.pop();
+    expect(severityAt(end + 1_800_000)).toEqual(['info']);
+    // Its series gone, it is held as missing data (5 minutes), then resolves.
+    expect(severityAt(end + 3_600_000)).toEqual(['info']);
+    expect(severityAt(end + 3_600_000 + 300_000)).toEqual([]);
   });
 
   it('stake expiring fires for a validator that leaves after this cycle, not for one that renews (ACP-236)', async () => {

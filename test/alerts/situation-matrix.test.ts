@@ -205,7 +205,7 @@ describe('what pages when: the situation matrix through the daemon process', () 
     for (const situation of situations) {
       const mine = notified.filter((alert) => targetsOf(situation).includes(alert.labels.target));
       const unexpected = mine
-        .filter((alert) => !situation.fires.some((expected) => matches(expected, alert.labels)))
+        .filter((alert) => ![...situation.fires, ...(situation.before ?? [])].some((expected) => matches(expected, alert.labels)))
         .map((alert) => key({ alertname: alert.labels.alertname, severity: alert.labels.severity, labels: {} }));
       expect(unexpected, situation.id).toEqual([]);
     }
@@ -240,6 +240,16 @@ describe('what pages when: the situation matrix through the daemon process', () 
     );
     expect(resets.reduce((sum, sample) => sum + sample.value, 0)).toBeGreaterThan(0);
     expect(network('restarting')).toBeCloseTo(0.995, 9);
+    // The validation that ended: said so once, with its end and reward, and the node is an API node now.
+    expect(valueOf(samples, 'avaxmon_node_role', { target: 'validation-ended', role: 'api' })).toBe(1);
+    const notified = hook.requests.flatMap(
+      (request) =>
+        (request.json as { alerts: Array<{ status: string; labels: Record<string, string>; annotations: Record<string, string> }> }).alerts,
+    );
+    const ended = notified.filter((alert) => alert.labels.target === 'validation-ended' && alert.labels.severity === 'info');
+    expect(ended.filter((alert) => alert.status === 'firing')).toHaveLength(1);
+    expect(ended[0].annotations).toMatchObject({ reward_earned: 'yes' });
+    expect(ended[0].annotations.summary).toMatch(/^Validation of NodeID-\S+ ended at \d{4}-/);
   });
 
   it('keeps docs/alerting.md\'s "what pages when" table true to these situations', () => {

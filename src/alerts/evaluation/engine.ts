@@ -13,6 +13,7 @@ import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { groupLabelsOf } from '../delivery/group-labels.js';
 import { pick, SampleIndex } from './sample-index.js';
 import { FLEET_SCOPE, RuleMemories } from './rule-memories.js';
+import { markStale } from './stale-facts.js';
 
 /**
  * A failed collection removes its series; the condition is then unknown, not cleared. While a
@@ -41,6 +42,12 @@ export interface EngineDeps {
   readonly collectors?: CollectorLookup;
   /** The ids of the active silences matching these labels. */
   readonly silencing?: (labels: Readonly<Record<string, string>>, nowMs: number) => readonly string[];
+  /**
+   * How far the wall clock is from the steady time the engine is given (SteadyClock.wallOffsetMs):
+   * durations (`for`, flap windows, holds) run on the steady time, while rules (validation periods,
+   * timestamps from the node) and silences read the wall clock. 0 when the two are one.
+   */
+  readonly wallOffsetMs?: () => number;
 }
 
 /**
@@ -196,7 +203,7 @@ export class AlertEngine {
       ofTarget: (target) => [...(this.fingerprintsOfTarget.get(target) ?? [])].map((key) => this.alerts.get(key)!).filter(isFiring),
     });
     for (const { alert, previousLabels } of firing) {
-      alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, nowMs) ?? []);
+      alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, this.wallMs(nowMs)) ?? []);
       outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
     }
     this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
@@ -271,7 +278,7 @@ export class AlertEngine {
       try {
         found = rule.evaluate({
           samples: index,
-          nowMs,
+          nowMs: this.wallMs(nowMs),
           params: settings.params,
           get memory() {
             return memories.of(name, memoryScope);
@@ -285,11 +292,16 @@ export class AlertEngine {
       } finally {
         memories.dropIfEmpty(name, memoryScope);
       }
-      for (const candidate of found) {
+      for (const candidate of markStale(rule, index, found)) {
         const labels = { alertname: name, ...candidate.labels, severity: settings.severity ?? candidate.severity };
         yield { rule: name, labels, candidate };
       }
     }
+  }
+
+  /** The wall time of a steady time: what rules and silences compare with. */
+  private wallMs(steadyMs: number): number {
+    return steadyMs + (this.deps.wallOffsetMs?.() ?? 0);
   }
 
   private open(fingerprint: string, rule: string, labels: Record<string, string>, nowMs: number): AlertRecord {

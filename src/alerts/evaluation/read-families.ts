@@ -1,7 +1,10 @@
 import { ruleRegistry } from './rules/index.js';
 
-/** The families the engine itself reads for any alert: a target down freezes its alerts; a failing collector keeps them stale. */
-const ENGINE_READS = ['avaxmon_target_up', 'avaxmon_collector_success'];
+/**
+ * The families the engine itself reads for any alert: a target down freezes its alerts; a failing
+ * collector keeps them stale; facts kept from a failed collector's last good run mark its alerts.
+ */
+const ENGINE_READS = ['avaxmon_target_up', 'avaxmon_collector_success', 'avaxmon_collector_facts_age_seconds'];
 
 /** Rule names by the metric families they read (sources and alsoReads), so a run re-evaluates only the rules reading what it changed. */
 export const rulesByFamily: ReadonlyMap<string, ReadonlySet<string>> = (() => {

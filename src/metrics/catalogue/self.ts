@@ -12,6 +12,11 @@ export const selfMetrics = [
     'Whether the last scheduled run of the collector succeeded. Collection runs on a schedule, not on scrape.',
     ['target', 'collector'],
   ),
+  gauge(
+    'avaxmon_collector_facts_age_seconds',
+    'Present while the collector fails: the age of its last good run, whose page-deciding facts (validation end, renewal, the deciding view, L1 balances) stay exported and evaluated until global.stale_facts_max_age.',
+    ['target', 'collector'],
+  ),
   gauge('avaxmon_collector_duration_seconds', 'Duration of the last run of the collector.', ['target', 'collector']),
   gauge(
     'avaxmon_collector_last_success_timestamp_seconds',
@@ -43,6 +48,11 @@ export const selfMetrics = [
     ['collector'],
   ),
   counter('avaxmon_rpc_requests_total', 'Upstream requests by method and outcome.', ['target', 'method', 'outcome']),
+  counter(
+    'avaxmon_request_queue_wait_seconds_total',
+    "Seconds the target's requests waited for a free connection before they were sent: avaxmon's own lateness, outside each request's timeout.",
+    ['target'],
+  ),
   gauge('avaxmon_config_last_reload_successful', 'Whether the last configuration reload succeeded.', []),
   gauge('avaxmon_config_last_reload_success_timestamp_seconds', 'Unix time of the last successful configuration load.', []),
 ] as const;

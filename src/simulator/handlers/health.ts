@@ -1,4 +1,5 @@
 import { checkMessage } from '../health-details.js';
+import { futureUpgradeError } from '../peer-view.js';
 import type { SimState } from '../state.js';
 import type { MethodHandler } from './types.js';
 
@@ -18,10 +19,12 @@ export function healthReport(
       timestamp: new Date(nowMs).toISOString(),
       duration: 20375,
     };
-    if (check.failing) {
+    // The futureupgrade check fails on its own as the upgrade nears, whatever a scenario set.
+    const upgradeError = name === 'futureupgrade' && !check.failing ? futureUpgradeError(state, nowMs) : undefined;
+    if (check.failing || upgradeError) {
       healthy = false;
-      result.error = check.error ?? `${name} check failed`;
-      result.contiguousFailures = check.contiguousFailures;
+      result.error = upgradeError ?? check.error ?? `${name} check failed`;
+      result.contiguousFailures = Math.max(1, check.contiguousFailures);
       result.timeOfFirstFailure = new Date(check.firstFailureMs ?? nowMs).toISOString();
     }
     checks[name] = result;

@@ -1,5 +1,6 @@
 import { human } from '../prometheus-twin.js';
-import type { TwinAlert } from '../rule.js';
+import type { AlertRule, TwinAlert } from '../rule.js';
+import { validationEndings } from '../validation-endings.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
 
 /**
@@ -17,7 +18,7 @@ function endsWithin(tier: 'info' | 'warning'): Omit<TwinAlert, 'severity'> {
   };
 }
 
-export const avalancheStakeExpiring = seriesRule({
+const expiring = seriesRule({
   name: 'AvalancheStakeExpiring',
   metric: 'avaxmon_validator_end_timestamp_seconds',
   alsoReads: ['avaxmon_validator_auto_renew'],
@@ -49,3 +50,33 @@ export const avalancheStakeExpiring = seriesRule({
   detail: (labels, end) =>
     `The validation of ${labels.node_id} on subnet ${labels.subnet} ends at ${new Date(end * 1000).toISOString()} and will not renew; re-stake (or set a next period on an auto-renewed validator) to keep validating.`,
 });
+
+/**
+ * The tiers before the end, then one notice once it ended (validation-endings.ts): the same alert
+ * turning `info` with the end time and whether the reward was earned, kept for `ended_notice`, so
+ * the receivers are told it ended instead of getting a bare resolve.
+ */
+export const avalancheStakeExpiring: AlertRule = {
+  ...expiring,
+  params: {
+    ...expiring.params,
+    ended_notice: {
+      kind: 'duration',
+      default: 3_600,
+      help: 'how long a validation that ended stays notified as ended (info) before it resolves',
+    },
+  },
+  alsoReads: [
+    ...(expiring.alsoReads ?? []),
+    'avaxmon_validator_uptime_ratio',
+    'avaxmon_validator_uptime_requirement_ratio',
+    'avaxmon_validator_potential_reward_avax',
+  ],
+  description: `${expiring.description} Once it has ended, the alert turns info for \`ended_notice\` (1h) with its end time and whether the reward was earned, then resolves.`,
+  evaluate(ctx) {
+    const live = expiring.evaluate(ctx);
+    const ended = validationEndings(ctx, ctx.params.ended_notice);
+    const liveKeys = new Set(live.map((candidate) => JSON.stringify(candidate.labels)));
+    return [...live, ...ended.filter((candidate) => !liveKeys.has(JSON.stringify(candidate.labels)))];
+  },
+};

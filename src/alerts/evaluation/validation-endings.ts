@@ -1,0 +1,86 @@
+import type { Candidate, RuleContext } from './rule.js';
+import { formatPercent } from './rules/series-rule.js';
+
+/** What is remembered of a validation that will not renew, to say how it ended once its series are gone. */
+interface Watched {
+  readonly labels: { readonly target: string; readonly subnet: string; readonly node_id: string };
+  readonly endSeconds: number;
+  readonly uptime?: number;
+  readonly requirement?: number;
+  readonly rewardAvax?: number;
+  /** Seen while it still ran: an end already past when first seen (a restart, an old record) is not news. */
+  readonly seenRunning: boolean;
+}
+
+const keyOf = (labels: Watched['labels']) => `${labels.target}\u0000${labels.subnet}\u0000${labels.node_id}`;
+
+/**
+ * The validations that ended within `noticeSeconds`, said as such: when it ended and whether its
+ * reward was earned (the uptime the deciding stake saw last against the requirement, as the
+ * validators voting on the reward judge it). A validation that leaves the set takes its series with
+ * it; without this, its AvalancheStakeExpiring would only resolve, which reads as "fixed".
+ */
+export function validationEndings(ctx: RuleContext, noticeSeconds: number): Candidate[] {
+  const nowSeconds = ctx.nowMs / 1000;
+  remember(ctx);
+  const endings: Candidate[] = [];
+  for (const [key, watched] of ctx.memory as Map<string, Watched>) {
+    const since = nowSeconds - watched.endSeconds;
+    if (since < 0 || !watched.seenRunning) continue;
+    if (since >= noticeSeconds) {
+      ctx.memory.delete(key);
+      continue;
+    }
+    endings.push(ending(watched));
+  }
+  return endings;
+}
+
+/** Notes every watched validation that will not renew, with what decides its reward. */
+function remember(ctx: RuleContext): void {
+  const nowSeconds = ctx.nowMs / 1000;
+  for (const sample of ctx.samples.all('avaxmon_validator_end_timestamp_seconds')) {
+    const { target, subnet, node_id } = sample.labels;
+    const labels = { target, subnet, node_id };
+    if (ctx.samples.valueOf('avaxmon_validator_auto_renew', labels) === 1) {
+      ctx.memory.delete(keyOf(labels));
+      continue;
+    }
+    const network = { ...labels, view: 'network' };
+    const before = ctx.memory.get(keyOf(labels)) as Watched | undefined;
+    ctx.memory.set(keyOf(labels), {
+      labels,
+      endSeconds: sample.value,
+      uptime: ctx.samples.valueOf('avaxmon_validator_uptime_ratio', network),
+      requirement: ctx.samples.valueOf('avaxmon_validator_uptime_requirement_ratio', labels),
+      rewardAvax: ctx.samples.valueOf('avaxmon_validator_potential_reward_avax', labels),
+      seenRunning: (before?.seenRunning ?? false) || nowSeconds < sample.value,
+    } satisfies Watched);
+  }
+}
+
+function ending(watched: Watched): Candidate {
+  const { labels, endSeconds, uptime, requirement, rewardAvax } = watched;
+  const at = new Date(endSeconds * 1000).toISOString();
+  const reward = rewardAvax === undefined ? 'the reward' : `the reward of ${rewardAvax} AVAX`;
+  let verdict: string;
+  let earned: string;
+  if (uptime === undefined || requirement === undefined) {
+    verdict = `whether ${reward} was earned is unknown (no uptime was seen)`;
+    earned = 'unknown';
+  } else if (uptime >= requirement) {
+    verdict = `${reward} was earned: the deciding stake saw ${formatPercent(uptime)} against the ${formatPercent(requirement)} required`;
+    earned = 'yes';
+  } else {
+    verdict = `${reward} was lost: the deciding stake saw ${formatPercent(uptime)} against the ${formatPercent(requirement)} required`;
+    earned = 'no';
+  }
+  return {
+    labels,
+    // A notice: the ending is news, not a task; a change of severity is what notifies it at once.
+    severity: 'info',
+    summary: `Validation of ${labels.node_id} ended at ${at}`,
+    description: `The validation of ${labels.node_id} on subnet ${labels.subnet} (target ${labels.target}) ended at ${at} without renewal; ${verdict}. The node no longer validates it; stake again to validate.`,
+    annotations: { ended_at: at, reward_earned: earned },
+  };
+}

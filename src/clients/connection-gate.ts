@@ -1,0 +1,92 @@
+export interface ConnectionGateOptions {
+  /** Requests sent at once without waiting: what a fast node's runs need. */
+  readonly warm: number;
+  /** Requests sent at once at most, once some have waited `spillAfterMs`: what a slow node's round needs. */
+  readonly max: number;
+  readonly spillAfterMs: number;
+}
+
+interface Waiter {
+  readonly start: () => void;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Lets at most `max` requests to one origin be on the wire at once; the others wait here, in FIFO
+ * order, instead of in the dispatcher's queue. A request's deadline starts only once it is let
+ * through, so the node is timed on its own answer, not on avaxmon's queue behind its other calls;
+ * the wait is avaxmon's own lateness, and is reported apart.
+ *
+ * Past `warm` at once, a request waits `spillAfterMs` for one of them to finish before it takes
+ * another: a fast node answers a run's burst of parallel calls on a connection or two (each open
+ * connection costs memory a fleet multiplies), a slow one gets a connection per call of its round.
+ */
+export class ConnectionGate {
+  private inFlight = 0;
+  private readonly waiting: Waiter[] = [];
+
+  constructor(private readonly options: ConnectionGateOptions) {}
+
+  /**
+   * Resolves with the release once the request may be sent, and how long it waited (monotonic ms);
+   * rejects with the signal's reason if it aborts first (the run's deadline or a stop).
+   */
+  acquire(signal?: AbortSignal): Promise<{ release: () => void; waitedMs: number }> {
+    const startedMs = performance.now();
+    const granted = () => ({ release: this.releaser(), waitedMs: performance.now() - startedMs });
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.inFlight < this.options.warm) {
+      this.inFlight += 1;
+      return Promise.resolve(granted());
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        start: () => {
+          clearTimeout(waiter.timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(granted());
+        },
+      };
+      const onAbort = () => {
+        this.remove(waiter);
+        reject(signal!.reason);
+      };
+      waiter.timer = setTimeout(() => this.spill(waiter), this.options.spillAfterMs);
+      waiter.timer.unref();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Requests waiting to be sent now. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** A waiter that waited long enough takes a connection of its own, if one is left. */
+  private spill(waiter: Waiter): void {
+    if (this.inFlight >= this.options.max || !this.remove(waiter)) return;
+    this.inFlight += 1;
+    waiter.start();
+  }
+
+  private remove(waiter: Waiter): boolean {
+    const index = this.waiting.indexOf(waiter);
+    if (index === -1) return false;
+    this.waiting.splice(index, 1);
+    clearTimeout(waiter.timer);
+    return true;
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // The slot passes straight to the next waiter, FIFO.
+      const next = this.waiting.shift();
+      if (next) next.start();
+      else this.inFlight -= 1;
+    };
+  }
+}
