@@ -44,6 +44,10 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
   }
 }
 
+function lastSuccesses(exposition: string): number[] {
+  return [...exposition.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm)].map((match) => Number(match[1]));
+}
+
 describe(`a fleet of ${NODES} simulated nodes`, () => {
   it('is collected while scraped: every scrape answered within a collection interval, no stale collector, SIGTERM exits 0 within the stop deadline', async () => {
     const { sim, simPort } = await startFleet();
@@ -85,12 +89,14 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     // the benchmark (bench/fleet-real.mjs) holds the real figures.
     expect(slowest.ms).toBeLessThan(INTERVAL_S * 1000);
     expect(last).toContain(`avaxmon_node_healthy{target="node-${NODES - 1}"} 1`);
-    const nowSeconds = Date.now() / 1000;
-    const lastSuccess = [...last.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm)].map((match) =>
-      Number(match[1]),
-    );
-    expect(lastSuccess.length).toBeGreaterThanOrEqual(NODES);
-    expect(lastSuccess.filter((seconds) => nowSeconds - seconds > 2 * INTERVAL_S)).toEqual([]);
+    expect(lastSuccesses(last).length).toBeGreaterThanOrEqual(NODES);
+    // Collection keeps up: a moment comes when no collector's last success is two intervals old (on a
+    // loaded machine the first rounds may lag; a daemon that stopped collecting never gets there).
+    await until(async () => {
+      const text = await (await fetch(`${origin}/metrics`)).text();
+      const nowSeconds = Date.now() / 1000;
+      return lastSuccesses(text).every((seconds) => nowSeconds - seconds <= 2 * INTERVAL_S);
+    }, 180_000);
 
     daemon.kill('SIGTERM');
     const code = await new Promise((resolve) => daemon.once('exit', resolve));
