@@ -257,25 +257,36 @@ export class Delivery {
    * disk after a restart counts as overdue: whether it was tried before is not known.
    */
   private current(firing: ReadonlyMap<string, FiringAlert>, entries: readonly QueuedNotification[]): QueuedNotification[] {
-    return entries.filter((entry) => {
-      if (entry.alert.status !== 'firing') return true;
-      const restoredAsFiring = firing.get(entry.fingerprint)?.alert.startsAt === entry.alert.startsAt;
-      if (restoredAsFiring && !this.resolveQueued(entry)) return true;
-      // Whether a firing queued before a restart was tried is lost with that process: the receiver
-      // may have been paged, so its resolve still goes out (a resolve too many beats a page left open).
-      const overdue = this.outbox.restoredFromDisk(entry) || this.attempts.has(entry) || this.overdue(entry);
-      this.attempts.delete(entry);
-      this.outbox.remove(entry, true);
-      if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
-        for (const resolve of [...this.outbox.lane(entry)])
-          if (resolve.alert.status === 'resolved' && resolve.alert.startsAt === entry.alert.startsAt) this.outbox.remove(resolve, true);
+    return entries.flatMap((head) => {
+      // A dropped firing hands its place to the next of its alert's lane (its resolve), so a
+      // catch-up carries the group's whole state in one notification, as Alertmanager's does.
+      const tried = new Set<QueuedNotification>();
+      for (let entry: QueuedNotification | undefined = head; entry && !tried.has(entry); entry = this.outbox.lane(head)[0]) {
+        if (this.isCurrent(firing, entry)) return [entry];
+        tried.add(entry);
       }
-      this.log.debug(
-        { receiver: entry.receiver, alert: entry.alert.labels },
-        'Firing notification dropped: the alert stopped firing before it went out',
-      );
-      return false;
+      return [];
     });
+  }
+
+  private isCurrent(firing: ReadonlyMap<string, FiringAlert>, entry: QueuedNotification): boolean {
+    if (entry.alert.status !== 'firing') return true;
+    const restoredAsFiring = firing.get(entry.fingerprint)?.alert.startsAt === entry.alert.startsAt;
+    if (restoredAsFiring && !this.resolveQueued(entry)) return true;
+    // Whether a firing queued before a restart was tried is lost with that process: the receiver
+    // may have been paged, so its resolve still goes out (a resolve too many beats a page left open).
+    const overdue = this.outbox.restoredFromDisk(entry) || this.attempts.has(entry) || this.overdue(entry);
+    this.attempts.delete(entry);
+    this.outbox.remove(entry, true);
+    if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
+      for (const resolve of [...this.outbox.lane(entry)])
+        if (resolve.alert.status === 'resolved' && resolve.alert.startsAt === entry.alert.startsAt) this.outbox.remove(resolve, true);
+    }
+    this.log.debug(
+      { receiver: entry.receiver, alert: entry.alert.labels },
+      'Firing notification dropped: the alert stopped firing before it went out',
+    );
+    return false;
   }
 
   private resolveQueued(entry: QueuedNotification): boolean {
@@ -306,7 +317,7 @@ export class Delivery {
           shownTo.has(batch.receiver) && !included.has(fingerprint) && JSON.stringify(groupLabelsOf(by, alert.labels)) === wanted,
       )
       .map(([fingerprint, { alert }]) => ({ receiver: batch.receiver, key: `${fingerprint}-state`, reminder: true, alert }));
-    return [...live, ...rest].sort((a, b) => compareAlertLabels(a.alert.labels, b.alert.labels));
+    return [...live.flatMap(withPreviousResolved), ...rest].sort((a, b) => compareAlertLabels(a.alert.labels, b.alert.labels));
   }
 
   private finish(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
@@ -327,6 +338,18 @@ export class Delivery {
       error: error && scrubSecrets(error),
     });
   }
+}
+
+/**
+ * After a severity change the old label set is another alert to Alertmanager, with its own
+ * fingerprint: it resolves in the notification that fires the new one, as Alertmanager's does.
+ */
+function withPreviousResolved(entry: QueuedNotification): OutgoingNotification[] {
+  const { previousLabels, ...alert } = entry.alert;
+  if (!previousLabels) return [entry];
+  const endsAt = new Date(entry.createdMs).toISOString();
+  const previous = { ...alert, status: 'resolved' as const, labels: previousLabels, endsAt };
+  return [{ receiver: entry.receiver, key: `${entry.key}-previous`, reminder: false, alert: previous }, entry];
 }
 
 /** A notification alone keeps its own key; a batch gets one derived from its members', stable across retries. */

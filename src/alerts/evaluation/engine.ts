@@ -7,7 +7,7 @@ import { FlapDamper } from './flap-damper.js';
 import { Inhibitor } from '../silencing/inhibition.js';
 import type { NewNotification } from '../delivery/outbox.js';
 import { ALERTMANAGER_RESEND_MS } from '../delivery/receivers/alertmanager.js';
-import { routes } from '../delivery/routing.js';
+import { routesNow, timeMuted } from '../delivery/routing.js';
 import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { groupLabelsOf } from '../delivery/group-labels.js';
@@ -197,7 +197,7 @@ export class AlertEngine {
     });
     for (const { alert, previousLabels } of firing) {
       alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, nowMs) ?? []);
-      outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
+      outgoing.push(...(alert.muted ? this.withdraw(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
     }
     this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
     return outgoing;
@@ -340,7 +340,7 @@ export class AlertEngine {
    * notification with the new severity at once; otherwise reminders per receiver.
    */
   private notifyFiring(alert: AlertRecord, nowMs: number, previousLabels?: Readonly<Record<string, string>>): NewNotification[] {
-    const routed = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
+    const routed = this.config.receivers.filter((receiver) => routesNow(receiver, alert.labels, nowMs));
     if (Object.keys(alert.notified).length === 0) {
       if (routed.length === 0) return [];
       const decision = this.flap.decide(alert, 'firing', nowMs, alert.held !== 'firing');
@@ -357,7 +357,31 @@ export class AlertEngine {
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
       return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previousLabels));
     }
-    return this.reminders(alert, nowMs, (receiver) => routes(receiver, alert.labels));
+    // A receiver that has not heard of the episode (its silence ended, or it was added by a reload) hears of it now.
+    const unaware = routed.filter((receiver) => alert.notified[receiver.name] === undefined);
+    if (unaware.length > 0) alert.reminders += 1;
+    const told = unaware.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+    return [
+      ...told,
+      ...this.reminders(alert, nowMs, (receiver) => routesNow(receiver, alert.labels, nowMs) && !unaware.includes(receiver)),
+    ];
+  }
+
+  /**
+   * A muted (silenced, inhibited) alert: Alertmanager, which keeps its own copy, is told it ended,
+   * as Prometheus ends an alert, so it stops paging; it hears of the alert again once unmuted.
+   * Other receivers just get no reminders meanwhile.
+   */
+  private withdraw(alert: AlertRecord, nowMs: number): NewNotification[] {
+    const told = this.config.receivers.filter(
+      (receiver) => receiver.type === 'alertmanager' && alert.notified[receiver.name] !== undefined,
+    );
+    if (told.length === 0) return [];
+    alert.reminders += 1;
+    for (const receiver of told) delete alert.notified[receiver.name];
+    return told.map((receiver) =>
+      this.notification(alert, receiver, 'resolved', nowMs, false, false, undefined, `muted-${alert.reminders}`),
+    );
   }
 
   /**
@@ -370,16 +394,17 @@ export class AlertEngine {
   }
 
   /**
-   * A firing notification to a grouping receiver carries its whole group, so every alert of the group
-   * shown to that receiver was re-sent with it: their reminders count from now. The group is then
-   * reminded once per repeat_interval, as Alertmanager does, however far apart its alerts began.
+   * Any notification to a grouping receiver (firing or resolve) carries its whole group, so every
+   * alert of the group shown to that receiver was re-sent with it: their reminders count from now. The
+   * group is then reminded once per repeat_interval after its last notification, as Alertmanager does.
    */
   private groupsSent(outgoing: readonly NewNotification[], nowMs: number): void {
     for (const receiver of this.config.receivers) {
       if (receiver.type === 'alertmanager') continue;
+      // Any notification of a group, a resolve too, carries the group's firing alerts: the repeat timer restarts.
       const groups = new Set(
         outgoing
-          .filter((notification) => notification.receiver === receiver.name && notification.alert.status === 'firing')
+          .filter((notification) => notification.receiver === receiver.name)
           .map((notification) => groupKeyOf(receiver, notification.alert.labels)),
       );
       if (groups.size === 0) continue;
@@ -420,7 +445,9 @@ export class AlertEngine {
     }
     this.forget(fingerprint, alert);
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
-    const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
+    const receivers = this.config.receivers.filter(
+      (receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved && !timeMuted(receiver, nowMs),
+    );
     return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs, false, decision === 'notice'));
   }
 
@@ -436,9 +463,9 @@ export class AlertEngine {
     reminder = false,
     flapNotice = false,
     previousLabels?: Readonly<Record<string, string>>,
+    suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved',
   ): NewNotification {
     if (status === 'firing') alert.notified[receiver.name] = nowMs;
-    const suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved';
     const payload = { ...payloadOf(alert, status, nowMs, this.config.externalUrl), ...(previousLabels ? { previousLabels } : {}) };
     return {
       receiver: receiver.name,
