@@ -21,6 +21,12 @@ import { FLEET_SCOPE, RuleMemories } from './rule-memories.js';
  */
 const UNKNOWN_HOLD_MS = 5 * 60_000;
 
+/** The label set and annotations an alert had before a severity change: receivers resolve it. */
+interface PreviousAlert {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
 /**
  * What one evaluation looks at: one target's samples and alerts (the rules that read one target),
  * or, with no target, every sample and the fleet-wide rules' alerts (see AlertRule.fleetReads).
@@ -58,6 +64,8 @@ export class AlertEngine {
   readonly flap: FlapDamper;
   /** The time of the first evaluation since start; alerts older than that were restored from disk. */
   private startedMs?: number;
+  /** The time of the latest evaluation: when delivery reports a notification, it went out after it. */
+  private lastEvaluationMs?: number;
 
   constructor(
     private config: AlertsConfig,
@@ -125,6 +133,7 @@ export class AlertEngine {
   /** Returns whether any alert in scope changed (or a notification went out). */
   private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;
+    this.lastEvaluationMs = Math.max(this.lastEvaluationMs ?? nowMs, nowMs);
     const before = this.checkpoint(scopes);
     const durableBefore = this.durableState(scopes);
     const outgoing: NewNotification[] = [];
@@ -153,7 +162,7 @@ export class AlertEngine {
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
     const outgoing: NewNotification[] = [];
-    const firing: Array<{ alert: AlertRecord; previousLabels?: Readonly<Record<string, string>> }> = [];
+    const firing: Array<{ alert: AlertRecord; previous?: PreviousAlert }> = [];
     const seen = new Set<string>();
     // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
     const failedRules = new Set<string>();
@@ -161,6 +170,7 @@ export class AlertEngine {
       const fingerprint = fingerprintOf(labels);
       seen.add(fingerprint);
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
+      const previousAnnotations = alert.annotations;
       alert.annotations = annotationsOf(rule, candidate);
       if (alert.held === 'resolved') {
         // The condition is back before its resolve went out: receivers still have "firing", which is right.
@@ -174,13 +184,13 @@ export class AlertEngine {
         continue;
       }
       // Same alert, new severity (a tiered rule escalating): no resolve, `for` keeps running.
-      const previousLabels = alert.labels.severity !== labels.severity ? alert.labels : undefined;
+      const previous = alert.labels.severity !== labels.severity ? { labels: alert.labels, annotations: previousAnnotations } : undefined;
       alert.labels = labels;
       if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
         alert.state = 'firing';
         alert.firingSinceMs = nowMs;
       }
-      if (alert.state === 'firing') firing.push({ alert, previousLabels });
+      if (alert.state === 'firing') firing.push({ alert, previous });
     }
     for (const [fingerprint, alert] of this.alertsIn([scope])) {
       if (seen.has(fingerprint)) continue;
@@ -195,9 +205,9 @@ export class AlertEngine {
       all: () => [...this.alerts.values()].filter(isFiring),
       ofTarget: (target) => [...(this.fingerprintsOfTarget.get(target) ?? [])].map((key) => this.alerts.get(key)!).filter(isFiring),
     });
-    for (const { alert, previousLabels } of firing) {
+    for (const { alert, previous } of firing) {
       alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, nowMs) ?? []);
-      outgoing.push(...(alert.muted ? this.withdraw(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
+      outgoing.push(...(alert.muted ? this.withdraw(alert, nowMs) : this.notifyFiring(alert, nowMs, previous)));
     }
     this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
     return outgoing;
@@ -339,7 +349,7 @@ export class AlertEngine {
    * The first firing notification (unless flap damping holds it); after a severity change, a firing
    * notification with the new severity at once; otherwise reminders per receiver.
    */
-  private notifyFiring(alert: AlertRecord, nowMs: number, previousLabels?: Readonly<Record<string, string>>): NewNotification[] {
+  private notifyFiring(alert: AlertRecord, nowMs: number, previous?: PreviousAlert): NewNotification[] {
     const routed = this.config.receivers.filter((receiver) => routesNow(receiver, alert.labels, nowMs));
     if (Object.keys(alert.notified).length === 0) {
       if (routed.length === 0) return [];
@@ -352,10 +362,10 @@ export class AlertEngine {
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
       return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
     }
-    if (previousLabels && routed.length > 0) {
+    if (previous && routed.length > 0) {
       alert.reminders += 1;
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previousLabels));
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previous));
     }
     // A receiver that has not heard of the episode (its silence ended, or it was added by a reload) hears of it now.
     const unaware = routed.filter((receiver) => alert.notified[receiver.name] === undefined);
@@ -415,6 +425,23 @@ export class AlertEngine {
     }
   }
 
+  /**
+   * Delivery sent a notification of this group: every alert of the group shown to the receiver went
+   * with it, so its repeat_interval counts from now (Alertmanager's notification log does the same).
+   */
+  groupNotified(receiverName: string, groupLabels: Readonly<Record<string, string>>): void {
+    const receiver = this.config.receivers.find((each) => each.name === receiverName);
+    // Alertmanager's own resends keep its alerts from expiring: they follow the engine's schedule.
+    if (!receiver || receiver.type === 'alertmanager' || this.lastEvaluationMs === undefined) return;
+    // The engine's time (the evaluation that saw it go out), so reminders count on one clock.
+    const atMs = this.lastEvaluationMs;
+    const group = JSON.stringify(groupLabels);
+    for (const alert of this.alerts.values()) {
+      const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
+      if (shown && groupKeyOf(receiver, alert.labels) === group) alert.notified[receiver.name] = atMs;
+    }
+  }
+
   private reminders(alert: AlertRecord, nowMs: number, eligible: (receiver: ReceiverConfig) => boolean): NewNotification[] {
     const due = this.config.receivers.filter(
       (receiver) =>
@@ -462,11 +489,14 @@ export class AlertEngine {
     nowMs: number,
     reminder = false,
     flapNotice = false,
-    previousLabels?: Readonly<Record<string, string>>,
+    previous?: PreviousAlert,
     suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved',
   ): NewNotification {
     if (status === 'firing') alert.notified[receiver.name] = nowMs;
-    const payload = { ...payloadOf(alert, status, nowMs, this.config.externalUrl), ...(previousLabels ? { previousLabels } : {}) };
+    const payload = {
+      ...payloadOf(alert, status, nowMs, this.config.externalUrl),
+      ...(previous ? { previousLabels: previous.labels, previousAnnotations: previous.annotations } : {}),
+    };
     return {
       receiver: receiver.name,
       fingerprint: alert.fingerprint,

@@ -15,6 +15,12 @@ export async function runScenario(scenario: Scenario): Promise<void> {
   try {
     await scenario.run(differential);
     const theirs = differential.theirs.notifications();
+    if (process.env.DIFF_DEBUG)
+      for (const [side, list] of [
+        ['ours', differential.ours.notifications()],
+        ['theirs', theirs],
+      ] as const)
+        console.log(side, JSON.stringify(list.map((b) => b.alerts.map((a) => `${a.status}:${a.labels.target}:${a.startsAt.slice(17)}`))));
     scenario.expectTheirs(theirs);
     expect(byGroup(differential.ours.notifications())).toEqual(byGroup(theirs));
   } finally {
