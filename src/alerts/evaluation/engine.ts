@@ -183,7 +183,7 @@ export class AlertEngine {
         outgoing.push(...this.keepAlive(alert, nowMs));
         continue;
       }
-      // Same alert, new severity (a tiered rule escalating): no resolve, `for` keeps running.
+      // Same alert, new severity (a tiered rule escalating): `for` keeps running; receivers get the old label set resolved.
       const previous = alert.labels.severity !== labels.severity ? { labels: alert.labels, annotations: previousAnnotations } : undefined;
       alert.labels = labels;
       if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
