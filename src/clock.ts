@@ -72,6 +72,16 @@ export class SteadyClock {
     return this.anchorWallMs + (this.monotonic() - this.anchorMonotonicMs);
   }
 
+  /** A Clock that reads this steady time, with the wrapped clock's timers: for code that times intervals. */
+  asClock(): Clock {
+    return {
+      now: () => this.now(),
+      monotonicMs: () => this.monotonic(),
+      setTimeout: (callback, delayMs) => this.clock.setTimeout(callback, delayMs),
+      clearTimeout: (timer) => this.clock.clearTimeout(timer),
+    };
+  }
+
   /** The wall clock minus this one: add it to a steady time to show it as wall time. */
   wallOffsetMs(): number {
     // Date.now() and performance.now() read a millisecond apart now and then; that jitter is no

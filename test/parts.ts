@@ -9,10 +9,13 @@
 
 /** Test files, relative to test/, that start child processes. */
 export const PROCESS_TESTS: readonly string[] = [
-  'alerts/alertmanager-differential.test.ts',
+  'alerts/alertmanager-cluster.test.ts',
   'alerts/alertmanager-ha.test.ts',
+  'alerts/alertmanager-receiver-muting.test.ts',
   'alerts/crash-restart-stalled-chain.test.ts',
   'alerts/crash-restart.test.ts',
+  'alerts/differential-delivery.test.ts',
+  'alerts/differential-routing.test.ts',
   'alerts/rules-index.test.ts',
   'alerts/secret-echo.test.ts',
   'alerts/silences.test.ts',

@@ -57,6 +57,8 @@ export interface AlertPayload {
   readonly generatorURL?: string;
   /** The label set this alert had before a severity change: receivers keyed by labels resolve it. */
   readonly previousLabels?: Readonly<Record<string, string>>;
+  /** The annotations the alert had under previousLabels (absent in notifications queued before they were kept). */
+  readonly previousAnnotations?: Readonly<Record<string, string>>;
 }
 
 /** A stable hash of the alert's identifying labels (all but severity), independent of key order. */

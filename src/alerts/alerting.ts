@@ -7,6 +7,7 @@ import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { Delivery, type FiringAlert, type LastDelivery } from './delivery/delivery.js';
+import { NotificationLog } from './dispatch/nflog.js';
 import { AlertEngine } from './evaluation/engine.js';
 import { Outbox } from './delivery/outbox.js';
 import { createReceiver } from './delivery/receivers/index.js';
@@ -58,13 +59,20 @@ export class Alerting {
     this.lock = new StateDirLock(config.stateDir, log, { heartbeatMs: config.lockHeartbeatMs, clock });
     this.writeFailures = new WriteFailures(log);
     const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
-    this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications, clock);
+    // Group waits, group intervals, repeats and retries are durations: a step of the wall clock must not move them.
+    const intervals = this.steady.asClock();
+    this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications, intervals);
     this.silences = new Silences(config.stateDir, log, {
       universe: alertUniverse(config, targets),
       clock,
       failures: this.writeFailures,
     });
-    this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, () => this.firingAlerts(), clock);
+    const alertView = {
+      firing: () => this.firingAlerts(),
+      groupNotified: (receiver: string, groupLabels: Readonly<Record<string, string>>) => this.engine.groupNotified(receiver, groupLabels),
+    };
+    const nflog = new NotificationLog(config.stateDir, log, this.writeFailures, intervals.now());
+    this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, alertView, nflog, intervals);
     this.engine = new AlertEngine(
       config,
       {

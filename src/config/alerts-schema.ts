@@ -3,13 +3,24 @@ import { httpConfigFields, transportOf, type HttpTransport } from './http-config
 import { parseDuration } from '../duration.js';
 import type { ConfigIssue } from '../errors.js';
 import type { InhibitRule } from '../alerts/silencing/inhibition.js';
-import { parseMatcher } from '../alerts/silencing/matchers.js';
+import { parseMatcher, type Matcher } from '../alerts/silencing/matchers.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/evaluation/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/evaluation/rules/index.js';
 import { DEFAULT_LOCK_HEARTBEAT_MS } from '../alerts/state/state-dir-lock.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
 import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
+import type { Route } from '../alerts/dispatch/route.js';
+import type { TimeInterval } from '../alerts/dispatch/time-interval.js';
+import {
+  alertmanagerReceiverSchema,
+  buildRoute,
+  integrationsOf,
+  matcherText,
+  routeSchema,
+  timeIntervalsSchema,
+  type IntegrationInput,
+} from './routing-schema.js';
 
 export const RECEIVER_TYPES = ['webhook', 'slack', 'discord', 'pagerduty', 'telegram', 'alertmanager'] as const;
 export type ReceiverType = (typeof RECEIVER_TYPES)[number];
@@ -60,23 +71,42 @@ const receiverSchema = z
   })
   .strict();
 
-const matcher = z.string().transform((text, ctx) => {
-  try {
-    return parseMatcher(text);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: (error as Error).message });
-    return z.NEVER;
-  }
-});
+const labelEquals = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a label name'), z.string());
 
+/** Alertmanager's inhibit rule, with its deprecated source_match(_re) / target_match(_re) too. */
 const inhibitRuleSchema = z
   .object({
-    source_matchers: z.array(matcher).min(1),
-    target_matchers: z.array(matcher).min(1),
+    source_matchers: z.array(matcherText).default([]),
+    target_matchers: z.array(matcherText).default([]),
+    source_match: labelEquals.optional(),
+    source_match_re: labelEquals.optional(),
+    target_match: labelEquals.optional(),
+    target_match_re: labelEquals.optional(),
     equal: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a label name')).default([]),
   })
   .strict()
-  .transform((rule): InhibitRule => ({ sourceMatchers: rule.source_matchers, targetMatchers: rule.target_matchers, equal: rule.equal }));
+  .transform((rule, ctx): InhibitRule => {
+    const legacy = (equal: Record<string, string> | undefined, regex: Record<string, string> | undefined, side: string) => [
+      ...Object.entries(equal ?? {}).map(([name, value]): Matcher => ({ name, op: '=', value })),
+      ...Object.entries(regex ?? {}).flatMap(([name, value]) => {
+        try {
+          return [parseMatcher(`${name}=~${JSON.stringify(value)}`)];
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', path: [`${side}_match_re`, name], message: (error as Error).message });
+          return [];
+        }
+      }),
+    ];
+    const sourceMatchers = [...rule.source_matchers, ...legacy(rule.source_match, rule.source_match_re, 'source')];
+    const targetMatchers = [...rule.target_matchers, ...legacy(rule.target_match, rule.target_match_re, 'target')];
+    for (const [side, matchers] of [
+      ['source_matchers', sourceMatchers],
+      ['target_matchers', targetMatchers],
+    ] as const)
+      if (matchers.length === 0)
+        ctx.addIssue({ code: 'custom', path: [side], message: 'needs at least one matcher (or the legacy *_match / *_match_re)' });
+    return { sourceMatchers, targetMatchers, equal: rule.equal };
+  });
 
 /** The identity labels of an alert besides its name: "the same alert" in an inhibit rule's equal. */
 const SAME_ALERT = ['alertname', 'target', 'subnet', 'chain', 'node_id', 'check', 'collector', 'receiver'];
@@ -144,6 +174,18 @@ export interface ReceiverConfig {
   /** tls_config and proxy_url toward this receiver's URLs. */
   readonly transport?: HttpTransport;
   readonly grouping: Grouping;
+  /** The Alertmanager receiver this integration belongs to (the webhook's `receiver`); `name` otherwise. */
+  readonly receiver?: string;
+  /** The route that sends here (alerts.route); without one, `severities` and `match` decide. */
+  readonly route?: Route;
+  /** The route's key, the first half of Alertmanager's groupKey: `{}` without alerts.route. */
+  readonly routeKey?: string;
+  /** webhook: at most this many alerts per notification (0: all), as Alertmanager's max_alerts. */
+  readonly maxAlerts?: number;
+  /** The route's mute_time_intervals: no notification while one of these holds. */
+  readonly muteTimeIntervals?: readonly TimeInterval[];
+  /** The route's active_time_intervals: notifications only while one holds (unset: always). */
+  readonly activeTimeIntervals?: readonly TimeInterval[];
 }
 
 /** Alertmanager's route grouping: one notification per group of alerts with equal `by` labels. */
@@ -197,7 +239,13 @@ export const alertsSchema = z
     stale_expiry: durationMs.optional(),
     retry: retrySchema.default({ initial_backoff: 1_000, max_backoff: 300_000, max_age: 86_400_000 }),
     rules: z.record(z.string(), ruleOverride).default({}),
-    receivers: z.array(receiverSchema).default([]),
+    /** avaxmon's receivers (`type: ...`) and Alertmanager's (`webhook_configs: ...`), told apart by `type`. */
+    receivers: z.array(z.looseObject({})).default([]),
+    /** Alertmanager's routing tree; without it each receiver takes what its severity and match select. */
+    route: routeSchema.optional(),
+    time_intervals: timeIntervalsSchema.optional(),
+    /** Alertmanager's older name for time_intervals. */
+    mute_time_intervals: timeIntervalsSchema.optional(),
     /** Defaults for every receiver: fast enough for the latency promise; Alertmanager's are 30s and 5m. */
     group_by: z.array(groupLabel).default(['alertname']),
     group_wait: durationMs.default(1_000),
@@ -210,14 +258,8 @@ export const alertsSchema = z
     const issues: ConfigIssue[] = [];
     const rules = resolveRules(alerts.rules, issues);
     const grouping: Grouping = { by: alerts.group_by, waitMs: alerts.group_wait, intervalMs: alerts.group_interval };
-    const receivers = alerts.receivers.map((receiver, index) => resolveReceiver(receiver, index, issues, grouping));
-    const names = new Set<string>();
-    alerts.receivers.forEach((receiver, index) => {
-      if (names.has(receiver.name))
-        issues.push({ path: `receivers[${index}].name`, message: `duplicate receiver name "${receiver.name}"` });
-      names.add(receiver.name);
-    });
-    for (const issue of issues)
+    const receivers = resolveReceivers(alerts, issues, grouping);
+    for (const issue of uniqueIssues(issues))
       ctx.addIssue({
         code: 'custom',
         path: issue.path
@@ -279,9 +321,147 @@ function resolveRules(overrides: Record<string, RuleOverride>, issues: ConfigIss
 
 type ReceiverInput = z.infer<typeof receiverSchema>;
 
+/** What a route gives the receivers it sends to; without alerts.route, the alerts-level grouping. */
+interface RouteSettings {
+  readonly grouping: Grouping;
+  readonly route?: Route;
+  readonly repeatIntervalMs?: number;
+  readonly receiver?: string;
+  readonly muteTimeIntervals?: readonly TimeInterval[];
+  readonly activeTimeIntervals?: readonly TimeInterval[];
+}
+
+type AlertsInput = {
+  receivers: Array<Record<string, unknown>>;
+  route?: z.infer<typeof routeSchema>;
+  time_intervals?: z.infer<typeof timeIntervalsSchema>;
+  mute_time_intervals?: z.infer<typeof timeIntervalsSchema>;
+};
+
+/** Keys an avaxmon receiver may not set under alerts.route: the route decides them. */
+const ROUTE_DECIDES = ['severity', 'match', 'group_by', 'group_wait', 'group_interval', 'repeat_interval'];
+
+/**
+ * The receivers as delivery sees them, one per integration: without alerts.route, each avaxmon
+ * receiver and each integration of an Alertmanager receiver; with it, one per route and integration
+ * of the receiver the route names, as Alertmanager keeps an aggregation group per route.
+ */
+function resolveReceivers(alerts: AlertsInput, issues: ConfigIssue[], grouping: Grouping): ReceiverConfig[] {
+  const parsed = alerts.receivers.map((raw, index) => parseReceiver(raw, `receivers[${index}]`, issues));
+  const names = new Set<string>();
+  parsed.forEach((receiver, index) => {
+    if (receiver === undefined) return;
+    if (names.has(receiver.name)) issues.push({ path: `receivers[${index}].name`, message: `duplicate receiver name "${receiver.name}"` });
+    names.add(receiver.name);
+  });
+  if (!alerts.route) {
+    return parsed.flatMap((receiver) =>
+      receiver === undefined
+        ? []
+        : receiver.integrations.map(({ at, input, name }) => resolveReceiver(input, at, issues, { grouping }, name)),
+    );
+  }
+  for (const receiver of parsed)
+    for (const { at, raw } of receiver?.integrations ?? [])
+      for (const key of ROUTE_DECIDES)
+        if (raw && key in raw)
+          issues.push({ path: `${at}.${key}`, message: 'with alerts.route, the route decides this: set it on the route' });
+  const intervals = new Map<string, TimeInterval[]>();
+  for (const { name, time_intervals } of [...(alerts.mute_time_intervals ?? []), ...(alerts.time_intervals ?? [])]) {
+    if (intervals.has(name)) issues.push({ path: 'time_intervals', message: `duplicate time interval name "${name}"` });
+    intervals.set(name, time_intervals);
+  }
+  const root = buildRoute(alerts.route, names, new Set(intervals.keys()), issues);
+  const byName = new Map(parsed.flatMap((receiver) => (receiver ? [[receiver.name, receiver] as const] : [])));
+  const nodes = [...root.walk()];
+  const uses = new Map<string, number>();
+  for (const node of nodes) uses.set(node.options.receiver, (uses.get(node.options.receiver) ?? 0) + 1);
+  return nodes.flatMap((node, index) => {
+    const receiver = byName.get(node.options.receiver);
+    if (!receiver) return [];
+    const shared = (uses.get(receiver.name) ?? 0) > 1;
+    const settings: RouteSettings = {
+      grouping: { by: node.options.groupBy, waitMs: node.options.groupWaitMs, intervalMs: node.options.groupIntervalMs },
+      route: node,
+      repeatIntervalMs: node.options.repeatIntervalMs,
+      receiver: receiver.name,
+      muteTimeIntervals: node.options.muteTimeIntervals.flatMap((name) => intervals.get(name) ?? []),
+      activeTimeIntervals:
+        node.options.activeTimeIntervals.length > 0
+          ? node.options.activeTimeIntervals.flatMap((name) => intervals.get(name) ?? [])
+          : undefined,
+    };
+    return receiver.integrations.map(({ at, input, name }) =>
+      resolveReceiver(input, at, issues, settings, shared ? `${name}@${index}` : name),
+    );
+  });
+}
+
+interface ParsedReceiver {
+  readonly name: string;
+  readonly integrations: ReadonlyArray<{ at: string; input: ReceiverInput; name: string; raw?: Record<string, unknown> }>;
+}
+
+/** An avaxmon receiver has a `type`; anything else is read as Alertmanager's. */
+function parseReceiver(raw: Record<string, unknown>, at: string, issues: ConfigIssue[]): ParsedReceiver | undefined {
+  const report = (error: z.ZodError) => {
+    for (const issue of error.issues)
+      issues.push({
+        path: [at, ...issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))].join(''),
+        message: issue.message,
+      });
+  };
+  if ('type' in raw) {
+    const result = receiverSchema.safeParse(raw);
+    if (!result.success) return void report(result.error);
+    return { name: result.data.name, integrations: [{ at, input: result.data, name: result.data.name, raw }] };
+  }
+  const result = alertmanagerReceiverSchema.safeParse(raw);
+  if (!result.success) return void report(result.error);
+  const integrations = integrationsOf(result.data, at);
+  const name = result.data.name;
+  return {
+    name,
+    integrations: integrations.map(({ at: path, input }, index) => ({
+      at: path,
+      input: asReceiverInput(name, input),
+      name: integrations.length > 1 ? `${name}/${index}` : name,
+    })),
+  };
+}
+
+/** An Alertmanager integration in avaxmon's receiver vocabulary. */
+function asReceiverInput(name: string, input: IntegrationInput): ReceiverInput {
+  return {
+    ...input,
+    name,
+    urls: undefined,
+    severity: [...SEVERITIES],
+    match: {},
+    timeout: input.timeout ?? 10_000,
+    chat_id: input.chat_id,
+  } as ReceiverInput;
+}
+
+/** A receiver used by several routes reports its problems once. */
+function uniqueIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\n${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Reads the receiver's `*_file` secrets, checks what its type needs, and registers every secret. */
-function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigIssue[], grouping: Grouping): ReceiverConfig {
-  const at = `receivers[${index}]`;
+function resolveReceiver(
+  receiver: ReceiverInput & { max_alerts?: number },
+  at: string,
+  issues: ConfigIssue[],
+  settings: RouteSettings,
+  name = receiver.name,
+): ReceiverConfig {
   const secret = (value: string | undefined, file: string | undefined, key: string) => {
     if (value !== undefined && file !== undefined)
       issues.push({ path: `${at}.${key}_file`, message: `set either ${key} or ${key}_file, not both` });
@@ -289,14 +469,17 @@ function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigI
     registerSecret(resolved);
     return resolved;
   };
+  if (receiver.url !== undefined && !httpUrl.safeParse(receiver.url).success)
+    issues.push({ path: `${at}.url`, message: 'must be an http(s) URL' });
   const url = secret(receiver.url, receiver.url_file, 'url');
-  if (url !== undefined && !httpUrl.safeParse(url).success)
+  if (url !== undefined && receiver.url_file !== undefined && !httpUrl.safeParse(url).success)
     issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
   const urls = [...(url === undefined ? [] : [url]), ...(receiver.urls ?? [])];
   // A webhook, Slack or Discord URL is the credential, its token in the path; a receiver may echo any part of it.
   for (const each of [...urls, receiver.api_url]) if (each !== undefined) registerSecretUrl(each);
+  const { grouping } = settings;
   const resolved: ReceiverConfig = {
-    name: receiver.name,
+    name,
     type: receiver.type,
     urls,
     hmacSecret: secret(receiver.hmac_secret, receiver.hmac_secret_file, 'hmac_secret'),
@@ -308,13 +491,21 @@ function resolveReceiver(receiver: ReceiverInput, index: number, issues: ConfigI
     match: receiver.match,
     sendResolved: receiver.send_resolved,
     timeoutMs: receiver.timeout,
-    repeatIntervalMs: receiver.repeat_interval,
+    repeatIntervalMs: settings.repeatIntervalMs ?? receiver.repeat_interval,
     transport: transportOf(receiver),
-    grouping: {
-      by: receiver.group_by ?? grouping.by,
-      waitMs: receiver.group_wait ?? grouping.waitMs,
-      intervalMs: receiver.group_interval ?? grouping.intervalMs,
-    },
+    grouping: settings.route
+      ? grouping
+      : {
+          by: receiver.group_by ?? grouping.by,
+          waitMs: receiver.group_wait ?? grouping.waitMs,
+          intervalMs: receiver.group_interval ?? grouping.intervalMs,
+        },
+    receiver: settings.receiver ?? receiver.name,
+    route: settings.route,
+    routeKey: settings.route?.key() ?? '{}',
+    maxAlerts: receiver.max_alerts ?? 0,
+    muteTimeIntervals: settings.muteTimeIntervals,
+    activeTimeIntervals: settings.activeTimeIntervals,
   };
   issues.push(...missingFields(resolved, receiver, at));
   return resolved;

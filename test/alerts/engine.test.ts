@@ -65,8 +65,8 @@ describe('alert engine lifecycle', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
     const [firing, resolved] = hook.requests.map((request) => request.json as { alerts: Array<Record<string, unknown>> });
-    expect(firing.alerts[0].startsAt).toBe(new Date(sec(0)).toISOString());
-    expect(resolved.alerts[0].endsAt).toBe(new Date(sec(90)).toISOString());
+    expect(firing.alerts[0].startsAt).toBe('2026-01-01T00:00:00Z'); // Go's RFC 3339, as Alertmanager writes it
+    expect(resolved.alerts[0].endsAt).toBe('2026-01-01T00:01:30Z');
     expect((firing.alerts[0].annotations as Record<string, string>).description).toContain('failing checks: network');
     expect(hook.requests[0].headers['idempotency-key']).not.toBe(hook.requests[1].headers['idempotency-key']);
   });
@@ -491,7 +491,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 const delivered = () => new Promise((resolve) => setTimeout(resolve, 60));
 
 describe('identity without severity', () => {
-  it('a tiered rule changing severity notifies the new severity at once, without a resolve or a new `for`', async () => {
+  it('a tiered rule changing severity fires the new severity at once and resolves the old one in the same notification, without a new `for`', async () => {
     const { alerting, hook } = await setup('    AvalancheL1ValidatorBalanceLow: { for: 1m }');
     const runway = (days: number): Sample[] => [
       target('v'),
@@ -514,16 +514,23 @@ describe('identity without severity', () => {
     await hook.waitFor(4);
     await settle();
     const sent = webhookAlerts(hook);
-    expect(sent.map((alert) => `${alert.status}:${alert.severity}`)).toEqual([
-      'firing:critical',
-      'firing:warning',
-      'firing:critical',
-      'resolved:critical',
+    // As in Alertmanager, the old label set is another alert: it resolves in the notification that fires the new one.
+    const alertsOf = (request: (typeof hook.requests)[number]) =>
+      (request.json as { alerts: Array<{ status: string; labels: Record<string, string> }> }).alerts.map(
+        (alert) => `${alert.status}:${alert.labels.severity}`,
+      );
+    expect(hook.requests.map(alertsOf)).toEqual([
+      ['firing:critical'],
+      ['resolved:critical', 'firing:warning'],
+      ['resolved:warning', 'firing:critical'].sort(),
+      ['resolved:critical'],
     ]);
+    expect(sent.map((request) => request.status)).toEqual(['firing', 'firing', 'firing', 'resolved']);
     // Alertmanager's fingerprint covers the whole label set, severity included: one per severity.
-    expect(new Set(sent.map((alert) => alert.fingerprint)).size).toBe(2);
+    const fingerprints = hook.requests.flatMap((request) => (request.json as WebhookBody).alerts.map((alert) => alert.fingerprint));
+    expect(new Set(fingerprints).size).toBe(2);
     expect(new Set(sent.map((alert) => alert.key)).size).toBe(4);
-    expect((hook.requests[0].json as { alerts: Array<{ startsAt: string }> }).alerts[0].startsAt).toBe(new Date(sec(0)).toISOString());
+    expect((hook.requests[0].json as { alerts: Array<{ startsAt: string }> }).alerts[0].startsAt).toBe('2026-01-01T00:00:00Z');
   });
 });
 

@@ -24,7 +24,11 @@ const heldCount = (harness: Harness) =>
 describe('flap damping keeps the last word right', () => {
   it('never holds back a critical firing: after quick flips the node goes down and the last notice says firing', async () => {
     const harness = await flapping(2, 'critical');
-    for (let step = 0; step < 9; step++) harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
+    // Each change is delivered before the next: queued changes of one alert collapse to its latest, as in Alertmanager.
+    for (let step = 0; step < 9; step++) {
+      harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
+      await drained(harness.alerting);
+    }
     for (let second = 90; second <= 200; second += 10) harness.alerting.evaluate(health(0), sec(second));
     await drained(harness.alerting);
     const sent = webhookAlerts(harness.hook);
@@ -35,8 +39,10 @@ describe('flap damping keeps the last word right', () => {
 
   it('sends one flapping notice, holds the flips, and sends the resolve once the alert settles', async () => {
     const harness = await flapping(2, 'warning');
-    for (let step = 0; step < 10; step++) harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
-    await drained(harness.alerting);
+    for (let step = 0; step < 10; step++) {
+      harness.alerting.evaluate(health(step % 2 === 0 ? 0 : 1), sec(step * 10));
+      await drained(harness.alerting);
+    }
     // firing, resolved, then the third change is the notice; the rest is held.
     expect(statuses(harness.hook.requests)).toEqual([
       'firing:AvalancheNodeUnhealthy',

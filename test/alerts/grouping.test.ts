@@ -96,13 +96,24 @@ describe('grouping per receiver', () => {
     ]);
   });
 
-  it('never sends a firing notification whose alert resolved while it waited', async () => {
+  it('never sends a firing notification whose alert resolved while it waited: it is listed as resolved, as Alertmanager lists it', async () => {
     const harness = await start('  group_wait: 1s');
     harness.alerting.evaluate(fleet([0, 1]), sec(0));
     harness.alerting.evaluate(fleet([1]), sec(10));
     await drained(harness.alerting);
     expect(harness.hook.requests).toHaveLength(1);
-    expect(bodies(harness)[0].alerts.map((alert) => `${alert.labels.target}:${alert.status}`)).toEqual(['validator-1:firing']);
+    expect(bodies(harness)[0].alerts.map((alert) => `${alert.labels.target}:${alert.status}`)).toEqual([
+      'validator-0:resolved',
+      'validator-1:firing',
+    ]);
+  });
+
+  it('sends nothing for a group whose only alert fired and resolved while it waited', async () => {
+    const harness = await start('  group_wait: 1s');
+    harness.alerting.evaluate(fleet([0]), sec(0));
+    harness.alerting.evaluate(fleet([]), sec(10));
+    await drained(harness.alerting);
+    expect(harness.hook.requests).toHaveLength(0);
   });
 
   it('groups by the receiver’s group_by: one notification per target', async () => {

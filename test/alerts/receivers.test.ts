@@ -83,7 +83,7 @@ describe('receiver request shapes (loopback server)', () => {
         {
           status: 'firing',
           labels,
-          startsAt: '2026-01-01T00:00:00.000Z',
+          startsAt: '2026-01-01T00:00:00Z',
           endsAt: '0001-01-01T00:00:00Z',
           fingerprint: labelsFingerprint(labels),
         },

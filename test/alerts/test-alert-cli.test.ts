@@ -45,6 +45,24 @@ describe('avaxmon test-alert', () => {
     expect(hook.requests[0].json).toMatchObject({ status: 'firing', commonLabels: { alertname: 'AvaxmonTestAlert', severity: 'warning' } });
   });
 
+  it('sends through every integration of an Alertmanager-shaped receiver', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'avaxmon-test-alert-')), 'config.yaml');
+    writeFileSync(
+      file,
+      `alerts:
+  route: { receiver: team }
+  receivers:
+    - name: team
+      webhook_configs: [{ url: "${hook.url}/hook/one" }, { url: "${hook.url}/hook/two" }]
+`,
+    );
+    const before = hook.requests.length;
+    const result = await run(['test-alert', '--receiver', 'team', `--config.file=${file}`]);
+    expect(result.code).toBe(0);
+    expect(hook.requests.slice(before).map((request) => request.path)).toEqual(['/hook/one', '/hook/two']);
+    expect(hook.requests.slice(before).map((request) => (request.json as { receiver: string }).receiver)).toEqual(['team', 'team']);
+  });
+
   it("needs only the receiver it tests: an unrelated target's and receiver's unset ${ENV} do not stop it", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'avaxmon-test-alert-')), 'config.yaml');
     writeFileSync(

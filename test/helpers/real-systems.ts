@@ -16,6 +16,8 @@ export interface RealSystem {
   readonly dir: string;
   readonly output: () => string;
   stop(): Promise<void>;
+  /** kill -9: no shutdown, no last write. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -38,7 +40,13 @@ export async function startRealSystem(
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     const url = `http://${listen}`;
     if (await becomesReady(url, child)) {
-      return { url, dir, output: () => output, stop: () => stopChild(child).then(() => rmSync(dir, { recursive: true, force: true })) };
+      return {
+        url,
+        dir,
+        output: () => output,
+        stop: () => stopChild(child).then(() => rmSync(dir, { recursive: true, force: true })),
+        kill: () => killChild(child),
+      };
     }
     await stopChild(child);
     lastError = output;
@@ -58,6 +66,14 @@ async function becomesReady(url: string, child: ChildProcess): Promise<boolean> 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return false;
+}
+
+function killChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -6,9 +6,10 @@ import type { AlertsConfig } from '../../config/alerts-schema.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import { scrubSecrets } from '../../redact.js';
 import { backoffMs } from './backoff.js';
+import type { NotificationLog, NotifiedGroup } from '../dispatch/nflog.js';
 import type { Outbox, QueuedNotification } from './outbox.js';
 import type { AlertPayload } from '../alert.js';
-import { compareAlertLabels } from './receivers/alertmanager-identity.js';
+import { compareAlertLabels, labelsFingerprint } from './receivers/alertmanager-identity.js';
 import type { OutgoingNotification } from './receivers/group.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
 import { groupLabelsOf } from './group-labels.js';
@@ -32,8 +33,6 @@ interface Attempts {
 /** Retry-After can ask for more than our own cap; honour it, but never park a notification for days. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 const MAX_IN_FLIGHT = 16;
-/** How late past its due time a never-tried notification counts as overdue (see Delivery.overdue). */
-const OVERDUE_SLACK_MS = 1_000;
 /** Retries are due on this grid, so a storm of failures wakes the sender once per tick, not once per notification. */
 const RETRY_TICK_MS = 250;
 /** How often a stopping daemon looks whether the outbox has emptied. */
@@ -48,6 +47,13 @@ export interface FiringAlert {
 
 /** The engine's firing alerts by fingerprint. */
 export type FiringAlerts = () => ReadonlyMap<string, FiringAlert>;
+
+/** What delivery reads from and tells the alert state: the firing alerts, and when a group was notified. */
+export interface AlertView {
+  readonly firing: FiringAlerts;
+  /** A notification of the group went out: the group's repeat_interval counts from `atMs`, as Alertmanager's log does. */
+  groupNotified(receiver: string, groupLabels: Readonly<Record<string, string>>): void;
+}
 
 /** The queued notifications of one group of one receiver that go out together, and when. */
 interface Batch {
@@ -77,8 +83,11 @@ export class Delivery {
   private readonly attempts = new Map<QueuedNotification, Attempts>();
   /** In-flight batches by group lane: one request per group at a time. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** When each group lane last had a notification delivered, for group_interval. */
-  private readonly lastSentMs = new Map<string, number>();
+  /**
+   * When each group was first flushed: as in Alertmanager's aggregation groups, a group flushes on a
+   * fixed tick, group_wait after it began and every group_interval after, until it empties.
+   */
+  private readonly firstFlushMs = new Map<string, number>();
   private timer?: Timer;
   private timerDueMs = Infinity;
   private stopped = false;
@@ -89,7 +98,9 @@ export class Delivery {
     private config: AlertsConfig,
     private readonly http: HttpClient,
     private readonly log: Logger,
-    private readonly firingAlerts: FiringAlerts,
+    private readonly alerts: AlertView,
+    /** Per group, what its last notification said was firing and resolved. */
+    private readonly notified: NotificationLog,
     private readonly clock: Clock = systemClock,
   ) {
     this.countFromZero(receivers);
@@ -183,9 +194,13 @@ export class Delivery {
     const grouping = config?.type === 'alertmanager' ? undefined : config?.grouping;
     if (!grouping) return Math.max(0, ...batch.entries.map((entry) => this.attempts.get(entry)?.nextAtMs ?? 0));
     const oldestMs = Math.min(...batch.entries.map((entry) => entry.createdMs));
-    const lastSentMs = this.lastSentMs.get(batch.lane);
     const retryMs = Math.max(0, ...batch.entries.map((entry) => this.attempts.get(entry)?.nextAtMs ?? 0));
-    return Math.max(oldestMs + grouping.waitMs, lastSentMs === undefined ? 0 : lastSentMs + grouping.intervalMs, retryMs);
+    const firstMs = this.firstFlushMs.get(batch.lane);
+    if (firstMs === undefined) return Math.max(oldestMs + grouping.waitMs, retryMs);
+    if (grouping.intervalMs <= 0) return Math.max(oldestMs, retryMs);
+    // The group's first tick at or after its oldest change.
+    const ticks = Math.max(0, Math.ceil((oldestMs - firstMs) / grouping.intervalMs));
+    return Math.max(firstMs + ticks * grouping.intervalMs, retryMs);
   }
 
   private async attempt(batch: Batch): Promise<void> {
@@ -195,7 +210,8 @@ export class Delivery {
       for (const entry of batch.entries) this.finish(entry, 'dropped', 'receiver no longer configured');
       return;
     }
-    const firing = this.firingAlerts();
+    const firing = this.alerts.firing();
+    if (!this.firstFlushMs.has(batch.lane) && receiver.config.type !== 'alertmanager') this.firstFlushMs.set(batch.lane, nowMs);
     const live = this.current(
       firing,
       batch.entries.filter((entry) => {
@@ -205,7 +221,14 @@ export class Delivery {
       }),
     );
     if (live.length === 0) return;
-    const notifications = receiver.config.type === 'alertmanager' ? live : this.withRestOfGroup(firing, batch, live);
+    const grouped = receiver.config.type !== 'alertmanager';
+    const notifications = grouped ? this.withRestOfGroup(firing, batch, live) : live;
+    const reminderDue = live.some((entry) => entry.reminder);
+    if (grouped && !this.needsUpdate(batch.lane, notifications, receiver.config.sendResolved, reminderDue)) {
+      // Nothing the receiver has not been told already (an alert that fired and resolved between two flushes).
+      for (const entry of live) this.outbox.remove(entry, true);
+      return;
+    }
     let result: SendResult;
     try {
       result = await receiver.send(
@@ -216,14 +239,21 @@ export class Delivery {
       result = { outcome: 'retry', error: String((error as Error)?.message ?? error) };
     }
     if (result.outcome === 'delivered') {
-      this.lastSentMs.set(batch.lane, this.clock.now());
       for (const entry of live) this.finish(entry, 'delivered');
+      this.alerts.groupNotified(batch.receiver, batch.groupLabels);
+      if (grouped) this.notified.set(batch.lane, { ...notifiedGroup(notifications), atMs: this.clock.now() });
+      // A group left with nothing firing ends, as Alertmanager's does: the next alert starts a new one, with group_wait.
+      if (notifications.every((notification) => notification.alert.status === 'resolved') && !this.groupFiring(firing, batch)) {
+        this.firstFlushMs.delete(batch.lane);
+        this.notified.delete(batch.lane, this.clock.now());
+      }
       return;
     }
     if (result.outcome === 'rejected') {
       for (const entry of live) this.finish(entry, 'rejected', result.error);
       return;
     }
+    if (grouped) this.notified.tried(batch.lane, notifiedGroup(notifications).firing, this.clock.now());
     const count = Math.max(...live.map((entry) => this.attempts.get(entry)?.count ?? 0)) + 1;
     const { initialBackoffMs, maxBackoffMs } = this.config.retry;
     const delayMs =
@@ -247,48 +277,54 @@ export class Delivery {
   }
 
   /**
-   * Drops what is no longer true: a firing notification whose alert stopped firing (or fired again
-   * since, as a new episode) goes nowhere. If it was the alert's first notice and never tried, as when
-   * the alert resolved within group_wait, the receiver never heard of it and its resolve goes nowhere
-   * either, as in Alertmanager. If it is overdue (the receiver was failing, or the daemon down), the
-   * resolve still follows: the operator learns what happened meanwhile, and no stale firing pages.
-   * A resolve of the same episode queued behind the firing says so too: after a crash between queuing
-   * that resolve and saving the state, the restored state still says firing. A firing read back from
-   * disk after a restart counts as overdue: whether it was tried before is not known.
+   * Each alert of the batch as it stands now, as Alertmanager keeps one entry per alert: its current
+   * episode's notification while it fires, else its latest resolve; what came before is dropped.
+   * So a catch-up after a failing receiver (or a restart) carries the group's whole state, and an
+   * alert that fired and resolved between two flushes is listed as resolved. A resolve queued behind
+   * the firing of the same episode wins: after a crash between queuing that resolve and saving the
+   * state, the restored state still says firing.
    */
   private current(firing: ReadonlyMap<string, FiringAlert>, entries: readonly QueuedNotification[]): QueuedNotification[] {
-    return entries.filter((entry) => {
-      if (entry.alert.status !== 'firing') return true;
-      const restoredAsFiring = firing.get(entry.fingerprint)?.alert.startsAt === entry.alert.startsAt;
-      if (restoredAsFiring && !this.resolveQueued(entry)) return true;
-      // Whether a firing queued before a restart was tried is lost with that process: the receiver
-      // may have been paged, so its resolve still goes out (a resolve too many beats a page left open).
-      const overdue = this.outbox.restoredFromDisk(entry) || this.attempts.has(entry) || this.overdue(entry);
-      this.attempts.delete(entry);
-      this.outbox.remove(entry, true);
-      if (!overdue && !entry.reminder && !entry.alert.previousLabels) {
-        for (const resolve of [...this.outbox.lane(entry)])
-          if (resolve.alert.status === 'resolved' && resolve.alert.startsAt === entry.alert.startsAt) this.outbox.remove(resolve, true);
+    return entries.flatMap((head) => {
+      const lane = [...this.outbox.lane(head)];
+      const startsAt = firing.get(head.fingerprint)?.alert.startsAt;
+      const ended = (entry: QueuedNotification) => entry.alert.status === 'resolved' && entry.alert.startsAt === startsAt;
+      const firingNow = startsAt !== undefined && !lane.some(ended);
+      const kept = firingNow
+        ? lane.find((entry) => entry.alert.startsAt === startsAt)
+        : lane.findLast((entry) => entry.alert.status === 'resolved');
+      for (const entry of lane) {
+        if (entry === kept) break;
+        this.attempts.delete(entry);
+        this.outbox.remove(entry, true);
+        this.log.debug({ receiver: entry.receiver, alert: entry.alert.labels }, 'Notification superseded by a later state of its alert');
       }
-      this.log.debug(
-        { receiver: entry.receiver, alert: entry.alert.labels },
-        'Firing notification dropped: the alert stopped firing before it went out',
-      );
-      return false;
+      return kept ? [kept] : [];
     });
   }
 
-  private resolveQueued(entry: QueuedNotification): boolean {
-    return this.outbox.lane(entry).some((queued) => queued.alert.status === 'resolved' && queued.alert.startsAt === entry.alert.startsAt);
+  /**
+   * Alertmanager's DedupStage: a group is notified when something fires that its last notification
+   * did not list as firing, when an alert resolved that it did not list as resolved (send_resolved),
+   * when everything resolved after it listed firing alerts, or when a reminder is due. A group never
+   * notified is notified only if something fires.
+   */
+  private needsUpdate(lane: string, notifications: readonly OutgoingNotification[], sendResolved: boolean, reminderDue: boolean): boolean {
+    const now = notifiedGroup(notifications);
+    const last = this.notified.get(lane);
+    if (last === undefined) return now.firing.size > 0;
+    if (![...now.firing].every((fingerprint) => last.firing.has(fingerprint))) return true;
+    // Deliberately unlike Alertmanager: a firing that failed may have paged all the same; its resolve goes out.
+    if (now.firing.size === 0) return last.firing.size > 0 || [...now.resolved].some((fingerprint) => last.tried?.has(fingerprint));
+    if (sendResolved && ![...now.resolved].every((fingerprint) => last.resolved.has(fingerprint))) return true;
+    return reminderDue;
   }
 
-  /**
-   * Still queued well past the time it was due (group_wait, a group_interval behind another
-   * notification, and a second's slack): the receiver failed or the daemon was down meanwhile.
-   */
-  private overdue(entry: QueuedNotification): boolean {
-    const grouping = this.receivers.get(entry.receiver)?.config.grouping;
-    return this.clock.now() - entry.createdMs > (grouping ? grouping.waitMs + grouping.intervalMs : 0) + OVERDUE_SLACK_MS;
+  /** Whether any alert of the batch's group fires, shown to the receiver or not (muted alerts keep a group alive). */
+  private groupFiring(firing: ReadonlyMap<string, FiringAlert>, batch: Batch): boolean {
+    const by = this.receivers.get(batch.receiver)?.config.grouping.by ?? ['...'];
+    const wanted = JSON.stringify(batch.groupLabels);
+    return [...firing.values()].some(({ alert }) => JSON.stringify(groupLabelsOf(by, alert.labels)) === wanted);
   }
 
   /** The batch's changes, and every other alert of the group firing now, in Alertmanager's order. */
@@ -306,7 +342,7 @@ export class Delivery {
           shownTo.has(batch.receiver) && !included.has(fingerprint) && JSON.stringify(groupLabelsOf(by, alert.labels)) === wanted,
       )
       .map(([fingerprint, { alert }]) => ({ receiver: batch.receiver, key: `${fingerprint}-state`, reminder: true, alert }));
-    return [...live, ...rest].sort((a, b) => compareAlertLabels(a.alert.labels, b.alert.labels));
+    return [...live.flatMap(withPreviousResolved), ...rest].sort((a, b) => compareAlertLabels(a.alert.labels, b.alert.labels));
   }
 
   private finish(entry: QueuedNotification, outcome: DeliveryOutcome, error?: string): void {
@@ -327,6 +363,30 @@ export class Delivery {
       error: error && scrubSecrets(error),
     });
   }
+}
+
+/** The fingerprints (Alertmanager's, of the label sets) a notification lists as firing and as resolved. */
+function notifiedGroup(notifications: readonly OutgoingNotification[]): Omit<NotifiedGroup, 'atMs'> {
+  const of = (status: string) =>
+    new Set(
+      notifications
+        .filter((notification) => notification.alert.status === status)
+        .map((notification) => labelsFingerprint(notification.alert.labels)),
+    );
+  return { firing: of('firing'), resolved: of('resolved') };
+}
+
+/**
+ * After a severity change the old label set is another alert to Alertmanager, with its own
+ * fingerprint: it resolves in the notification that fires the new one, as Alertmanager's does.
+ */
+function withPreviousResolved(entry: QueuedNotification): OutgoingNotification[] {
+  const { previousLabels, previousAnnotations, ...alert } = entry.alert;
+  if (!previousLabels) return [entry];
+  const endsAt = new Date(entry.createdMs).toISOString();
+  const annotations = previousAnnotations ?? alert.annotations;
+  const previous = { ...alert, status: 'resolved' as const, labels: previousLabels, annotations, endsAt };
+  return [{ receiver: entry.receiver, key: `${entry.key}-previous`, reminder: false, alert: previous }, entry];
 }
 
 /** A notification alone keeps its own key; a batch gets one derived from its members', stable across retries. */

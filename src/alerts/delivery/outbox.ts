@@ -57,8 +57,6 @@ export class Outbox {
   private readonly journal: string;
   private journalLines = 0;
   private lastSeq = 0;
-  /** Entries read back at start: whether they were tried before the restart is not on disk. */
-  private readonly fromDisk = new WeakSet<QueuedNotification>();
 
   constructor(
     stateDir: string,
@@ -99,11 +97,6 @@ export class Outbox {
    */
   heads(): QueuedNotification[] {
     return [...this.lanes.values()].map((lane) => lane[0]);
-  }
-
-  /** Whether the entry was queued by an earlier process, and read back from disk at start. */
-  restoredFromDisk(entry: QueuedNotification): boolean {
-    return this.fromDisk.has(entry);
   }
 
   /** The queued notifications of the entry's receiver and alert, in order. */
@@ -257,7 +250,6 @@ export class Outbox {
       try {
         const entry = JSON.parse(readFileSync(path, 'utf8')) as QueuedNotification;
         restored.push(entry);
-        this.fromDisk.add(entry);
         this.lastSeq = Math.max(this.lastSeq, entry.seq);
       } catch (error) {
         this.log.error({ file: name, err: error }, 'Unreadable outbox entry; removing it');

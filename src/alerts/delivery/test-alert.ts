@@ -1,5 +1,6 @@
 import { HttpClient } from '../../clients/http.js';
 import { receiverTransports } from '../../config/transports.js';
+import type { ReceiverConfig } from '../../config/alerts-schema.js';
 import type { Config } from '../../config/schema.js';
 import { scrubSecrets } from '../../redact.js';
 import { fingerprintOf, generatorUrl } from '../alert.js';
@@ -11,12 +12,22 @@ export interface TestAlertResult {
   readonly message: string;
 }
 
-/** `avaxmon test-alert --receiver NAME`: one synthetic firing alert straight through one receiver. */
+/**
+ * `avaxmon test-alert --receiver NAME`: one synthetic firing alert straight through one receiver, or
+ * through every integration of an Alertmanager-shaped receiver (its webhook_configs, slack_configs, ...).
+ */
 export async function sendTestAlert(config: Config, receiverName: string | undefined, nowMs = Date.now()): Promise<TestAlertResult> {
   const receivers = config.alerts?.receivers ?? [];
-  const known = receivers.map((receiver) => receiver.name).join(', ') || 'none configured';
-  const receiverConfig = receivers.find((receiver) => receiver.name === receiverName);
-  if (!receiverConfig) return { ok: false, message: `unknown receiver "${receiverName ?? ''}" (known: ${known})` };
+  const known = [...new Set(receivers.map((receiver) => receiver.receiver ?? receiver.name))].join(', ') || 'none configured';
+  const exact = receivers.filter((receiver) => receiver.name === receiverName);
+  const chosen = exact.length > 0 ? exact : receivers.filter((receiver) => receiver.receiver === receiverName);
+  if (chosen.length === 0) return { ok: false, message: `unknown receiver "${receiverName ?? ''}" (known: ${known})` };
+  const results = [];
+  for (const receiverConfig of chosen) results.push(await sendThrough(config, receiverConfig, nowMs));
+  return { ok: results.every((result) => result.ok), message: results.map((result) => result.message).join('\n') };
+}
+
+async function sendThrough(config: Config, receiverConfig: ReceiverConfig, nowMs: number): Promise<TestAlertResult> {
   const labels = { alertname: 'AvaxmonTestAlert', severity: receiverConfig.severities[0], target: 'avaxmon-test' };
   const fingerprint = fingerprintOf(labels);
   const http = new HttpClient({ maxResponseBytes: 1024 * 1024, transports: receiverTransports([receiverConfig]) });

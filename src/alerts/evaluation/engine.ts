@@ -7,7 +7,7 @@ import { FlapDamper } from './flap-damper.js';
 import { Inhibitor } from '../silencing/inhibition.js';
 import type { NewNotification } from '../delivery/outbox.js';
 import { ALERTMANAGER_RESEND_MS } from '../delivery/receivers/alertmanager.js';
-import { routes } from '../delivery/routing.js';
+import { routesNow, timeMuted } from '../delivery/routing.js';
 import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
 import { groupLabelsOf } from '../delivery/group-labels.js';
@@ -21,6 +21,12 @@ import { markStale } from './stale-facts.js';
  * with no collector failing (e.g. the collector was disabled) it keeps firing this long, then resolves.
  */
 const UNKNOWN_HOLD_MS = 5 * 60_000;
+
+/** The label set and annotations an alert had before a severity change: receivers resolve it. */
+interface PreviousAlert {
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
 
 /**
  * What one evaluation looks at: one target's samples and alerts (the rules that read one target),
@@ -65,6 +71,8 @@ export class AlertEngine {
   readonly flap: FlapDamper;
   /** The time of the first evaluation since start; alerts older than that were restored from disk. */
   private startedMs?: number;
+  /** The time of the latest evaluation: when delivery reports a notification, it went out after it. */
+  private lastEvaluationMs?: number;
 
   constructor(
     private config: AlertsConfig,
@@ -132,6 +140,7 @@ export class AlertEngine {
   /** Returns whether any alert in scope changed (or a notification went out). */
   private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;
+    this.lastEvaluationMs = Math.max(this.lastEvaluationMs ?? nowMs, nowMs);
     const before = this.checkpoint(scopes);
     const durableBefore = this.durableState(scopes);
     const outgoing: NewNotification[] = [];
@@ -160,7 +169,7 @@ export class AlertEngine {
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
     const outgoing: NewNotification[] = [];
-    const firing: Array<{ alert: AlertRecord; previousLabels?: Readonly<Record<string, string>> }> = [];
+    const firing: Array<{ alert: AlertRecord; previous?: PreviousAlert }> = [];
     const seen = new Set<string>();
     // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
     const failedRules = new Set<string>();
@@ -168,6 +177,7 @@ export class AlertEngine {
       const fingerprint = fingerprintOf(labels);
       seen.add(fingerprint);
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
+      const previousAnnotations = alert.annotations;
       alert.annotations = annotationsOf(rule, candidate);
       if (alert.held === 'resolved') {
         // The condition is back before its resolve went out: receivers still have "firing", which is right.
@@ -180,14 +190,14 @@ export class AlertEngine {
         outgoing.push(...this.keepAlive(alert, nowMs));
         continue;
       }
-      // Same alert, new severity (a tiered rule escalating): no resolve, `for` keeps running.
-      const previousLabels = alert.labels.severity !== labels.severity ? alert.labels : undefined;
+      // Same alert, new severity (a tiered rule escalating): `for` keeps running; receivers get the old label set resolved.
+      const previous = alert.labels.severity !== labels.severity ? { labels: alert.labels, annotations: previousAnnotations } : undefined;
       alert.labels = labels;
       if (alert.state === 'pending' && nowMs - alert.activeSinceMs >= this.config.rules[rule].forMs) {
         alert.state = 'firing';
         alert.firingSinceMs = nowMs;
       }
-      if (alert.state === 'firing') firing.push({ alert, previousLabels });
+      if (alert.state === 'firing') firing.push({ alert, previous });
     }
     for (const [fingerprint, alert] of this.alertsIn([scope])) {
       if (seen.has(fingerprint)) continue;
@@ -202,9 +212,9 @@ export class AlertEngine {
       all: () => [...this.alerts.values()].filter(isFiring),
       ofTarget: (target) => [...(this.fingerprintsOfTarget.get(target) ?? [])].map((key) => this.alerts.get(key)!).filter(isFiring),
     });
-    for (const { alert, previousLabels } of firing) {
+    for (const { alert, previous } of firing) {
       alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, this.wallMs(nowMs)) ?? []);
-      outgoing.push(...(alert.muted ? this.keepAlive(alert, nowMs) : this.notifyFiring(alert, nowMs, previousLabels)));
+      outgoing.push(...(alert.muted ? this.withdraw(alert, nowMs) : this.notifyFiring(alert, nowMs, previous)));
     }
     this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
     return outgoing;
@@ -351,8 +361,8 @@ export class AlertEngine {
    * The first firing notification (unless flap damping holds it); after a severity change, a firing
    * notification with the new severity at once; otherwise reminders per receiver.
    */
-  private notifyFiring(alert: AlertRecord, nowMs: number, previousLabels?: Readonly<Record<string, string>>): NewNotification[] {
-    const routed = this.config.receivers.filter((receiver) => routes(receiver, alert.labels));
+  private notifyFiring(alert: AlertRecord, nowMs: number, previous?: PreviousAlert): NewNotification[] {
+    const routed = this.config.receivers.filter((receiver) => routesNow(receiver, alert.labels, nowMs));
     if (Object.keys(alert.notified).length === 0) {
       if (routed.length === 0) return [];
       const decision = this.flap.decide(alert, 'firing', nowMs, alert.held !== 'firing');
@@ -364,12 +374,36 @@ export class AlertEngine {
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
       return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
     }
-    if (previousLabels && routed.length > 0) {
+    if (previous && routed.length > 0) {
       alert.reminders += 1;
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previousLabels));
+      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previous));
     }
-    return this.reminders(alert, nowMs, (receiver) => routes(receiver, alert.labels));
+    // A receiver that has not heard of the episode (its silence ended, or it was added by a reload) hears of it now.
+    const unaware = routed.filter((receiver) => alert.notified[receiver.name] === undefined);
+    if (unaware.length > 0) alert.reminders += 1;
+    const told = unaware.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+    return [
+      ...told,
+      ...this.reminders(alert, nowMs, (receiver) => routesNow(receiver, alert.labels, nowMs) && !unaware.includes(receiver)),
+    ];
+  }
+
+  /**
+   * A muted (silenced, inhibited) alert: Alertmanager, which keeps its own copy, is told it ended,
+   * as Prometheus ends an alert, so it stops paging; it hears of the alert again once unmuted.
+   * Other receivers just get no reminders meanwhile.
+   */
+  private withdraw(alert: AlertRecord, nowMs: number): NewNotification[] {
+    const told = this.config.receivers.filter(
+      (receiver) => receiver.type === 'alertmanager' && alert.notified[receiver.name] !== undefined,
+    );
+    if (told.length === 0) return [];
+    alert.reminders += 1;
+    for (const receiver of told) delete alert.notified[receiver.name];
+    return told.map((receiver) =>
+      this.notification(alert, receiver, 'resolved', nowMs, false, false, undefined, `muted-${alert.reminders}`),
+    );
   }
 
   /**
@@ -382,16 +416,17 @@ export class AlertEngine {
   }
 
   /**
-   * A firing notification to a grouping receiver carries its whole group, so every alert of the group
-   * shown to that receiver was re-sent with it: their reminders count from now. The group is then
-   * reminded once per repeat_interval, as Alertmanager does, however far apart its alerts began.
+   * Any notification to a grouping receiver (firing or resolve) carries its whole group, so every
+   * alert of the group shown to that receiver was re-sent with it: their reminders count from now. The
+   * group is then reminded once per repeat_interval after its last notification, as Alertmanager does.
    */
   private groupsSent(outgoing: readonly NewNotification[], nowMs: number): void {
     for (const receiver of this.config.receivers) {
       if (receiver.type === 'alertmanager') continue;
+      // Any notification of a group, a resolve too, carries the group's firing alerts: the repeat timer restarts.
       const groups = new Set(
         outgoing
-          .filter((notification) => notification.receiver === receiver.name && notification.alert.status === 'firing')
+          .filter((notification) => notification.receiver === receiver.name)
           .map((notification) => groupKeyOf(receiver, notification.alert.labels)),
       );
       if (groups.size === 0) continue;
@@ -399,6 +434,23 @@ export class AlertEngine {
         const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
         if (shown && groups.has(groupKeyOf(receiver, alert.labels))) alert.notified[receiver.name] = nowMs;
       }
+    }
+  }
+
+  /**
+   * Delivery sent a notification of this group: every alert of the group shown to the receiver went
+   * with it, so its repeat_interval counts from now (Alertmanager's notification log does the same).
+   */
+  groupNotified(receiverName: string, groupLabels: Readonly<Record<string, string>>): void {
+    const receiver = this.config.receivers.find((each) => each.name === receiverName);
+    // Alertmanager's own resends keep its alerts from expiring: they follow the engine's schedule.
+    if (!receiver || receiver.type === 'alertmanager' || this.lastEvaluationMs === undefined) return;
+    // The engine's time (the evaluation that saw it go out), so reminders count on one clock.
+    const atMs = this.lastEvaluationMs;
+    const group = JSON.stringify(groupLabels);
+    for (const alert of this.alerts.values()) {
+      const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
+      if (shown && groupKeyOf(receiver, alert.labels) === group) alert.notified[receiver.name] = atMs;
     }
   }
 
@@ -432,7 +484,9 @@ export class AlertEngine {
     }
     this.forget(fingerprint, alert);
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
-    const receivers = this.config.receivers.filter((receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved);
+    const receivers = this.config.receivers.filter(
+      (receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved && !timeMuted(receiver, nowMs),
+    );
     return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs, false, decision === 'notice'));
   }
 
@@ -447,11 +501,14 @@ export class AlertEngine {
     nowMs: number,
     reminder = false,
     flapNotice = false,
-    previousLabels?: Readonly<Record<string, string>>,
+    previous?: PreviousAlert,
+    suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved',
   ): NewNotification {
     if (status === 'firing') alert.notified[receiver.name] = nowMs;
-    const suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved';
-    const payload = { ...payloadOf(alert, status, nowMs, this.config.externalUrl), ...(previousLabels ? { previousLabels } : {}) };
+    const payload = {
+      ...payloadOf(alert, status, nowMs, this.config.externalUrl),
+      ...(previous ? { previousLabels: previous.labels, previousAnnotations: previous.annotations } : {}),
+    };
     return {
       receiver: receiver.name,
       fingerprint: alert.fingerprint,

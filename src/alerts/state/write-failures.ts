@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 
-/** The files of state_dir whose writes are counted: the outbox entries, the delivered journal, the alert state, the silences. */
-export type StateFile = 'outbox' | 'journal' | 'alerts' | 'silences';
+/** The files of state_dir whose writes are counted: the outbox entries, the delivered journal, the alert state, the silences, the notification log. */
+export type StateFile = 'outbox' | 'journal' | 'alerts' | 'silences' | 'nflog';
 
 /**
  * Counts failed writes to state_dir and logs them once per burst: a full disk fails every write of

@@ -164,9 +164,14 @@ function gettableAlerts(alerting: Alerting): GettableAlert[] {
         updatedAt,
         generatorURL: generatorUrl(alerting.config.externalUrl, alert.labels) ?? '',
         fingerprint: alert.fingerprint,
-        receivers: alerting.config.receivers
-          .filter((receiver) => routes(receiver, alert.labels))
-          .map((receiver) => ({ name: receiver.name })),
+        // By Alertmanager receiver name: one per receiver, however many routes and integrations reach it.
+        receivers: [
+          ...new Set(
+            alerting.config.receivers
+              .filter((receiver) => routes(receiver, alert.labels))
+              .map((receiver) => receiver.receiver ?? receiver.name),
+          ),
+        ].map((name) => ({ name })),
         status: { state: silencedBy.length > 0 || inhibitedBy.length > 0 ? 'suppressed' : 'active', silencedBy, inhibitedBy },
       };
     });

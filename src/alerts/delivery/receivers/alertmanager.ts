@@ -38,7 +38,7 @@ function postableAlerts(alert: AlertPayload, endsAtFiring: string, now: string):
     generatorURL: alert.generatorURL ?? '',
   };
   if (!alert.previousLabels) return [current];
-  return [{ ...current, labels: alert.previousLabels, endsAt: now }, current];
+  return [{ ...current, labels: alert.previousLabels, annotations: alert.previousAnnotations ?? alert.annotations, endsAt: now }, current];
 }
 
 function worst(results: readonly SendResult[]): SendResult {

@@ -18,7 +18,7 @@ export function createWebhookReceiver(config: ReceiverConfig): Receiver {
   return {
     config,
     send(group, ctx) {
-      const body = JSON.stringify(webhookPayload(config.name, group, ctx.externalUrl));
+      const body = JSON.stringify(webhookPayload(config, group, ctx.externalUrl));
       const headers: Record<string, string> = { 'idempotency-key': group.key };
       if (config.hmacSecret) {
         const timestamp = String(Math.floor(ctx.nowMs / 1000));
@@ -34,20 +34,26 @@ export function signature(secret: string, timestamp: string, body: string): stri
   return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
-export function webhookPayload(receiver: string, group: OutgoingGroup, externalUrl?: string): Record<string, unknown> {
+export function webhookPayload(
+  config: Pick<ReceiverConfig, 'name' | 'receiver' | 'routeKey' | 'maxAlerts'>,
+  group: OutgoingGroup,
+  externalUrl?: string,
+): Record<string, unknown> {
   const alerts = alertsOf(group);
+  // Alertmanager's max_alerts keeps the first alerts of the sorted group, and says how many it left out.
+  const kept = config.maxAlerts ? alerts.slice(0, config.maxAlerts) : alerts;
   return {
     version: '4',
-    // Alertmanager's groupKey: the route's matchers (none: "{}") and the group's labels.
-    groupKey: `{}:${labelSetText(group.groupLabels)}`,
-    truncatedAlerts: 0,
+    // Alertmanager's groupKey: the route's key (the matchers of its path; "{}" for the root) and the group's labels.
+    groupKey: `${config.routeKey ?? '{}'}:${labelSetText(group.groupLabels)}`,
+    truncatedAlerts: alerts.length - kept.length,
     status: groupStatus(alerts),
-    receiver,
+    receiver: config.receiver ?? config.name,
     groupLabels: group.groupLabels,
     commonLabels: common(alerts.map((alert) => alert.labels)),
     commonAnnotations: common(alerts.map((alert) => alert.annotations)),
     externalURL: externalUrl ?? '',
-    alerts: alerts.map(webhookAlert),
+    alerts: kept.map(webhookAlert),
   };
 }
 
@@ -56,10 +62,15 @@ function webhookAlert(alert: AlertPayload): Record<string, unknown> {
     status: alert.status,
     labels: alert.labels,
     annotations: alert.annotations,
-    startsAt: alert.startsAt,
-    endsAt: alert.endsAt ?? GO_ZERO_TIME,
+    startsAt: goTime(alert.startsAt),
+    endsAt: alert.endsAt === undefined ? GO_ZERO_TIME : goTime(alert.endsAt),
     generatorURL: alert.generatorURL ?? '',
     // Alertmanager's fingerprint of the full label set, severity included.
     fingerprint: labelsFingerprint(alert.labels),
   };
+}
+
+/** A time as Go's RFC3339Nano writes it, as Alertmanager's webhooks carry it: no trailing zeros in the fraction. */
+export function goTime(iso: string): string {
+  return iso.replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits === '' ? 'Z' : `.${digits}Z`));
 }

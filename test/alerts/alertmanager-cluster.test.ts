@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/simulator/server.js';
+import { ALERTMANAGER, freePort, startRealSystem, type RealSystem } from '../helpers/real-systems.js';
+import { requireTool } from '../helpers/tools.js';
+import { startRecorder } from './recorder.js';
+
+/**
+ * docs/scaling.md's high availability, end to end: two avaxmon replicas with the same config send to
+ * a two-member Alertmanager cluster (gossiping its notification log on loopback), and the operator's
+ * webhook gets one notification per change of the group. Mid-incident, one replica and one
+ * Alertmanager are killed with -9: the resolve still arrives, once.
+ */
+
+const hasAlertmanager = requireTool(ALERTMANAGER, 'prometheus-alertmanager');
+const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+interface AmWebhook {
+  status: string;
+  alerts: Array<{ status: string; labels: Record<string, string> }>;
+}
+
+/** One Alertmanager of the cluster, gossiping on `own` with its peer on `peer`. */
+async function clusterMember(hookUrl: string, own: number, peer: number): Promise<RealSystem> {
+  const member = await startRealSystem(
+    ALERTMANAGER,
+    {
+      'alertmanager.yml': `route:
+  receiver: hook
+  group_by: [alertname]
+  group_wait: 1s
+  group_interval: 2s
+  repeat_interval: 1h
+receivers:
+  - name: hook
+    webhook_configs: [{ url: ${hookUrl}/hook }]
+`,
+    },
+    (dir, listen) => [
+      '--config.file=alertmanager.yml',
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=${listen}`,
+      `--cluster.listen-address=127.0.0.1:${own}`,
+      `--cluster.peer=127.0.0.1:${peer}`,
+      '--cluster.peer-timeout=3s',
+      '--cluster.gossip-interval=100ms',
+      '--cluster.pushpull-interval=1s',
+    ],
+  );
+  cleanups.push(() => member.stop());
+  return member;
+}
+
+/** An avaxmon process watching the simulated node, sending to both Alertmanagers; its own state_dir. */
+async function replica(targetUrl: string, alertmanagers: readonly string[]): Promise<ChildProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'avaxmon-cluster-'));
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(
+    configFile,
+    `global: { interval: 1s, timeout: 800ms }
+targets: [{ name: node-a, url: "${targetUrl}" }]
+alerts:
+  state_dir: ${join(dir, 'data')}
+  rules:
+    AvalancheNodeUnhealthy: { for: 1s }
+    AvalancheHealthCheckFailing: { enabled: false }
+    AvalancheSubnetUnhealthy: { enabled: false }
+    AvalancheChainStalled: { enabled: false }
+  receivers:
+    - name: am
+      type: alertmanager
+      urls: [${alertmanagers.join(', ')}]
+      repeat_interval: 2s
+      match: { alertname: AvalancheNodeUnhealthy }
+`,
+  );
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+  await until(async () => (await fetch(`http://127.0.0.1:${port}/-/ready`).catch(() => undefined))?.status === 200);
+  return child;
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Alertmanager's count of members it sees: the cluster is formed once each sees two. */
+async function members(url: string): Promise<number> {
+  const text = await fetch(`${url}/metrics`).then((response) => response.text());
+  return Number(/^alertmanager_cluster_members (\S+)$/m.exec(text)?.[1] ?? 0);
+}
+
+describe.skipIf(!hasAlertmanager)('two replicas behind a two-member Alertmanager cluster', () => {
+  it('one notification per change; kill -9 of a replica and an Alertmanager mid-incident loses nothing and doubles nothing', async () => {
+    const hook = await startRecorder();
+    cleanups.push(() => hook.close());
+    const sim = await startSimulator();
+    cleanups.push(() => sim.close());
+    const [portA, portB] = [await freePort(), await freePort()];
+    const alertmanagers = [await clusterMember(hook.url, portA, portB), await clusterMember(hook.url, portB, portA)];
+    await until(async () => (await members(alertmanagers[0].url)) === 2 && (await members(alertmanagers[1].url)) === 2);
+    const urls = alertmanagers.map((member) => member.url);
+    const replicas = [await replica(sim.url, urls), await replica(sim.url, urls)];
+
+    sim.apply({ fail_check: 'network' });
+    await until(() => hook.requests.length >= 1);
+    // Both members have the alert from both replicas; a second notification would come within a peer timeout (3s).
+    const webhooks = () => hook.requests.map((request) => request.json as AmWebhook);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(webhooks().map((body) => body.status)).toEqual(['firing']);
+
+    // Mid-incident: one replica and one Alertmanager die without a word.
+    replicas[0].kill('SIGKILL');
+    await alertmanagers[0].kill();
+    sim.apply({ recover_check: 'network' });
+    await until(() => hook.requests.length >= 2);
+    // Any duplicate of the resolve would come within the survivor's peer timeout.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const received = webhooks();
+    expect(received.map((body) => body.status)).toEqual(['firing', 'resolved']);
+    expect(received[1].alerts.map((alert) => `${alert.status}:${alert.labels.alertname}:${alert.labels.target}`)).toEqual([
+      'resolved:AvalancheNodeUnhealthy:node-a',
+    ]);
+  }, 120_000);
+});
