@@ -117,7 +117,8 @@ describe('grouping per receiver', () => {
   });
 
   it('groups by the receiver’s group_by: one notification per target', async () => {
-    const harness = await start('  group_wait: 100ms\n  group_by: [target]');
+    // No inhibition: by default a critical AvalancheNodeUnhealthy explains AvalanchePeersLow on its target.
+    const harness = await start('  group_wait: 100ms\n  group_by: [target]\n  inhibit_rules: []');
     harness.alerting.evaluate([...fleet([0, 1], 2), { name: 'avaxmon_node_peers', labels: { target: 'validator-0' }, value: 1 }], sec(0));
     await drained(harness.alerting);
     expect(
