@@ -19,7 +19,7 @@ import {
   parseShard,
   type CliOptions,
 } from './cli/args.js';
-import { VERSION } from './version.js';
+import { REVISION, VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
 /** Why a listen address cannot be used, in words: a stack trace here helps nobody. */
@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     case 'version':
-      process.stdout.write(`avaxmon ${VERSION} (node ${process.version})\n`);
+      process.stdout.write(`avaxmon ${VERSION} (revision ${REVISION}, node ${process.version})\n`);
       return 0;
     case 'init':
       return (await import('./cli/init.js')).runInit(options.positionals[0] ?? options.configFile);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,7 +55,11 @@ describe('check-config', () => {
   });
 
   it('prints --version and --help', () => {
-    expect(spawnSync('node', [MAIN, '--version'], { encoding: 'utf8' }).stdout).toMatch(/^avaxmon \d+\.\d+\.\d+/);
+    // The revision `npm run build` recorded from the checkout (the image passes its REVISION instead).
+    const revision = spawnSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { encoding: 'utf8' }).stdout.trim();
+    expect(spawnSync('node', [MAIN, '--version'], { encoding: 'utf8' }).stdout).toBe(
+      `avaxmon ${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version} (revision ${revision}, node ${process.version})\n`,
+    );
     const help = spawnSync('node', [MAIN, '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     for (const flag of ['--config.file', '--web.listen-address', '--log.level', '--log.format']) expect(help.stdout).toContain(flag);
