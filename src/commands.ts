@@ -153,23 +153,33 @@ async function runDaemon(options: CliOptions): Promise<number> {
       'avaxmon listening',
     );
   } catch (error) {
-    if (error instanceof ConfigError) {
-      logger.error({ issues: error.issues.map(formatConfigIssue) }, 'Invalid config');
-      return reportConfigError(error);
-    }
-    if (error instanceof UsageError) {
-      process.stderr.write(`avaxmon: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    const listenProblem = LISTEN_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
-    if (!listenProblem) throw error;
-    process.stderr.write(
-      `avaxmon: cannot listen on ${options.listenAddress}: ${listenProblem}; choose another with --web.listen-address\n`,
-    );
-    return 1;
+    return reportStartFailure(error, options.listenAddress, logger);
   }
   void daemon.start();
   return new Promise<number>(() => {});
+}
+
+/**
+ * Why the daemon did not start, once, as a log line on the log's stream and format (stderr, as
+ * Prometheus' own); exit 2 for a bad config or flag, 1 otherwise.
+ */
+function reportStartFailure(error: unknown, listenAddress: string, logger: Logger): number {
+  if (error instanceof ConfigError) {
+    logger.error({ issues: error.issues.map(formatConfigIssue) }, 'Invalid config; not starting');
+    return EXIT_USAGE;
+  }
+  if (error instanceof UsageError) {
+    logger.error(error.message);
+    return EXIT_USAGE;
+  }
+  const listenProblem = LISTEN_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+  if (listenProblem) {
+    logger.error(`Cannot listen on ${listenAddress}: ${listenProblem}; choose another with --web.listen-address`);
+  } else {
+    logger.error({ err: error }, 'Cannot start');
+  }
+  logger.flush();
+  return 1;
 }
 
 function handleSignals(daemon: Daemon, logger: Logger): void {

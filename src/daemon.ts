@@ -1,3 +1,4 @@
+import { logReachability } from './target-reachability-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Alerting } from './alerts/alerting.js';
@@ -135,7 +136,12 @@ export class Daemon implements DaemonView {
       indexSlicesOf: FLEET_FAMILIES,
       clock: this.clock,
     });
-    this.self = new SelfMetrics({ version: VERSION, revision: REVISION, clock: this.clock });
+    this.self = new SelfMetrics({
+      version: VERSION,
+      revision: REVISION,
+      clock: this.clock,
+      onReachabilityChange: logReachability(options.logger),
+    });
     this.runDeps = { snapshot: this.snapshot, self: this.self, log: options.logger, clock: this.clock };
     this.lastRunEndedMs = this.clock.now();
     this.collectorRegistry = options.collectorRegistry ?? collectorRegistry;

@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Outcome } from '../errors.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
+import type { ReachabilityListener } from '../target-reachability-log.js';
 
 export interface CollectorStatus {
   readonly target: string;
@@ -39,8 +40,11 @@ export class SelfMetrics {
   private lastLoadSeconds: number;
   private readonly clock: Clock;
 
-  /** `clock`: when the config was loaded and when a target last answered; the system clock by default. */
-  constructor(private readonly build: { version: string; revision: string; clock?: Clock }) {
+  /**
+   * `clock`: when the config was loaded and when a target last answered; the system clock by default.
+   * `onReachabilityChange`: told when a target turns unreachable or answers again (not on its first answer).
+   */
+  constructor(private readonly build: { version: string; revision: string; clock?: Clock; onReachabilityChange?: ReachabilityListener }) {
     this.clock = build.clock ?? systemClock;
     this.lastLoadSeconds = this.clock.now() / 1000;
   }
@@ -56,14 +60,17 @@ export class SelfMetrics {
    * Collectors run concurrently, so one method timing out while others are answered must not mark
    * the node down: it is down once transport failures continue past `graceMs` after the last answer.
    */
-  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.clock.now()): void {
+  recordReachability(target: string, reachable: boolean, graceMs: number, error?: unknown, nowMs = this.clock.now()): void {
     const upBefore = this.isTargetUp(target);
     const state = this.reachability.get(target) ?? { graceMs };
     state.graceMs = graceMs;
     if (reachable) state.lastAnswerMs = nowMs;
     else state.lastFailureMs = nowMs;
     this.reachability.set(target, state);
-    if (this.isTargetUp(target) !== upBefore) this.statusMoved(target);
+    const upNow = this.isTargetUp(target);
+    if (upNow === upBefore) return;
+    this.statusMoved(target);
+    if (upBefore !== undefined || !upNow) this.build.onReachabilityChange?.(target, upNow === true, error);
   }
 
   isTargetUp(target: string): boolean | undefined {

@@ -158,7 +158,7 @@ describe('start-up and shutdown bounds', () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/alerts\.state_dir: cannot use .*not-a-dir\/data as a writable directory: ENOTDIR/);
-    expect(result.stdout).not.toContain('avaxmon listening');
+    expect(result.stderr).not.toContain('avaxmon listening');
   });
 
   it('on SIGTERM, cancels a collection still running after the grace period and exits 0 cleanly', async () => {
@@ -168,10 +168,10 @@ describe('start-up and shutdown bounds', () => {
     const file = writeConfig('slow.yaml', `global: { interval: 1m, timeout: 55s }\ntargets: [{ name: a, url: "${node.url}" }]\n`);
     const port = await freePort();
     const child = spawn('node', [MAIN, `--config.file=${file}`, `--web.listen-address=127.0.0.1:${port}`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'inherit', 'pipe'],
     });
     let log = '';
-    child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       await eventually(
