@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     options = parseCli(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`avaxmon: ${error.message}\n\n${USAGE}`);
+    process.stderr.write(`avaxmon: ${error.message} (avaxmon --help lists the commands and flags)\n`);
     return EXIT_USAGE;
   }
   switch (options.command) {
