@@ -32,7 +32,10 @@ function collect(schema: z.ZodType | undefined, path: readonly PropertyKey[], ke
     return;
   }
   const inner = def.innerType ?? def.in ?? def.getter?.();
-  if (inner) return collect(inner, path, keys);
+  if (inner) {
+    collect(inner, path, keys);
+    return;
+  }
   if (def.type === 'object' && def.shape) {
     if (path.length === 0) for (const key of Object.keys(def.shape)) keys.add(key);
     else collect(def.shape[String(path[0])], path.slice(1), keys);
