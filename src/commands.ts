@@ -93,7 +93,19 @@ async function testAlert(options: CliOptions): Promise<number> {
     return reportConfigError(error);
   }
   const { sendTestAlert } = await import('./alerts/delivery/test-alert.js');
-  const result = await sendTestAlert(config, options.values.receiver as string | undefined);
+  let daemonUrl: string;
+  try {
+    const { host, port } = parseListenAddress(options.listenAddress);
+    const https = options.webConfigFile
+      ? Boolean((await import('./server/web-config.js')).loadWebConfig(options.webConfigFile).https)
+      : false;
+    daemonUrl = options.externalUrl ?? defaultExternalUrl(host, port, https);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`avaxmon: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  const result = await sendTestAlert(config, options.values.receiver as string | undefined, daemonUrl);
   (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
   return result.ok ? 0 : 1;
 }

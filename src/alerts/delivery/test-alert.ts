@@ -11,8 +11,18 @@ export interface TestAlertResult {
   readonly message: string;
 }
 
-/** `avaxmon test-alert --receiver NAME`: one synthetic firing alert straight through one receiver. */
-export async function sendTestAlert(config: Config, receiverName: string | undefined, nowMs = Date.now()): Promise<TestAlertResult> {
+/**
+ * `avaxmon test-alert --receiver NAME`: one synthetic firing alert straight through one receiver,
+ * with the externalURL the daemon would send (alerts.external_url, else `daemonUrl`: its
+ * --web.external-url or the default made from --web.listen-address).
+ */
+export async function sendTestAlert(
+  config: Config,
+  receiverName: string | undefined,
+  daemonUrl: string,
+  nowMs = Date.now(),
+): Promise<TestAlertResult> {
+  const externalUrl = config.alerts?.externalUrl ?? daemonUrl;
   const receivers = config.alerts?.receivers ?? [];
   const known = receivers.map((receiver) => receiver.name).join(', ') || 'none configured';
   const receiverConfig = receivers.find((receiver) => receiver.name === receiverName);
@@ -32,7 +42,7 @@ export async function sendTestAlert(config: Config, receiverName: string | undef
         runbook_url: runbookUrl('AvaxmonTestAlert'),
       },
       startsAt: new Date(nowMs).toISOString(),
-      generatorURL: generatorUrl(config.alerts?.externalUrl, labels),
+      generatorURL: generatorUrl(externalUrl, labels),
     };
     const result = await createReceiver(receiverConfig).send(
       {
@@ -41,7 +51,7 @@ export async function sendTestAlert(config: Config, receiverName: string | undef
         groupLabels: { alertname: labels.alertname },
         notifications: [{ receiver: receiverConfig.name, key, reminder: false, alert }],
       },
-      { http, nowMs, externalUrl: config.alerts?.externalUrl },
+      { http, nowMs, externalUrl },
     );
     if (result.outcome === 'delivered') return { ok: true, message: `receiver ${receiverConfig.name}: test notification delivered` };
     return { ok: false, message: scrubSecrets(`receiver ${receiverConfig.name}: ${result.outcome}: ${result.error}`) };
