@@ -211,7 +211,10 @@ export class SelfMetrics {
     const samples: Sample[] = this.reachability.has(target)
       ? [{ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 }]
       : [];
-    samples.push(...this.perCollector(target, collectorStatusSamples));
+    // A collector with nothing to ask (no L1 configured) succeeds without a request; on a target that
+    // cannot be reached it reads as failing, so avaxmon_collector_success never contradicts target_up.
+    const down = this.isTargetUp(target) === false;
+    samples.push(...this.perCollector(target, (status) => collectorStatusSamples(status, down)));
     return samples;
   }
 
@@ -235,10 +238,11 @@ export class SelfMetrics {
   }
 }
 
-function collectorStatusSamples(status: CollectorStatus): Sample[] {
+function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): Sample[] {
   const labels = { target: status.target, collector: status.collector };
   const samples: Sample[] = [];
-  if (status.success !== undefined) samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
+  if (status.success !== undefined)
+    samples.push({ name: 'avaxmon_collector_success', labels, value: status.success && !targetDown ? 1 : 0 });
   if (status.intervalSeconds !== undefined)
     samples.push({ name: 'avaxmon_collector_interval_seconds', labels, value: status.intervalSeconds });
   samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });

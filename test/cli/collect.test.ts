@@ -74,7 +74,12 @@ describe('avaxmon collect', () => {
     const lines = logLines(result.stderr);
     expect(lines.map((line) => line.msg)).toEqual(['Target unreachable; its collectors stay quiet until it answers']);
     expect(lines[0]).toMatchObject({ level: 'warn', target: 'gone', err: { message: expect.stringContaining('ECONNREFUSED') } });
-    expect(valueOf(parseExposition(result.stdout), 'avaxmon_target_up', { target: 'gone' })).toBe(0);
+    const samples = parseExposition(result.stdout);
+    expect(valueOf(samples, 'avaxmon_target_up', { target: 'gone' })).toBe(0);
+    // Not even a collector with nothing to ask (no L1 configured) reads as succeeding on it.
+    const success = samples.filter((sample) => sample.name === 'avaxmon_collector_success' && sample.labels.target === 'gone');
+    expect(success.map((sample) => sample.labels.collector)).toContain('l1_validators');
+    expect(success.filter((sample) => sample.value !== 0)).toEqual([]);
   });
 
   it('--target runs only that target; an unknown name is a usage error naming the known ones', async () => {
