@@ -106,7 +106,7 @@ describe('the status page of a 1,000-node fleet', () => {
       const page = browser.pages()[0] ?? (await browser.newPage());
       await page.goto(url, { waitUntil: 'load' });
       const summary = page.locator('p.summary');
-      expect(await summary.innerText()).toMatch(/999 up\s+1 down/);
+      expect(await summary.textContent()).toMatch(/999 up\s+1 down/);
       const box = await summary.boundingBox();
       expect(box!.y + box!.height).toBeLessThan(900);
       // The whole page fits in a few screens, not 10,000 rows.
