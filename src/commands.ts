@@ -140,7 +140,8 @@ async function runDaemon(options: CliOptions): Promise<number> {
   const logger = createLogger(options.logLevel, options.logFormat);
   let daemon: Daemon;
   try {
-    const { host, port } = parseListenAddress(options.listenAddress);
+    const addresses = options.listenAddresses.map(parseListenAddress);
+    const { host, port } = addresses[0];
     const shard = typeof options.values.shard === 'string' ? parseShard(options.values.shard) : undefined;
     const config = loadConfigFile(options.configFile);
     logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
@@ -156,16 +157,21 @@ async function runDaemon(options: CliOptions): Promise<number> {
       externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)),
     });
     await daemon.open();
-    await (await import('./server/listen.js')).listenOn(daemon.app, host, port);
+    await (await import('./server/listen.js')).listenOnEvery(daemon.app, addresses, web);
     if (options.webConfigFile) (await import('./server/web-config-watch.js')).watchWebConfig(options.webConfigFile, daemon.app, logger);
     // Before the line supervisors and tests wait for: a SIGTERM sent on seeing it must drain, not kill.
     handleSignals(daemon, logger);
     logger.info(
-      { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
+      {
+        address: options.listenAddresses.join(', '),
+        config: options.configFile,
+        tls: Boolean(web.https),
+        basicAuth: Boolean(web.basicAuthUsers),
+      },
       'avaxmon listening',
     );
   } catch (error) {
-    return reportStartFailure(error, options.listenAddress, logger);
+    return reportStartFailure(error, options.listenAddresses.join(', '), logger);
   }
   void daemon.start();
   return new Promise<number>(() => {});

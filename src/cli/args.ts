@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { closest } from '../closest.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
 import type { ControlPlaneOptions } from '../server/write-guard.js';
@@ -10,12 +10,15 @@ export interface CliOptions {
   readonly command: 'run' | 'init' | 'check-config' | 'simulate' | 'test-alert' | 'collect' | 'healthcheck' | 'help' | 'version';
   readonly positionals: string[];
   readonly configFile: string;
+  /** The first --web.listen-address: where the healthcheck and the default external URL look. */
   readonly listenAddress: string;
+  /** Every --web.listen-address given, in order; the daemon listens on each. */
+  readonly listenAddresses: readonly string[];
   readonly webConfigFile?: string;
   readonly externalUrl?: string;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
-  readonly values: Record<string, string | boolean | undefined>;
+  readonly values: Record<string, string | boolean | string[] | undefined>;
 }
 
 export const USAGE = `usage: avaxmon [command] [flags]
@@ -32,7 +35,7 @@ Commands:
 
 Flags:
   --config.file=FILE         config file to load (default: config.yaml)
-  --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS})
+  --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS}); repeat it to listen on several
   --web.config.file=FILE     TLS and basic-auth config in exporter-toolkit format
   --web.external-url=URL     the URL avaxmon is reached at, for links in notifications (default: http://HOSTNAME:PORT/)
   --web.enable-lifecycle     allow POST /-/reload from clients other than loopback and write users
@@ -70,7 +73,7 @@ function flagProblem(error: Error & { code?: string }): string {
 
 const FLAGS = {
   'config.file': { type: 'string', default: 'config.yaml' },
-  'web.listen-address': { type: 'string', default: DEFAULT_LISTEN_ADDRESS },
+  'web.listen-address': { type: 'string', multiple: true, default: [DEFAULT_LISTEN_ADDRESS] },
   'web.config.file': { type: 'string' },
   'web.external-url': { type: 'string' },
   'web.enable-lifecycle': { type: 'boolean' },
@@ -90,7 +93,7 @@ const FLAGS = {
   target: { type: 'string' },
   nodes: { type: 'string' },
   shard: { type: 'string' },
-} as const;
+} satisfies ParseArgsOptionsConfig;
 
 export function parseCli(argv: string[]): CliOptions {
   const { values, positionals } = parseArgv(argv);
@@ -102,7 +105,8 @@ export function parseCli(argv: string[]): CliOptions {
     command: values.help ? 'help' : values.version ? 'version' : commandOf(positionals[0]),
     positionals: positionals.slice(1),
     configFile: values['config.file']!,
-    listenAddress: values['web.listen-address']!,
+    listenAddress: values['web.listen-address']![0],
+    listenAddresses: values['web.listen-address']!,
     webConfigFile: values['web.config.file'],
     externalUrl: values['web.external-url'],
     logLevel,
