@@ -9,6 +9,9 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: the sources are not copied yet, so `prepare` cannot build here.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+# `npm run build` ends with this script (it records the git commit when there is one; here the
+# REVISION build argument does).
+COPY scripts/write-revision.mjs ./scripts/
 COPY src ./src
 RUN npm run -s build
 

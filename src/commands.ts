@@ -19,7 +19,7 @@ import {
   parseShard,
   type CliOptions,
 } from './cli/args.js';
-import { VERSION } from './version.js';
+import { REVISION, VERSION } from './version.js';
 
 const EXIT_USAGE = 2;
 /** Why a listen address cannot be used, in words: a stack trace here helps nobody. */
@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
     options = parseCli(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`avaxmon: ${error.message}\n\n${USAGE}`);
+    process.stderr.write(`avaxmon: ${error.message} (avaxmon --help lists the commands and flags)\n`);
     return EXIT_USAGE;
   }
   switch (options.command) {
@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     case 'version':
-      process.stdout.write(`avaxmon ${VERSION} (node ${process.version})\n`);
+      process.stdout.write(`avaxmon ${VERSION} (revision ${REVISION}, node ${process.version})\n`);
       return 0;
     case 'init':
       return (await import('./cli/init.js')).runInit(options.positionals[0] ?? options.configFile);
@@ -93,7 +93,19 @@ async function testAlert(options: CliOptions): Promise<number> {
     return reportConfigError(error);
   }
   const { sendTestAlert } = await import('./alerts/delivery/test-alert.js');
-  const result = await sendTestAlert(config, options.values.receiver as string | undefined);
+  let daemonUrl: string;
+  try {
+    const { host, port } = parseListenAddress(options.listenAddress);
+    const https = options.webConfigFile
+      ? Boolean((await import('./server/web-config.js')).loadWebConfig(options.webConfigFile).https)
+      : false;
+    daemonUrl = options.externalUrl ?? defaultExternalUrl(host, port, https);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`avaxmon: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  const result = await sendTestAlert(config, options.values.receiver as string | undefined, daemonUrl);
   (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
   return result.ok ? 0 : 1;
 }
@@ -128,7 +140,8 @@ async function runDaemon(options: CliOptions): Promise<number> {
   const logger = createLogger(options.logLevel, options.logFormat);
   let daemon: Daemon;
   try {
-    const { host, port } = parseListenAddress(options.listenAddress);
+    const addresses = options.listenAddresses.map(parseListenAddress);
+    const { host, port } = addresses[0];
     const shard = typeof options.values.shard === 'string' ? parseShard(options.values.shard) : undefined;
     const config = loadConfigFile(options.configFile);
     logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
@@ -144,32 +157,47 @@ async function runDaemon(options: CliOptions): Promise<number> {
       externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)),
     });
     await daemon.open();
-    await (await import('./server/listen.js')).listenOn(daemon.app, host, port);
+    await (await import('./server/listen.js')).listenOnEvery(daemon.app, addresses, web);
     if (options.webConfigFile) (await import('./server/web-config-watch.js')).watchWebConfig(options.webConfigFile, daemon.app, logger);
     // Before the line supervisors and tests wait for: a SIGTERM sent on seeing it must drain, not kill.
     handleSignals(daemon, logger);
     logger.info(
-      { address: options.listenAddress, config: options.configFile, tls: Boolean(web.https), basicAuth: Boolean(web.basicAuthUsers) },
+      {
+        address: options.listenAddresses.join(', '),
+        config: options.configFile,
+        tls: Boolean(web.https),
+        basicAuth: Boolean(web.basicAuthUsers),
+      },
       'avaxmon listening',
     );
   } catch (error) {
-    if (error instanceof ConfigError) {
-      logger.error({ issues: error.issues.map(formatConfigIssue) }, 'Invalid config');
-      return reportConfigError(error);
-    }
-    if (error instanceof UsageError) {
-      process.stderr.write(`avaxmon: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    const listenProblem = LISTEN_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
-    if (!listenProblem) throw error;
-    process.stderr.write(
-      `avaxmon: cannot listen on ${options.listenAddress}: ${listenProblem}; choose another with --web.listen-address\n`,
-    );
-    return 1;
+    return reportStartFailure(error, options.listenAddresses.join(', '), logger);
   }
   void daemon.start();
   return new Promise<number>(() => {});
+}
+
+/**
+ * Why the daemon did not start, once, as a log line on the log's stream and format (stderr, as
+ * Prometheus' own); exit 2 for a bad config or flag, 1 otherwise.
+ */
+function reportStartFailure(error: unknown, listenAddress: string, logger: Logger): number {
+  if (error instanceof ConfigError) {
+    logger.error({ issues: error.issues.map(formatConfigIssue) }, 'Invalid config; not starting');
+    return EXIT_USAGE;
+  }
+  if (error instanceof UsageError) {
+    logger.error(error.message);
+    return EXIT_USAGE;
+  }
+  const listenProblem = LISTEN_PROBLEMS[(error as NodeJS.ErrnoException).code ?? ''];
+  if (listenProblem) {
+    logger.error(`Cannot listen on ${listenAddress}: ${listenProblem}; choose another with --web.listen-address`);
+  } else {
+    logger.error({ err: error }, 'Cannot start');
+  }
+  logger.flush();
+  return 1;
 }
 
 function handleSignals(daemon: Daemon, logger: Logger): void {

@@ -1,3 +1,4 @@
+import { logReachability } from './target-reachability-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Alerting } from './alerts/alerting.js';
@@ -137,7 +138,12 @@ export class Daemon implements DaemonView {
       indexSlicesOf: FLEET_FAMILIES,
       clock: this.clock,
     });
-    this.self = new SelfMetrics({ version: VERSION, revision: REVISION, clock: this.clock });
+    this.self = new SelfMetrics({
+      version: VERSION,
+      revision: REVISION,
+      clock: this.clock,
+      onReachabilityChange: logReachability(options.logger),
+    });
     this.facts = new LastGoodFacts(options.config.global.stale_facts_max_age);
     this.runDeps = {
       snapshot: this.snapshot,

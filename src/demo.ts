@@ -1,3 +1,5 @@
+// First: refuses an unsupported Node.js before the demo starts collectors that need a newer one.
+import './require-node.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

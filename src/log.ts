@@ -7,7 +7,8 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * The root logger. Every serialized line passes through the secret scrubber, and known
+ * The root logger, on stderr as Prometheus and its exporters log (stdout stays for what a command
+ * prints: `collect`'s exposition, `--help`). Every serialized line passes through the secret scrubber, and known
  * secret-bearing fields are redacted by path as well, so a secret needs two mistakes to leak.
  * Scrubbing the finished line (not the arguments) keeps errors' types, stacks and fields intact.
  */
@@ -24,7 +25,7 @@ export function createLogger(level: LogLevel = 'info', format: LogFormat = 'json
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serializeError },
     },
-    scrubbing(destination ?? (format === 'logfmt' ? logfmtStream() : fdDestination(1))),
+    scrubbing(destination ?? (format === 'logfmt' ? logfmtStream() : fdDestination(2))),
   );
 }
 
@@ -52,7 +53,7 @@ function logfmtStream(): pino.DestinationStream {
     write(line: string) {
       const record = JSON.parse(line) as Record<string, unknown>;
       const pairs = Object.entries(record).map(([key, value]) => `${key}=${logfmtValue(value)}`);
-      process.stdout.write(`${pairs.join(' ')}\n`);
+      if (process.stderr.writable) process.stderr.write(`${pairs.join(' ')}\n`);
     },
   };
 }

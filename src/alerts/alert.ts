@@ -88,5 +88,8 @@ export function payloadOf(alert: AlertRecord, status: AlertStatus, nowMs: number
 export function generatorUrl(externalUrl: string | undefined, labels: Readonly<Record<string, string>>): string | undefined {
   if (!externalUrl) return undefined;
   const base = externalUrl.replace(/\/+$/, '');
-  return labels.target ? `${base}/#target-${encodeURIComponent(labels.target)}` : `${base}/#alerts`;
+  if (!labels.target) return `${base}/#alerts`;
+  // ?target= shows the target's row and collectors however large the fleet (the page folds healthy rows).
+  const target = encodeURIComponent(labels.target);
+  return `${base}/?target=${target}#target-${target}`;
 }

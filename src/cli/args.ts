@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { closest } from '../closest.js';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
 import type { ControlPlaneOptions } from '../server/write-guard.js';
 
@@ -9,12 +10,15 @@ export interface CliOptions {
   readonly command: 'run' | 'init' | 'check-config' | 'simulate' | 'test-alert' | 'collect' | 'healthcheck' | 'help' | 'version';
   readonly positionals: string[];
   readonly configFile: string;
+  /** The first --web.listen-address: where the healthcheck and the default external URL look. */
   readonly listenAddress: string;
+  /** Every --web.listen-address given, in order; the daemon listens on each. */
+  readonly listenAddresses: readonly string[];
   readonly webConfigFile?: string;
   readonly externalUrl?: string;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
-  readonly values: Record<string, string | boolean | undefined>;
+  readonly values: Record<string, string | boolean | string[] | undefined>;
 }
 
 export const USAGE = `usage: avaxmon [command] [flags]
@@ -31,7 +35,7 @@ Commands:
 
 Flags:
   --config.file=FILE         config file to load (default: config.yaml)
-  --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS})
+  --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS}); repeat it to listen on several
   --web.config.file=FILE     TLS and basic-auth config in exporter-toolkit format
   --web.external-url=URL     the URL avaxmon is reached at, for links in notifications (default: http://HOSTNAME:PORT/)
   --web.enable-lifecycle     allow POST /-/reload from clients other than loopback and write users
@@ -47,40 +51,49 @@ Flags:
 
 export class UsageError extends Error {}
 
-/** node:util's parseArgs over avaxmon's flags; its errors become usage errors. */
+/** node:util's parseArgs over avaxmon's flags; its errors become usage errors, in avaxmon's words. */
 function parseArgv(argv: string[]) {
   try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'config.file': { type: 'string', default: 'config.yaml' },
-        'web.listen-address': { type: 'string', default: DEFAULT_LISTEN_ADDRESS },
-        'web.config.file': { type: 'string' },
-        'web.external-url': { type: 'string' },
-        'web.enable-lifecycle': { type: 'boolean' },
-        'web.enable-silences': { type: 'boolean' },
-        'web.write-users': { type: 'string' },
-        'web.allowed-hosts': { type: 'string' },
-        'log.level': { type: 'string', default: 'info' },
-        'log.format': { type: 'string', default: 'json' },
-        version: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        scenario: { type: 'string' },
-        validators: { type: 'string' },
-        peers: { type: 'string' },
-        receiver: { type: 'string' },
-        target: { type: 'string' },
-        nodes: { type: 'string' },
-        shard: { type: 'string' },
-      },
-    });
+    return parseArgs({ args: argv, allowPositionals: true, options: FLAGS });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(flagProblem(error as Error & { code?: string }));
   }
 }
+
+function flagProblem(error: Error & { code?: string }): string {
+  const flag = /^Unknown option '([^']+)'/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const meant = closest(flag.replace(/^-+/, ''), Object.keys(FLAGS));
+    return `unknown flag ${flag}${meant ? `; did you mean --${meant}?` : ''}`;
+  }
+  const missing = /^Option '(?:-\w, )?(--[^\s']+) <value>' argument missing/.exec(error.message)?.[1];
+  if (missing) return `${missing} needs a value: ${missing}=VALUE`;
+  return error.message;
+}
+
+const FLAGS = {
+  'config.file': { type: 'string', default: 'config.yaml' },
+  'web.listen-address': { type: 'string', multiple: true, default: [DEFAULT_LISTEN_ADDRESS] },
+  'web.config.file': { type: 'string' },
+  'web.external-url': { type: 'string' },
+  'web.enable-lifecycle': { type: 'boolean' },
+  'web.enable-silences': { type: 'boolean' },
+  'web.write-users': { type: 'string' },
+  'web.allowed-hosts': { type: 'string' },
+  'log.level': { type: 'string', default: 'info' },
+  'log.format': { type: 'string', default: 'json' },
+  version: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  scenario: { type: 'string' },
+  validators: { type: 'string' },
+  peers: { type: 'string' },
+  receiver: { type: 'string' },
+  target: { type: 'string' },
+  nodes: { type: 'string' },
+  shard: { type: 'string' },
+} satisfies ParseArgsOptionsConfig;
 
 export function parseCli(argv: string[]): CliOptions {
   const { values, positionals } = parseArgv(argv);
@@ -92,7 +105,8 @@ export function parseCli(argv: string[]): CliOptions {
     command: values.help ? 'help' : values.version ? 'version' : commandOf(positionals[0]),
     positionals: positionals.slice(1),
     configFile: values['config.file']!,
-    listenAddress: values['web.listen-address']!,
+    listenAddress: values['web.listen-address']![0],
+    listenAddresses: values['web.listen-address']!,
     webConfigFile: values['web.config.file'],
     externalUrl: values['web.external-url'],
     logLevel,
@@ -105,7 +119,8 @@ function commandOf(word: string | undefined): CliOptions['command'] {
   if (word === undefined) return 'run';
   const commands = ['init', 'check-config', 'simulate', 'test-alert', 'collect', 'healthcheck'] as const;
   if ((commands as readonly string[]).includes(word)) return word as (typeof commands)[number];
-  throw new UsageError(`unknown command "${word}"`);
+  const meant = closest(word, commands);
+  throw new UsageError(`unknown command "${word}"${meant ? `; did you mean ${meant}?` : ''}`);
 }
 
 /** The control-plane flags (see server/write-guard.ts). */

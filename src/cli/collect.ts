@@ -8,32 +8,30 @@ import { allMetrics } from '../metrics/catalogue/index.js';
 import { assemble, renderSamples } from '../metrics/exposition.js';
 import { SelfMetrics } from '../metrics/self-metrics.js';
 import { MetricsSnapshot } from '../metrics/snapshot.js';
-import { scrubSecrets } from '../redact.js';
 import { TargetRuntimes } from '../targets.js';
+import { logReachability } from '../target-reachability-log.js';
 import { REVISION, VERSION } from '../version.js';
 import type { CliOptions } from './args.js';
 import { UsageError } from './args.js';
 
 /**
  * `avaxmon collect --config.file=F [--target NAME]`: every collector of the config (or of one
- * target) once, like one scrape of node_exporter. The exposition goes to stdout, logs and one line
- * per failed collector to stderr; the exit code is 1 when any collector failed.
+ * target) once, like one scrape of node_exporter. The exposition goes to stdout, the log to stderr:
+ * one line per failed collector, or one per target that cannot be reached at all. The exit code is
+ * 1 when any collector failed.
  */
 export async function runCollectCommand(config: Config, options: CliOptions): Promise<number> {
   const runs = selectRuns(config, options.values.target as string | undefined);
   const logger = createLogger(options.logLevel, 'json', fdDestination(2));
   const http = new HttpClient({ maxResponseBytes: config.global.max_response_bytes, transports: transportsOf(config) });
-  const self = new SelfMetrics({ version: VERSION, revision: REVISION });
+  const self = new SelfMetrics({ version: VERSION, revision: REVISION, onReachabilityChange: logReachability(logger) });
   const snapshot = new MetricsSnapshot(allMetrics);
   try {
     const built = runs(http, self);
     const results = await Promise.all(built.map((run) => runSlice(run, { snapshot, self, log: logger }, new AbortController().signal)));
     process.stdout.write(assemble(allMetrics, [renderSamples([...snapshot.samples(), ...self.samples()])], 'text'));
-    const failures = built.flatMap((run, index) =>
-      results[index].success ? [] : [`${run.target}/${run.collector}: ${messageOf(results[index].error)}`],
-    );
-    for (const failure of failures) process.stderr.write(scrubSecrets(`avaxmon collect: ${failure}\n`));
-    return failures.length > 0 ? 1 : 0;
+    // Each failure has been logged once: by its collector, or by its target when it could not be reached.
+    return results.every((result) => result.success) ? 0 : 1;
   } finally {
     await http.close();
   }
@@ -55,8 +53,4 @@ function selectRuns(config: Config, targetName: string | undefined): RunBuilder 
     throw new UsageError(`--target: no target named "${targetName}" in the config (known: ${known})`);
   }
   return (http, self) => new TargetRuntimes(http, self).forTarget(target, config).map(nodeSliceRun);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

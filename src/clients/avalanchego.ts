@@ -6,7 +6,7 @@ import { bodySuffix, parseJsonBody } from './response-body.js';
 
 export interface RequestRecorder {
   recordRequest(target: string, method: string, outcome: Outcome): void;
-  recordReachability(target: string, reachable: boolean, graceMs: number): void;
+  recordReachability(target: string, reachable: boolean, graceMs: number, error?: unknown): void;
   /** A request waited this long for a connection to the node before it was sent. */
   recordQueueWait(target: string, waitedSeconds: number): void;
 }
@@ -108,7 +108,7 @@ export class NodeClient {
       if (error instanceof NotSentError) throw error;
       const outcome = error instanceof UpstreamError ? error.outcome : 'network_error';
       this.recorder.recordRequest(this.target, method, outcome);
-      this.recorder.recordReachability(this.target, !TRANSPORT_FAILURES.has(outcome), this.options.timeoutMs);
+      this.recorder.recordReachability(this.target, !TRANSPORT_FAILURES.has(outcome), this.options.timeoutMs, error);
       throw error;
     }
   }

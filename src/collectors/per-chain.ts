@@ -34,10 +34,11 @@ export async function collectPerChain(ctx: CollectContext, out: SampleSet, upMet
       return;
     }
     errors.push(result.reason);
-    if (!failing.has(chain))
+    if (failing.has(chain) || ctx.log.quiet) ctx.log.debug({ chain, err: result.reason }, 'Chain still failing');
+    else {
+      failing.add(chain);
       ctx.log.warn({ chain, err: result.reason }, "Chain failed; its series are dropped until it answers, the other chains' stay");
-    else ctx.log.debug({ chain, err: result.reason }, 'Chain still failing');
-    failing.add(chain);
+    }
   });
   if (parts.length > 0 && errors.length === parts.length) throw errors[0];
 }

@@ -94,6 +94,9 @@ class NodeSliceRun implements SliceRun {
   }
 }
 
+/** The slices whose current failure was logged at warn: only those log their recovery. */
+const announcedFailures = new WeakSet<SliceRun>();
+
 /**
  * Runs one slice once: deadline, timing, its logger, and the all-or-nothing rule. A failed
  * run removes the slice's series, so /metrics never shows stale values, but for the page-deciding
@@ -106,12 +109,11 @@ export async function runSlice(
   stopSignal: AbortSignal,
   isCurrent: () => boolean = () => true,
 ): Promise<RunResult> {
-  const log = sliceLog(deps.log, run);
+  const log = sliceLog(deps.log, run, () => deps.self.isTargetUp(run.target) === false);
   const started = performance.now();
   const clock = deps.clock ?? systemClock;
   const nowMs = clock.now();
   const { signal, release } = deadline(run.intervalMs, stopSignal);
-  const wasFailing = deps.self.collectorStatus(run.target, run.collector)?.success === false;
   let result: RunResult;
   try {
     const observation = await run.collect({ log, signal, nowMs });
@@ -119,7 +121,7 @@ export async function runSlice(
     deps.snapshot.setSlice(sliceKey(run.target, run.collector), observation.samples);
     deps.facts?.remember(sliceKey(run.target, run.collector), observation.samples, (deps.steady ?? clock).now());
     result = { success: true };
-    if (wasFailing) log.info('Collection recovered');
+    if (announcedFailures.delete(run)) log.info('Collection recovered');
   } catch (error) {
     if (!isCurrent()) return { success: false, error, dropped: true };
     // Its series go, but for the facts that decide pages: a slow or intermittent node must not
@@ -127,8 +129,11 @@ export async function runSlice(
     const key = sliceKey(run.target, run.collector);
     const labels = { target: run.target, collector: run.collector };
     deps.snapshot.setSlice(key, deps.facts?.stale(key, labels, (deps.steady ?? clock).now()) ?? []);
-    // A dead node fails every collector on every run: warn when a failure starts, not each time.
-    log[wasFailing ? 'debug' : 'warn']({ err: error }, 'Collection failed');
+    // A failing collector warns when its failure starts, not on each run; an unreachable target's
+    // collectors leave it to the target's own line.
+    const announce = !announcedFailures.has(run) && !log.quiet;
+    if (announce) announcedFailures.add(run);
+    log[announce ? 'warn' : 'debug']({ err: error }, 'Collection failed');
     result = { success: false, error };
   } finally {
     release();

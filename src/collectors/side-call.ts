@@ -26,7 +26,7 @@ export async function sideCall<T>(
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     out.add('avaxmon_collector_call_up', labels, 0);
-    if (!ctx.facts.unavailableMethods.has(key)) {
+    if (!ctx.facts.unavailableMethods.has(key) && !ctx.log.quiet) {
       ctx.facts.unavailableMethods.add(key);
       ctx.log.warn(
         { method, reason: error instanceof Error ? error.message : String(error) },

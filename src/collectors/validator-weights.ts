@@ -27,7 +27,7 @@ export async function validatorWeights(ctx: CollectContext): Promise<ReadonlyMap
     // A malformed answer is not an unavailable API: it fails the run like any other bad field.
     if (!(error instanceof UpstreamError) || error.outcome === 'bad_body' || ctx.signal.aborted) throw error;
     ctx.facts.validatorWeights = undefined;
-    if (!ctx.facts.unavailableMethods.has(WEIGHTS_METHOD)) {
+    if (!ctx.facts.unavailableMethods.has(WEIGHTS_METHOD) && !ctx.log.quiet) {
       ctx.facts.unavailableMethods.add(WEIGHTS_METHOD);
       ctx.log.warn(
         { method: WEIGHTS_METHOD, err: error },

@@ -3,6 +3,8 @@ import { LineCounter, isAlias, parseDocument, visit, type Document } from 'yaml'
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { configSchema, type Config } from './schema.js';
+import { keysAt } from './schema-keys.js';
+import { closest } from '../closest.js';
 import { expandEnv, joinPath } from './expand-env.js';
 import { resolveSecretFiles } from './secret-files.js';
 import { nothingToWatch } from './watch.js';
@@ -55,7 +57,8 @@ export function parseConfig(text: string, options: LoadOptions = {}): Config {
   const result = configSchema.safeParse(expanded);
   // An unset variable already explains why its value is invalid; report that path once.
   const envPaths = new Set(issues.map((issue) => issue.path));
-  if (!result.success) issues.push(...result.error.issues.flatMap(toConfigIssues).filter((issue) => !envPaths.has(issue.path)));
+  if (!result.success)
+    issues.push(...withoutExplainedMissing(result.error.issues.flatMap(toConfigIssues)).filter((issue) => !envPaths.has(issue.path)));
   if (issues.length > 0) throw new ConfigError(issues);
   const config = result.data as Config;
   issues.push(...resolveSecretFiles(config));
@@ -120,11 +123,29 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+const SUGGESTION = /^unknown key; did you mean (.+)\?$/;
+
+/** A misspelt key (`ulr`) also leaves the key it meant missing; its "did you mean url?" says both. */
+function withoutExplainedMissing(issues: ConfigIssue[]): ConfigIssue[] {
+  const meant = new Set(
+    issues.flatMap((issue) => {
+      const match = SUGGESTION.exec(issue.message);
+      return match ? [joinPath(issue.path.slice(0, issue.path.lastIndexOf('.') + 1).replace(/\.$/, ''), match[1])] : [];
+    }),
+  );
+  return issues.filter((issue) => !(meant.has(issue.path) && issue.message.includes('received undefined')));
+}
+
 function toConfigIssues(issue: z.core.$ZodIssue): ConfigIssue[] {
   const path = issue.path.reduce<string>((text, key) => joinPath(text, key as string | number), '') || ROOT;
   // One line per unknown key, each with its own path, rather than "Unrecognized keys" at the parent.
-  if (issue.code === 'unrecognized_keys')
-    return issue.keys.map((key) => ({ path: joinPath(path === ROOT ? '' : path, key), message: 'unknown key' }));
+  if (issue.code === 'unrecognized_keys') {
+    const known = keysAt(configSchema, issue.path);
+    return issue.keys.map((key) => {
+      const meant = closest(key, known);
+      return { path: joinPath(path === ROOT ? '' : path, key), message: meant ? `unknown key; did you mean ${meant}?` : 'unknown key' };
+    });
+  }
   // A bad record key (e.g. a collector name): the key's own issue says what is wrong.
   if (issue.code === 'invalid_key') return issue.issues.map((inner) => ({ path, message: inner.message }));
   return [{ path, message: issue.message }];

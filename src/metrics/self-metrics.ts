@@ -2,6 +2,7 @@ import { SteadyClock, systemClock, type Clock } from '../clock.js';
 import type { Outcome } from '../errors.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
+import type { ReachabilityListener } from '../target-reachability-log.js';
 
 export interface CollectorStatus {
   readonly target: string;
@@ -43,8 +44,11 @@ export class SelfMetrics {
   /** Reachability compares answer and failure times: a wall step between them must not decide it. */
   private readonly steady: SteadyClock;
 
-  /** `clock`: when the config was loaded and when a target last answered; the system clock by default. */
-  constructor(private readonly build: { version: string; revision: string; clock?: Clock }) {
+  /**
+   * `clock`: when the config was loaded and when a target last answered; the system clock by default.
+   * `onReachabilityChange`: told when a target turns unreachable or answers again (not on its first answer).
+   */
+  constructor(private readonly build: { version: string; revision: string; clock?: Clock; onReachabilityChange?: ReachabilityListener }) {
     this.clock = build.clock ?? systemClock;
     this.steady = new SteadyClock(this.clock);
     this.lastLoadSeconds = this.clock.now() / 1000;
@@ -65,14 +69,17 @@ export class SelfMetrics {
    * Collectors run concurrently, so one method timing out while others are answered must not mark
    * the node down: it is down once transport failures continue past `graceMs` after the last answer.
    */
-  recordReachability(target: string, reachable: boolean, graceMs: number, nowMs = this.steady.now()): void {
+  recordReachability(target: string, reachable: boolean, graceMs: number, error?: unknown, nowMs = this.steady.now()): void {
     const upBefore = this.isTargetUp(target);
     const state = this.reachability.get(target) ?? { graceMs };
     state.graceMs = graceMs;
     if (reachable) state.lastAnswerMs = nowMs;
     else state.lastFailureMs = nowMs;
     this.reachability.set(target, state);
-    if (this.isTargetUp(target) !== upBefore) this.statusMoved(target);
+    const upNow = this.isTargetUp(target);
+    if (upNow === upBefore) return;
+    this.statusMoved(target);
+    if (upBefore !== undefined || !upNow) this.build.onReachabilityChange?.(target, upNow === true, error);
   }
 
   isTargetUp(target: string): boolean | undefined {
@@ -214,7 +221,10 @@ export class SelfMetrics {
     const samples: Sample[] = this.reachability.has(target)
       ? [{ name: 'avaxmon_target_up', labels: { target }, value: this.isTargetUp(target) ? 1 : 0 }]
       : [];
-    samples.push(...this.perCollector(target, collectorStatusSamples));
+    // A collector with nothing to ask (no L1 configured) succeeds without a request; on a target that
+    // cannot be reached it reads as failing, so avaxmon_collector_success never contradicts target_up.
+    const down = this.isTargetUp(target) === false;
+    samples.push(...this.perCollector(target, (status) => collectorStatusSamples(status, down)));
     return samples;
   }
 
@@ -241,10 +251,11 @@ export class SelfMetrics {
   }
 }
 
-function collectorStatusSamples(status: CollectorStatus): Sample[] {
+function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): Sample[] {
   const labels = { target: status.target, collector: status.collector };
   const samples: Sample[] = [];
-  if (status.success !== undefined) samples.push({ name: 'avaxmon_collector_success', labels, value: status.success ? 1 : 0 });
+  if (status.success !== undefined)
+    samples.push({ name: 'avaxmon_collector_success', labels, value: status.success && !targetDown ? 1 : 0 });
   if (status.intervalSeconds !== undefined)
     samples.push({ name: 'avaxmon_collector_interval_seconds', labels, value: status.intervalSeconds });
   samples.push({ name: 'avaxmon_collector_skipped_runs_total', labels, value: status.skippedRuns });

@@ -5,6 +5,7 @@ import { registerBasicAuth } from './basic-auth.js';
 import { enforceClientCertPolicy } from './client-cert-policy.js';
 import { registerResponseHeaders } from './response-headers.js';
 import { registerAlertmanagerApi } from './routes/alertmanager-api.js';
+import { registerAlertmanagerStatus } from './routes/alertmanager-status.js';
 import { registerMetricsRoute } from './routes/metrics.js';
 import { registerOpsRoutes } from './routes/ops.js';
 import { registerProbeRoute } from './routes/probe.js';
@@ -29,5 +30,6 @@ export function buildApp(daemon: DaemonView, web: WebOptions): FastifyInstance {
   registerStatusRoute(app, daemon, Boolean(web.basicAuthUsers));
   registerProbeRoute(app, daemon);
   registerAlertmanagerApi(app, () => daemon.alerting);
+  registerAlertmanagerStatus(app, daemon);
   return app;
 }

@@ -1,3 +1,4 @@
+import { serversOf } from './listen.js';
 import { unwatchFile, watchFile, readFileSync } from 'node:fs';
 import type { Server as HttpsServer } from 'node:https';
 import { dirname, resolve } from 'node:path';
@@ -46,13 +47,13 @@ function reload(file: string, app: FastifyInstance, log: Logger): void {
     log.error({ issues }, 'Web config reload failed; keeping the running certificate');
     return;
   }
-  const server = app.server as Partial<HttpsServer>;
-  if (!web.https || typeof server.setSecureContext !== 'function') {
+  const servers = serversOf(app) as Partial<HttpsServer>[];
+  if (!web.https || servers.some((server) => typeof server.setSecureContext !== 'function')) {
     log.warn({ file }, 'Web config changed; turning TLS on or off needs a restart');
     return;
   }
   const { cert, key, ca, minVersion, maxVersion } = web.https;
-  server.setSecureContext({ cert, key, ...(ca ? { ca } : {}), minVersion, maxVersion });
+  for (const server of servers) server.setSecureContext!({ cert, key, ...(ca ? { ca } : {}), minVersion, maxVersion });
   // basic_auth_users and headers are wired into the routes at start-up.
   log.info(
     { file },

@@ -178,6 +178,6 @@ describe('label sets and links', () => {
     await drained(harness.alerting);
     const body = harness.hook.requests[0].json as { externalURL: string; alerts: Array<{ generatorURL: string }> };
     expect(body.externalURL).toBe('https://avaxmon.example.com/mon/');
-    expect(body.alerts[0].generatorURL).toBe('https://avaxmon.example.com/mon/#target-v');
+    expect(body.alerts[0].generatorURL).toBe('https://avaxmon.example.com/mon/?target=v#target-v');
   });
 });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecorder, type Recorder } from './recorder.js';
@@ -43,6 +43,21 @@ describe('avaxmon test-alert', () => {
     expect(result.code).toBe(0);
     expect(hook.requests).toHaveLength(1);
     expect(hook.requests[0].json).toMatchObject({ status: 'firing', commonLabels: { alertname: 'AvaxmonTestAlert', severity: 'warning' } });
+    // The daemon's default URL, as its notifications carry it: this host and the default port.
+    expect(hook.requests[0].json).toMatchObject({ externalURL: `http://${hostname()}:9683/` });
+  });
+
+  it('sends the externalURL --web.external-url gives, as the daemon would', async () => {
+    const before = hook.requests.length;
+    const result = await run([
+      'test-alert',
+      '--receiver',
+      'ops-hook',
+      `--config.file=${configFile}`,
+      '--web.external-url=https://mon.example/',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(hook.requests[before].json).toMatchObject({ externalURL: 'https://mon.example/' });
   });
 
   it('sends through every integration of an Alertmanager-shaped receiver', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { parseExposition, valueOf } from '../helpers/stack.js';
+import { freePort } from '../helpers/ports.js';
 
 // Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
 const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
@@ -56,11 +57,29 @@ describe('avaxmon collect', () => {
   it('exits 1 and names each failed collector on stderr; the metrics still go to stdout', async () => {
     const result = await collect(`targets: [{ name: good, url: "${sim.url}" }, { name: web, url: "${notAvalancheUrl}" }]\n`);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^avaxmon collect: web\/node_info: .*not an AvalancheGo API \(HTTP 404 at \/ext\/info\)/m);
-    expect(result.stderr).not.toMatch(/avaxmon collect: good\//);
+    const failed = logLines(result.stderr).filter((line) => line.msg === 'Collection failed');
+    expect(failed.find((line) => line.collector === 'node_info')).toMatchObject({
+      target: 'web',
+      err: { message: expect.stringMatching(/not an AvalancheGo API \(HTTP 404 at \/ext\/info\)/) },
+    });
+    expect(failed.filter((line) => line.target === 'good')).toEqual([]);
     const samples = parseExposition(result.stdout);
     expect(valueOf(samples, 'avaxmon_collector_success', { target: 'web', collector: 'node_info' })).toBe(0);
     expect(valueOf(samples, 'avaxmon_collector_success', { target: 'good', collector: 'node_info' })).toBe(1);
+  });
+
+  it('says once that an unreachable target is unreachable, not once per collector, chain and call', async () => {
+    const result = await collect(`targets: [{ name: gone, url: "http://127.0.0.1:${await freePort()}" }]\n`);
+    expect(result.status).toBe(1);
+    const lines = logLines(result.stderr);
+    expect(lines.map((line) => line.msg)).toEqual(['Target unreachable; its collectors stay quiet until it answers']);
+    expect(lines[0]).toMatchObject({ level: 'warn', target: 'gone', err: { message: expect.stringContaining('ECONNREFUSED') } });
+    const samples = parseExposition(result.stdout);
+    expect(valueOf(samples, 'avaxmon_target_up', { target: 'gone' })).toBe(0);
+    // Not even a collector with nothing to ask (no L1 configured) reads as succeeding on it.
+    const success = samples.filter((sample) => sample.name === 'avaxmon_collector_success' && sample.labels.target === 'gone');
+    expect(success.map((sample) => sample.labels.collector)).toContain('l1_validators');
+    expect(success.filter((sample) => sample.value !== 0)).toEqual([]);
   });
 
   it('--target runs only that target; an unknown name is a usage error naming the known ones', async () => {
@@ -73,3 +92,10 @@ describe('avaxmon collect', () => {
     expect(unknown.stderr).toContain('no target named "nope" in the config (known: good, web)');
   });
 });
+
+function logLines(stderr: string): Record<string, unknown>[] {
+  return stderr
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -62,12 +62,12 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
       'node',
       [MAIN, `--config.file=${join(dir, 'config.yaml')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=info'],
       {
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'inherit', 'pipe'],
       },
     );
     children.push(daemon);
     let log = '';
-    daemon.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    daemon.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const origin = `http://127.0.0.1:${port}`;
     await until(async () => (await fetch(`${origin}/-/ready`)).status === 200, 300_000);
 

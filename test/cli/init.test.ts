@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;
@@ -25,7 +26,17 @@ describe('a first run from an empty directory', () => {
     const first = run('init');
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toContain('avaxmon check-config config.yaml');
-    expect(readFileSync(join(cwd, 'config.yaml'), 'utf8')).toBe(STARTER);
+    const written = readFileSync(join(cwd, 'config.yaml'), 'utf8');
+    // The starter's keys, with comments that hold where it was written.
+    expect(written.split('\n').filter((line) => !line.startsWith('#'))).toEqual(
+      STARTER.split('\n').filter((line) => !line.startsWith('#')),
+    );
+    const schema = /\$schema=(\S+)/.exec(written)![1];
+    expect(existsSync(fileURLToPath(schema)), schema).toBe(true);
+    expect(written).not.toContain('config.minimal.yaml');
+    expect(written).toContain(`avaxmon --config.file=${join(cwd, 'config.yaml')}`);
+    const example = /Every key, with its default: (\S+)\./.exec(written)![1];
+    expect(existsSync(example), example).toBe(true);
     expect(run('check-config', 'config.yaml').status).toBe(0);
 
     writeFileSync(join(cwd, 'config.yaml'), 'mine\n');

@@ -36,7 +36,9 @@ describe('errors a person understands', () => {
     const result = await run(`--config.file=${configWith(sim.url)}`, `--web.listen-address=${address}`, '--log.level=error');
     holder.close();
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`avaxmon: cannot listen on ${address}: the address is already in use`);
+    // One log line, on stderr like every other: the log's stream and format.
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(result.stderr).msg).toContain(`Cannot listen on ${address}: the address is already in use`);
     expect(result.stderr).toContain('--web.listen-address');
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });

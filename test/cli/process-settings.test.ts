@@ -27,10 +27,10 @@ afterAll(() => sim.close());
 async function startAndInspect(env: NodeJS.ProcessEnv): Promise<{ cmdline: string[]; environ: string[] }> {
   daemon = spawn(process.execPath, [MAIN, `--config.file=${configFile}`, '--web.listen-address=127.0.0.1:0'], {
     env,
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
-  daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  daemon.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await eventually(
     async () => output,
     (text) => text.includes('avaxmon listening'),

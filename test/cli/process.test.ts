@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,7 +55,11 @@ describe('check-config', () => {
   });
 
   it('prints --version and --help', () => {
-    expect(spawnSync('node', [MAIN, '--version'], { encoding: 'utf8' }).stdout).toMatch(/^avaxmon \d+\.\d+\.\d+/);
+    // The revision `npm run build` recorded from the checkout (the image passes its REVISION instead).
+    const revision = spawnSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { encoding: 'utf8' }).stdout.trim();
+    expect(spawnSync('node', [MAIN, '--version'], { encoding: 'utf8' }).stdout).toBe(
+      `avaxmon ${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version} (revision ${revision}, node ${process.version})\n`,
+    );
     const help = spawnSync('node', [MAIN, '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     for (const flag of ['--config.file', '--web.listen-address', '--log.level', '--log.format']) expect(help.stdout).toContain(flag);
@@ -154,7 +158,7 @@ describe('start-up and shutdown bounds', () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/alerts\.state_dir: cannot use .*not-a-dir\/data as a writable directory: ENOTDIR/);
-    expect(result.stdout).not.toContain('avaxmon listening');
+    expect(result.stderr).not.toContain('avaxmon listening');
   });
 
   it('on SIGTERM, cancels a collection still running after the grace period and exits 0 cleanly', async () => {
@@ -164,10 +168,10 @@ describe('start-up and shutdown bounds', () => {
     const file = writeConfig('slow.yaml', `global: { interval: 1m, timeout: 55s }\ntargets: [{ name: a, url: "${node.url}" }]\n`);
     const port = await freePort();
     const child = spawn('node', [MAIN, `--config.file=${file}`, `--web.listen-address=127.0.0.1:${port}`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'inherit', 'pipe'],
     });
     let log = '';
-    child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
       await eventually(

@@ -65,7 +65,7 @@ targets:
   });
 
   it('names a top-level unknown key by its path', () => {
-    expect(issuesOf('targts: []')).toEqual(['targts: unknown key']);
+    expect(issuesOf('targts: []')).toEqual(['targts: unknown key; did you mean targets?']);
   });
 
   it('reports an unset variable once, not again as the invalid value it leaves', () => {

@@ -161,20 +161,24 @@ export class AttackerHost {
     ]);
     const logs: Array<Record<string, unknown>> = [];
     const output: string[] = [];
-    let pending = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString('utf8')).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        output.push(line);
-        try {
-          logs.push(JSON.parse(line));
-        } catch {
-          // Not a log line (a start-up message on stdout).
+    // The daemon logs on stderr, as exporters do; either stream is read line by line.
+    const readLines = (stream: NodeJS.ReadableStream | null) => {
+      let pending = '';
+      stream?.on('data', (chunk: Buffer) => {
+        const lines = (pending + chunk.toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          output.push(line);
+          try {
+            logs.push(JSON.parse(line));
+          } catch {
+            // Not a log line.
+          }
         }
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+      });
+    };
+    readLines(child.stdout);
+    readLines(child.stderr);
     let exited = false;
     child.once('exit', () => void (exited = true));
     await until(() => {

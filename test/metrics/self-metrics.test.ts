@@ -44,7 +44,7 @@ describe('SelfMetrics status and runs', () => {
         self.recordRun(target, collector, { success: random(4) > 0, durationSeconds: 0.1, nowSeconds: nowMs / 1000, intervalSeconds: 15 }),
       (target, collector) => self.recordSkipped(target, collector),
       (target, collector) => self.recordAbandoned(target, collector, 15),
-      (target, _collector, nowMs) => self.recordReachability(target, random(3) > 0, 5_000, nowMs),
+      (target, _collector, nowMs) => self.recordReachability(target, random(3) > 0, 5_000, undefined, nowMs),
       (_target, collector) =>
         self.retain(
           new Set(targets),
@@ -72,5 +72,37 @@ describe('SelfMetrics status and runs', () => {
     self.takeStatusMoved('node-1');
     self.recordRun('node-1', 'health', { success: true, durationSeconds: 0.3, nowSeconds: 3, intervalSeconds: 15 });
     expect(self.takeStatusMoved('node-1')).toBe(false);
+  });
+});
+
+describe('SelfMetrics reachability changes', () => {
+  it('tells once when a target turns unreachable, with the error, and once when it answers again', () => {
+    const changes: [string, boolean, unknown][] = [];
+    const self = new SelfMetrics({
+      version: 'test',
+      revision: 'test',
+      onReachabilityChange: (target, up, error) => changes.push([target, up, error]),
+    });
+    const refused = new Error('connect ECONNREFUSED');
+    self.recordReachability('node-1', true, 5_000, undefined, 0);
+    expect(changes).toEqual([]);
+    // Many collectors' requests fail: one change, not one per request.
+    for (let i = 0; i < 20; i++) self.recordReachability('node-1', false, 5_000, refused, 15_000 + i);
+    expect(changes).toEqual([['node-1', false, refused]]);
+    // A slow method within the grace of an answer is not a dead node.
+    self.recordReachability('node-1', true, 5_000, undefined, 30_000);
+    self.recordReachability('node-1', false, 5_000, refused, 31_000);
+    expect(changes).toEqual([
+      ['node-1', false, refused],
+      ['node-1', true, undefined],
+    ]);
+  });
+
+  it('tells a target that never answered as unreachable, and nothing for its first answer', () => {
+    const changes: boolean[] = [];
+    const self = new SelfMetrics({ version: 'test', revision: 'test', onReachabilityChange: (_target, up) => changes.push(up) });
+    self.recordReachability('fresh', true, 5_000, undefined, 0);
+    self.recordReachability('never', false, 5_000, new Error('timeout'), 0);
+    expect(changes).toEqual([false]);
   });
 });

@@ -48,7 +48,7 @@ beforeAll(async () => {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  daemon.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  daemon.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   await until(() => log.includes('avaxmon listening'), 60_000);
 }, 180_000);
 

@@ -18,4 +18,23 @@ export function registerOpsRoutes(app: FastifyInstance, daemon: DaemonView): voi
       .type('text/plain')
       .send(`config reload failed:\n${result.errors.join('\n')}\n`);
   });
+  // Prometheus answers a wrong method on its /-/ paths with 405 and the methods that work.
+  methodNotAllowed(app, '/-/healthy', ['GET', 'HEAD']);
+  methodNotAllowed(app, '/-/ready', ['GET', 'HEAD']);
+  methodNotAllowed(app, '/-/reload', ['POST']);
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+function methodNotAllowed(app: FastifyInstance, url: string, allowed: readonly string[]): void {
+  app.route({
+    method: METHODS.filter((method) => !allowed.includes(method)),
+    url,
+    handler: async (request, reply) =>
+      reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .type('text/plain')
+        .send(`${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}.\n`),
+  });
 }
