@@ -8,10 +8,11 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
  * - `read`: open to whoever passes authentication, as Prometheus expects of /metrics and Alertmanager of GET /api/v2/*.
  * - `silences`: creates or expires silences (`--web.enable-silences`).
  * - `lifecycle`: reloads the config (`--web.enable-lifecycle`).
+ * - `refuse`: answers every method it has with 405 (a wrong method on a `/-/` path): changes nothing.
  */
-export type Authority = 'read' | 'silences' | 'lifecycle';
+export type Authority = 'read' | 'silences' | 'lifecycle' | 'refuse';
 
-export type WriteAuthority = Exclude<Authority, 'read'>;
+export type WriteAuthority = Exclude<Authority, 'read' | 'refuse'>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,7 +38,8 @@ function declarationProblem(route: Pick<RouteOptions, 'method' | 'url' | 'config
   const methods = [route.method].flat();
   const authority = route.config?.authority;
   const where = `route ${methods.join(',')} ${route.url}`;
-  if (authority === undefined) return `${where} declares no authority: register it with needs('read' | 'silences' | 'lifecycle')`;
+  if (authority === undefined)
+    return `${where} declares no authority: register it with needs('read' | 'silences' | 'lifecycle' | 'refuse')`;
   if (authority === 'read' && methods.some((method) => STATE_CHANGING_METHODS.has(method)))
     return `${where} changes state but declares only 'read': declare needs('silences') or needs('lifecycle')`;
   return undefined;

@@ -40,10 +40,13 @@ export function registerWriteGuard(app: FastifyInstance, options: ControlPlaneOp
       path: pathOf(request),
       route: request.routeOptions.url ?? null,
     };
-    if (authority === undefined) {
-      // fastify answers 404; the attempt is still worth a line, as a spelling probe is.
+    if (authority === undefined || authority === 'refuse') {
+      // fastify answers 404, or the route 405; the attempt is still worth a line, as a spelling probe is.
       if (STATE_CHANGING_METHODS.has(request.method))
-        log.warn({ ...who, reason: 'no route changes state here' }, 'State-changing request refused');
+        log.warn(
+          { ...who, reason: authority ? 'the method is not allowed here' : 'no route changes state here' },
+          'State-changing request refused',
+        );
       return;
     }
     const refusal = crossSiteRefusal(request, options) ?? authorityRefusal(request, authority, user, options);

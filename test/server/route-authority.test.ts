@@ -18,10 +18,19 @@ describe('route declarations', () => {
     for (const route of routes) {
       expect(route.authority, `${route.methods} ${route.url}`).toBeDefined();
       if (route.methods.some((method) => STATE_CHANGING_METHODS.has(method)))
-        expect(['silences', 'lifecycle'], `${route.methods} ${route.url}`).toContain(route.authority);
+        expect(['silences', 'lifecycle', 'refuse'], `${route.methods} ${route.url}`).toContain(route.authority);
     }
-    const writes = routes.filter((route) => route.authority !== 'read').map((route) => `${route.methods} ${route.url} ${route.authority}`);
+    const writes = routes
+      .filter((route) => route.authority === 'silences' || route.authority === 'lifecycle')
+      .map((route) => `${route.methods} ${route.url} ${route.authority}`);
     expect(writes.sort()).toEqual(['DELETE /api/v2/silence/:id silences', 'POST /-/reload lifecycle', 'POST /api/v2/silences silences']);
+    // A route declared 'refuse' answers 405 to every method it has, and so changes nothing.
+    for (const route of routes.filter((candidate) => candidate.authority === 'refuse')) {
+      for (const method of route.methods.filter((candidate) => candidate !== 'HEAD')) {
+        const answer = await stack.daemon.app.inject({ method: method as 'PUT', url: route.url });
+        expect(answer.statusCode, `${method} ${route.url}`).toBe(405);
+      }
+    }
   });
 
   it('refuses to register a route without a declaration, or a state-changing route declared as a read', () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { needs } from '../route-authority.js';
 import { stringify } from 'yaml';
 import type { Matcher } from '../../alerts/silencing/matchers.js';
 import type { Config } from '../../config/schema.js';
@@ -14,7 +15,7 @@ import type { DaemonView } from '../daemon-view.js';
  */
 export function registerAlertmanagerStatus(app: FastifyInstance, daemon: DaemonView): void {
   const uptime = new Date(daemon.clock.now()).toISOString();
-  app.get('/api/v2/status', async (_, reply) =>
+  app.get('/api/v2/status', needs('read'), async (_, reply) =>
     reply.type('application/json').send({
       cluster: { status: 'disabled', peers: [] },
       versionInfo: { version: VERSION, revision: REVISION, branch: '', buildUser: '', buildDate: '', goVersion: process.version },

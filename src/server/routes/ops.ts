@@ -30,6 +30,7 @@ function methodNotAllowed(app: FastifyInstance, url: string, allowed: readonly s
   app.route({
     method: METHODS.filter((method) => !allowed.includes(method)),
     url,
+    ...needs('refuse'),
     handler: async (request, reply) =>
       reply
         .code(405)
