@@ -98,13 +98,15 @@ describe('an unreachable target', () => {
       expect(line).toMatch(/"target":"node-a"/);
       expect(line).toMatch(/node-a info\.peers: .*ECONNREFUSED/);
       expect((await fetch(`${stack.url}/-/healthy`)).status).toBe(200);
-      // Later runs fail the same way: logged at debug, so a dead node is no warning storm.
+      // Later runs fail the same way: one warning for the target, its collectors at debug, so a dead
+      // node is no warning storm (a collector may warn once, if it failed before the target was judged down).
       await stack.time!.eventually(
         () => scrape(stack.url),
         (s) => (valueOf(s, 'avaxmon_rpc_requests_total', { method: 'info.peers', outcome: 'refused' }) ?? 0) >= 3,
       );
+      expect(stack.logs.filter((entry) => entry.includes('Target unreachable') && entry.includes('"level":"warn"'))).toHaveLength(1);
       const peersFailures = stack.logs.filter((entry) => entry.includes('Collection failed') && entry.includes('"collector":"peers"'));
-      expect(peersFailures.filter((entry) => entry.includes('"level":"warn"'))).toHaveLength(1);
+      expect(peersFailures.filter((entry) => entry.includes('"level":"warn"')).length).toBeLessThanOrEqual(1);
       expect(peersFailures.filter((entry) => entry.includes('"level":"debug"')).length).toBeGreaterThanOrEqual(2);
     } finally {
       await stack.close();
