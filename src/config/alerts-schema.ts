@@ -10,6 +10,8 @@ import { DEFAULT_LOCK_HEARTBEAT_MS } from '../alerts/state/state-dir-lock.js';
 import { registerSecret, registerSecretUrl } from '../redact.js';
 import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
+import { closest } from '../closest.js';
+import { keysAt } from './schema-keys.js';
 import type { Route } from '../alerts/dispatch/route.js';
 import type { TimeInterval } from '../alerts/dispatch/time-interval.js';
 import {
@@ -404,20 +406,27 @@ interface ParsedReceiver {
 
 /** An avaxmon receiver has a `type`; anything else is read as Alertmanager's. */
 function parseReceiver(raw: Record<string, unknown>, at: string, issues: ConfigIssue[]): ParsedReceiver | undefined {
-  const report = (error: z.ZodError) => {
-    for (const issue of error.issues)
-      issues.push({
-        path: [at, ...issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))].join(''),
-        message: issue.message,
-      });
+  const report = (error: z.ZodError, schema: z.ZodType) => {
+    const pathOf = (keys: readonly PropertyKey[]) =>
+      [at, ...keys.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`))].join('');
+    for (const issue of error.issues) {
+      // One line per unknown key, naming the key it probably meant, as for the rest of the config.
+      if (issue.code === 'unrecognized_keys') {
+        const known = keysAt(schema, issue.path);
+        for (const key of issue.keys) {
+          const meant = closest(key, known);
+          issues.push({ path: pathOf([...issue.path, key]), message: meant ? `unknown key; did you mean ${meant}?` : 'unknown key' });
+        }
+      } else issues.push({ path: pathOf(issue.path), message: issue.message });
+    }
   };
   if ('type' in raw) {
     const result = receiverSchema.safeParse(raw);
-    if (!result.success) return void report(result.error);
+    if (!result.success) return void report(result.error, receiverSchema);
     return { name: result.data.name, integrations: [{ at, input: result.data, name: result.data.name, raw }] };
   }
   const result = alertmanagerReceiverSchema.safeParse(raw);
-  if (!result.success) return void report(result.error);
+  if (!result.success) return void report(result.error, alertmanagerReceiverSchema);
   const integrations = integrationsOf(result.data, at);
   const name = result.data.name;
   return {
