@@ -10,12 +10,13 @@ import { ManualClock } from '../helpers/manual-clock.js';
 import { CHROMIUM } from '../helpers/real-systems.js';
 import { captureStream } from '../helpers/stack.js';
 import { requireTool } from '../helpers/tools.js';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 
 /**
  * The status page of a 1,000-node fleet with one node down: a summary on top, the down node and its
  * failing collectors with their errors, the 999 healthy nodes folded behind `?state=all`, and
- * `?target=` for any one of them. Every node starts unreachable (port 9 refuses at once); all but one
- * then answer through the daemon's own status records, as a round against live nodes would leave them.
+ * `?target=` for any one of them, after one real round: 999 nodes answer from the simulator, one
+ * refuses (port 9).
  */
 const NODES = 1_000;
 const DOWN = 'node-0007';
@@ -26,29 +27,23 @@ describe('the status page of a 1,000-node fleet', () => {
   const clock = new ManualClock();
   const names = Array.from({ length: NODES }, (_, index) => `node-${String(index).padStart(4, '0')}`);
   let daemon: Daemon;
+  let sim: Simulator;
 
   beforeAll(async () => {
-    const yaml = `global: { interval: 1m, timeout: 500ms }\ntargets:\n${names.map((name) => `  - { name: ${name}, url: "http://127.0.0.1:9" }`).join('\n')}\n`;
+    // 999 nodes answer (one simulator behind them all) and one refuses (port 9): a real round leaves
+    // the statuses the page shows, with no hand-made state for later runs to overwrite.
+    sim = await startSimulator();
+    const url = (name: string) => (name === DOWN ? 'http://127.0.0.1:9' : sim.url);
+    const yaml = `global: { interval: 1m, timeout: 5s }\ntargets:\n${names.map((name) => `  - { name: ${name}, url: "${url(name)}" }`).join('\n')}\n`;
     daemon = new Daemon({ config: parseConfig(yaml), logger: createLogger('error', 'json', captureStream([])), clock });
     const started = daemon.start();
     await clock.advance(60_000);
     await started;
-    const nowMs = clock.now() + 1;
-    for (const state of daemon.collectorStates.values()) {
-      if (state.target === DOWN) continue;
-      daemon.self.recordReachability(state.target, true, 500, undefined, nowMs);
-      daemon.self.recordRun(state.target, state.collector, {
-        success: true,
-        durationSeconds: 0.01,
-        nowSeconds: nowMs / 1000,
-        intervalSeconds: 60,
-      });
-      state.lastError = undefined;
-    }
   }, 120_000);
 
   afterAll(async () => {
     await daemon?.stop();
+    await sim?.close();
   });
 
   const get = async (url: string) => {
