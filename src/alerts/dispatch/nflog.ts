@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { writeFileDurably } from '../state/durable-file.js';
+import { readStateFile, writeFileDurably } from '../state/durable-file.js';
 import type { WriteFailures } from '../state/write-failures.js';
 
 /** What a group's last notification listed, by Alertmanager fingerprint (of the label sets). */
@@ -88,13 +87,8 @@ export class NotificationLog {
   }
 
   private load(nowMs: number): void {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
+    const text = readStateFile(this.file);
+    if (text === undefined) return;
     try {
       for (const entry of JSON.parse(text) as StoredEntry[])
         if (nowMs - entry.atMs <= RETENTION_MS)

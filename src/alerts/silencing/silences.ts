@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../../clock.js';
 import { CoalescedWrite } from '../state/coalesced-write.js';
+import { readStateFile } from '../state/durable-file.js';
 import { WriteFailures } from '../state/write-failures.js';
 import { CLIENT_MAX_PROGRAM_SIZE } from './linear-regex.js';
 import { EMPTY_UNIVERSE, matchesEveryAlert, type AlertUniverse } from './match-all.js';
@@ -323,13 +323,8 @@ export class Silences {
   }
 
   private load(): void {
-    let text: string;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
+    const text = readStateFile(this.file);
+    if (text === undefined) return;
     let stored: Silence[];
     try {
       stored = (JSON.parse(text) as { silences: Silence[] }).silences;

@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -17,6 +17,16 @@ const MODE = 0o666;
  * content: write a temporary file, fsync it, rename it over the old one, fsync the directory. A
  * failed write (a full disk) removes its temporary file, so failures cannot pile up files.
  */
+/** A state file's text, or undefined when it was never written (a first start). */
+export function readStateFile(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 export function writeFileDurably(path: string, content: string): void {
   writeBatchDurably(dirname(path), [[basename(path), content]]);
 }
