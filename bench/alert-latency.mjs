@@ -7,7 +7,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../dist/simulator/server.js';
-import { parseDuration } from '../dist/duration.js';
+import { parseDuration } from '../dist/config/duration.js';
 import { freePort } from './ports.mjs';
 import { daemonEnv } from './daemon-env.mjs';
 

@@ -1,6 +1,6 @@
 // Resident memory under an endless-body attack: TARGETS nodes whose every answer is an endless
 // chunked body, for ATTACK_S seconds, then plain 503s. Run three times: with the shipped memory
-// settings (src/process-settings.ts) and the default response memory budget (global.max_response_memory_bytes,
+// settings (src/runtime/process-settings.ts) and the default response memory budget (global.max_response_memory_bytes,
 // 128 MiB), with the budget effectively off, and without the memory settings.
 // Usage: npm run -s build && node bench/endless-body.mjs   (TARGETS=20, ATTACK_S=60, AFTER_S=30)
 import { spawn } from 'node:child_process';

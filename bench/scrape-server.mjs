@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { parseConfig } from '../dist/config/load.js';
-import { Daemon } from '../dist/daemon.js';
-import { createLogger } from '../dist/log.js';
+import { Daemon } from '../dist/daemon/daemon.js';
+import { createLogger } from '../dist/runtime/log.js';
 
 const SERIES = Number(process.env.SERIES ?? 10_000);
 const TARGETS = 100;

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDuration } from '../dist/duration.js';
+import { parseDuration } from '../dist/config/duration.js';
 import { startSimulator } from '../dist/simulator/server.js';
 import { freePort } from './ports.mjs';
 import { daemonEnv } from './daemon-env.mjs';

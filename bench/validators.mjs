@@ -6,9 +6,9 @@
 import { fork } from 'node:child_process';
 import { NodeClient } from '../dist/clients/avalanchego.js';
 import { HttpClient } from '../dist/clients/http.js';
-import { createValidatorsCollector } from '../dist/collectors/validators.js';
+import { createValidatorsCollector } from '../dist/collectors/validators/collector.js';
 import { parseConfig } from '../dist/config/load.js';
-import { createLogger } from '../dist/log.js';
+import { createLogger } from '../dist/runtime/log.js';
 import { SelfMetrics } from '../dist/metrics/self-metrics.js';
 import { SIM_NODE_ID } from '../dist/simulator/state.js';
 

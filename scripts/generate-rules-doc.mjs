@@ -4,7 +4,7 @@
 //   node scripts/generate-rules-doc.mjs            write the table
 //   node scripts/generate-rules-doc.mjs --check    exit 1 if it is stale
 import { readFileSync, writeFileSync } from 'node:fs';
-import { formatDuration } from '../dist/duration.js';
+import { formatDuration } from '../dist/config/duration.js';
 import { ruleRegistry } from '../dist/alerts/evaluation/rules/index.js';
 
 const file = new URL('../docs/alerting.md', import.meta.url);

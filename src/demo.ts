@@ -1,13 +1,13 @@
 // First: refuses an unsupported Node.js before the demo starts collectors that need a newer one.
-import './require-node.js';
+import './runtime/require-node.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { METRICS_API_METRICS } from './clients/metrics-api.js';
 import { parseConfig } from './config/load.js';
-import { Daemon } from './daemon.js';
-import { startWebhookSink } from './demo-webhook-sink.js';
-import { createLogger } from './log.js';
+import { Daemon } from './daemon/daemon.js';
+import { startWebhookSink } from './simulator/demo-webhook-sink.js';
+import { createLogger } from './runtime/log.js';
 import { primaryValidator, SIM_L1, SIM_SUBNET } from './simulator/chain-world.js';
 import { loadScenario, speedUp } from './simulator/scenario.js';
 import { startSimulator } from './simulator/server.js';

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 /**
  * The `avaxmon` executable. The daemon re-executes itself with its process settings (see
- * process-settings.ts); doing so before the commands' modules load means its start loads them once,
+ * runtime/process-settings.ts); doing so before the commands' modules load means its start loads them once,
  * not twice.
  */
 // First: refuses an unsupported Node.js before anything else loads.
-import './require-node.js';
+import './runtime/require-node.js';
 import { parseCli } from './cli/args.js';
-import { applyProcessSettings } from './process-settings.js';
+import { applyProcessSettings } from './runtime/process-settings.js';
 
 if (runsTheDaemon(process.argv.slice(2))) applyProcessSettings();
-await import('./commands.js');
+await import('./cli/commands.js');
 
 function runsTheDaemon(argv: string[]): boolean {
   try {

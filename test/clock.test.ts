@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { every, sleep, SteadyClock, type Clock } from '../src/clock.js';
+import { every, sleep, SteadyClock, type Clock } from '../src/schedule/clock.js';
 import { ManualClock } from './helpers/manual-clock.js';
 
 describe('clock helpers on a manual clock', () => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile, parseConfig } from '../src/config/load.js';
-import { Daemon, RELOAD_GRACE_MS, STOP_GRACE_MS } from '../src/daemon.js';
-import { createLogger } from '../src/log.js';
+import { Daemon, RELOAD_GRACE_MS, STOP_GRACE_MS } from '../src/daemon/daemon.js';
+import { createLogger } from '../src/runtime/log.js';
 import { ManualClock, settle } from './helpers/manual-clock.js';
 import { captureStream } from './helpers/stack.js';
 

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { deadline } from '../src/deadline.js';
+import { deadline } from '../src/schedule/deadline.js';
 
 describe('deadline', () => {
   it('aborts with a TimeoutError when the time is up', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DueQueue } from '../src/due-queue.js';
+import { DueQueue } from '../src/schedule/due-queue.js';
 
 describe('DueQueue', () => {
   it('gives items back earliest first, whatever the order they came in', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../src/duration.js';
-import { jitterMs } from '../src/scheduler.js';
+import { formatDuration, parseDuration } from '../src/config/duration.js';
+import { jitterMs } from '../src/schedule/scheduler.js';
 
 describe('parseDuration', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UpstreamError } from '../src/errors.js';
-import { createLogger } from '../src/log.js';
-import { registerSecret } from '../src/redact.js';
+import { createLogger } from '../src/runtime/log.js';
+import { registerSecret } from '../src/config/redact.js';
 import { captureStream } from './helpers/stack.js';
 
 describe('logger', () => {

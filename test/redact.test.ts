@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, registerSecretUrl, registerUrlCredentials, scrubSecrets } from '../src/redact.js';
+import { REDACTED, registerSecretUrl, registerUrlCredentials, scrubSecrets } from '../src/config/redact.js';
 
 describe('secret URLs', () => {
   it('scrub the tokens and ids of a webhook path, not the words around them', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sleep } from '../src/clock.js';
-import { createLogger } from '../src/log.js';
-import { ABANDON_GRACE_MS, jitterMs, Scheduler, type SchedulerOptions } from '../src/scheduler.js';
+import { sleep } from '../src/schedule/clock.js';
+import { createLogger } from '../src/runtime/log.js';
+import { ABANDON_GRACE_MS, jitterMs, Scheduler, type SchedulerOptions } from '../src/schedule/scheduler.js';
 import { ManualClock, settle } from './helpers/manual-clock.js';
 import { captureStream } from './helpers/stack.js';
 

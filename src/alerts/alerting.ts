@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { HttpClient } from '../clients/http.js';
 import type { ResponseMemory } from '../clients/response-memory.js';
-import { SteadyClock, systemClock, type Clock } from '../clock.js';
+import { SteadyClock, systemClock, type Clock } from '../schedule/clock.js';
 import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';

@@ -1,7 +1,7 @@
 import type { StatusView } from '../server/daemon-view.js';
 import type { Logger } from 'pino';
 import type { ResponseMemory } from '../clients/response-memory.js';
-import { every, systemClock, type Clock } from '../clock.js';
+import { every, systemClock, type Clock } from '../schedule/clock.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import { Alerting } from './alerting.js';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { closest } from '../closest.js';
-import { LOG_LEVELS, type LogFormat, type LogLevel } from '../log.js';
+import { closest } from '../config/did-you-mean.js';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from '../runtime/log.js';
 import type { ControlPlaneOptions } from '../server/write-guard.js';
 
 export const DEFAULT_LISTEN_ADDRESS = ':9683';

@@ -3,14 +3,14 @@ import { PublicApiJobs } from '../collectors/public/index.js';
 import { nodeSliceRun, runSlice, type SliceRun } from '../collectors/run-collector.js';
 import type { Config } from '../config/schema.js';
 import { transportsOf } from '../config/transports.js';
-import { createLogger, fdDestination } from '../log.js';
+import { createLogger, fdDestination } from '../runtime/log.js';
 import { allMetrics } from '../metrics/catalogue/index.js';
 import { assemble, renderSamples } from '../metrics/exposition.js';
 import { SelfMetrics } from '../metrics/self-metrics.js';
 import { MetricsSnapshot } from '../metrics/snapshot.js';
-import { TargetRuntimes } from '../targets.js';
-import { logReachability } from '../target-reachability-log.js';
-import { REVISION, VERSION } from '../version.js';
+import { TargetRuntimes } from '../daemon/target-runtimes.js';
+import { logReachability } from '../daemon/target-reachability-log.js';
+import { REVISION, VERSION } from '../runtime/version.js';
 import type { CliOptions } from './args.js';
 import { UsageError } from './args.js';
 

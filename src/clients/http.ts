@@ -4,7 +4,7 @@ import { UpstreamError, type Outcome } from '../errors.js';
 import { BodyBytes } from './body-bytes.js';
 import { ResponseMemory } from './response-memory.js';
 import { createDispatcher } from './dispatcher.js';
-import { deadline } from '../deadline.js';
+import { deadline } from '../schedule/deadline.js';
 import { ConnectionGate } from './connection-gate.js';
 import { NotSentError } from './not-sent-error.js';
 

@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type Timer } from '../clock.js';
+import { systemClock, type Clock, type Timer } from '../schedule/clock.js';
 
 /** The default of global.max_response_memory_bytes. */
 export const DEFAULT_RESPONSE_MEMORY_BYTES = 128 * 1024 * 1024;
@@ -66,7 +66,7 @@ export class ResponseMemory {
    * RSS would stay at the attack's peak. So RELEASE_DELAY_MS after the bodies in flight fall back to
    * ordinary, one full collection hands the memory back. Ordinary bodies meanwhile do not postpone
    * it, and a sustained attack costs one collection per delay at most; a busy fleet that never has
-   * a body refused never pays for one. This needs --expose-gc, which src/process-settings.ts sets;
+   * a body refused never pays for one. This needs --expose-gc, which src/runtime/process-settings.ts sets;
    * without it, the memory goes back at V8's next collection.
    */
   private releaseAfterAttack(): void {

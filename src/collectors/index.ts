@@ -8,7 +8,7 @@ import { createNodeInfoCollector } from './node-info.js';
 import { createPeersCollector } from './peers.js';
 import { createUptimeCollector } from './uptime.js';
 import { createUpgradesCollector } from './upgrades.js';
-import { createValidatorsCollector } from './validators.js';
+import { createValidatorsCollector } from './validators/collector.js';
 
 /**
  * Every node collector by name (see names.ts). An explicit map, not import side effects, so this

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { NodeClient } from '../clients/avalanchego.js';
-import { systemClock, type Clock, type SteadyClock } from '../clock.js';
+import { systemClock, type Clock, type SteadyClock } from '../schedule/clock.js';
 import type { TargetConfig } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
 import type { SelfMetrics } from '../metrics/self-metrics.js';
 import type { Collector, Observation, TargetFacts } from './collector.js';
-import { deadline } from '../deadline.js';
+import { deadline } from '../schedule/deadline.js';
 import { sliceLog, type SliceLog } from './slice-log.js';
 import type { LastGoodFacts } from './last-good-facts.js';
 

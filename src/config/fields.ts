@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_TIMER_MS, parseDuration } from '../duration.js';
+import { MAX_TIMER_MS, parseDuration } from './duration.js';
 
 /**
  * A Prometheus-style duration string ("15s", "1m30s", "1w") parsed to milliseconds. Every duration

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { registerSecret } from '../redact.js';
+import { registerSecret } from './redact.js';
 import { httpUrl } from './fields.js';
 
 /**

@@ -4,10 +4,10 @@ import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { configSchema, type Config } from './schema.js';
 import { keysAt } from './schema-keys.js';
-import { closest } from '../closest.js';
+import { closest } from './did-you-mean.js';
 import { expandEnv, joinPath } from './expand-env.js';
 import { resolveSecretFiles } from './secret-files.js';
-import { nothingToWatch } from './watch.js';
+import { nothingToWatch } from './nothing-to-watch.js';
 
 export interface LoadOptions {
   env?: NodeJS.ProcessEnv;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { compileTargetPattern } from '../server/probe-target-pattern.js';
+import { compileTargetPattern } from '../probe/target-pattern.js';
 
 /**
  * One entry of `probe.allowed_targets`: a glob such as `http://10.0.*.*:9650`, or `re:` followed by

@@ -10,7 +10,7 @@ import {
   type TimeInterval,
 } from '../clients/metrics-api.js';
 import type { ConfigIssue } from '../errors.js';
-import { registerSecret } from '../redact.js';
+import { registerSecret } from './redact.js';
 import { durationMs, headerValue, httpUrl, labelName, nodeId } from './fields.js';
 import { readSecretFile } from './secret-files.js';
 

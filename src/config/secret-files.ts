@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ConfigIssue } from '../errors.js';
-import { registerHeaderSecret, registerSecret, registerUrlCredentials } from '../redact.js';
+import { registerHeaderSecret, registerSecret, registerUrlCredentials } from './redact.js';
 import { headerValueProblem } from './fields.js';
 
 /** The part of a parsed config holding header and URL secrets (structural, so schema.ts is not imported back). */

@@ -1,5 +1,5 @@
 import type { Config } from './schema.js';
-import { enabledCollectors } from '../targets.js';
+import { enabledCollectors } from '../daemon/target-runtimes.js';
 
 /**
  * What a config turns on, for the start-up log line: enough to see at a glance that the file

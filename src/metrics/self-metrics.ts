@@ -1,8 +1,8 @@
-import { SteadyClock, systemClock, type Clock } from '../clock.js';
+import { SteadyClock, systemClock, type Clock } from '../schedule/clock.js';
 import type { Outcome } from '../errors.js';
 import { LabelledCounter } from './labelled-counter.js';
 import type { Sample } from './metric-desc.js';
-import type { ReachabilityListener } from '../target-reachability-log.js';
+import type { ReachabilityListener } from '../daemon/target-reachability-log.js';
 
 export interface CollectorStatus {
   readonly target: string;

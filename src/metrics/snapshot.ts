@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type Timer } from '../clock.js';
+import { systemClock, type Clock, type Timer } from '../schedule/clock.js';
 import type { Labels, MetricDesc, Sample } from './metric-desc.js';
 import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
 import type { DeflateWriter } from './deflate-writer.js';

@@ -1,4 +1,4 @@
-import { scrubSecrets } from '../redact.js';
+import { scrubSecrets } from '../config/redact.js';
 import { errorForView, type StatusView } from './daemon-view.js';
 import { badge, escapeHtml, table } from './html.js';
 import type { AlertRecord } from '../alerts/alert.js';

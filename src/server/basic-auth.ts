@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../schedule/clock.js';
 import { AuthFailures } from './auth-failures.js';
 import { BcryptBusyError, BcryptWorker } from './bcrypt-worker.js';
 

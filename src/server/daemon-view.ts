@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Alerting } from '../alerts/alerting.js';
 import type { ResponseMemory } from '../clients/response-memory.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../schedule/clock.js';
 import type { CollectorRegistry } from '../collectors/index.js';
 import type { Config } from '../config/schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';

@@ -1,4 +1,4 @@
-import { REDACTED, displayUrl, scrubSecrets } from '../redact.js';
+import { REDACTED, displayUrl, scrubSecrets } from '../config/redact.js';
 import type { DaemonView, StatusView } from './daemon-view.js';
 
 // Every AvalancheGo node answers these two; collectors with nothing to do (no L1s, no EVM fee

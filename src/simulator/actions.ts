@@ -1,5 +1,5 @@
 import { parseVersion } from '../collectors/version-compare.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../config/duration.js';
 import { chainActions } from './chain-actions.js';
 import { healthActions } from './health-actions.js';
 import { networkViewActions } from './network-view.js';

@@ -1,4 +1,4 @@
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../config/duration.js';
 import type { Action } from './action.js';
 import { balanceKey } from './rest/data-api.js';
 import { DEFAULT_BALANCE_WEI, publicApiWorld, type SimApi } from './rest/public-api-world.js';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../config/duration.js';
 import { applyStep } from './actions.js';
 import type { SimState } from './state.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { issuesOf } from '../helpers/config-issues.js';
-import { scrubSecrets } from '../../src/redact.js';
+import { scrubSecrets } from '../../src/config/redact.js';
 
 describe('alerts config', () => {
   it('accepts the issue example and applies rule defaults and overrides', () => {

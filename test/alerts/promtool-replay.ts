@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { parseDuration } from '../../src/duration.js';
+import { parseDuration } from '../../src/config/duration.js';
 import type { Labels, Sample } from '../../src/metrics/metric-desc.js';
 
 /**

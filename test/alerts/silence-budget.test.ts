@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { compiledPrograms } from '../../src/alerts/silencing/linear-regex.js';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/schedule/clock.js';
 import { alertUniverse } from '../../src/alerts/silencing/match-all.js';
 import { SILENCE_LIMITS, Silences, type ApiMatcher } from '../../src/alerts/silencing/silences.js';
 import { CoalescedWrite } from '../../src/alerts/state/coalesced-write.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleRegistry } from '../../src/alerts/evaluation/rules/index.js';
-import { parseDuration } from '../../src/duration.js';
+import { parseDuration } from '../../src/config/duration.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { freePort } from '../helpers/ports.js';
 import { eventually, scrape, valueOf, type ParsedSample } from '../helpers/stack.js';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileS
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { StateDirLock } from '../../src/alerts/state/state-dir-lock.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 

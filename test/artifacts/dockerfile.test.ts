@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DockerfileParser, type Copy, type Env, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { PROCESS_ENV } from '../../src/process-settings.js';
+import { PROCESS_ENV } from '../../src/runtime/process-settings.js';
 import { freePort } from '../helpers/ports.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

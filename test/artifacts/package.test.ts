@@ -19,7 +19,7 @@ describe('the npm package', () => {
     const files = packedFiles();
     for (const path of [
       'dist/main.js',
-      'dist/daemon.js',
+      'dist/daemon/daemon.js',
       'dashboards/fleet-overview.json',
       'alerts/avaxmon.rules.yaml',
       'alerts/avalanchego.rules.yaml',

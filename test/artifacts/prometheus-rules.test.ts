@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ruleRegistry } from '../../src/alerts/evaluation/rules/index.js';
-import { parseDuration } from '../../src/duration.js';
+import { parseDuration } from '../../src/config/duration.js';
 import { catalogue } from '../../src/metrics/catalogue/index.js';
 import { requireTool } from '../helpers/tools.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_BROKEN_PIPE } from '../../src/broken-pipe.js';
+import { EXIT_BROKEN_PIPE } from '../../src/runtime/broken-pipe.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 
 const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;

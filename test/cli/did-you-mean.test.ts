@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closest } from '../../src/closest.js';
+import { closest } from '../../src/config/did-you-mean.js';
 import { parseConfig } from '../../src/config/load.js';
 import { ConfigError, formatConfigIssue } from '../../src/errors.js';
 

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeVersionProblem } from '../../src/require-node.js';
+import { nodeVersionProblem } from '../../src/runtime/require-node.js';
 import { requireTool } from '../helpers/tools.js';
 
 /**

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeVersionProblem } from '../../src/require-node.js';
+import { nodeVersionProblem } from '../../src/runtime/require-node.js';
 
 // Runs the built CLI (dist/main.js); `npm test` builds before running vitest.
 const MAIN = new URL('../../dist/main.js', import.meta.url).pathname;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_FLAGS, PROCESS_ENV } from '../../src/process-settings.js';
+import { NODE_FLAGS, PROCESS_ENV } from '../../src/runtime/process-settings.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { eventually } from '../helpers/stack.js';
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
-import { STOP_GRACE_MS } from '../../src/daemon.js';
+import { STOP_GRACE_MS } from '../../src/daemon/daemon.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { eventually, parseExposition, valueOf } from '../helpers/stack.js';
 

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeClient } from '../../src/clients/avalanchego.js';
 import { HttpClient } from '../../src/clients/http.js';
 import { SelfMetrics } from '../../src/metrics/self-metrics.js';
-import { Daemon } from '../../src/daemon.js';
+import { Daemon } from '../../src/daemon/daemon.js';
 import { parseConfig } from '../../src/config/load.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { renderStatusPage } from '../../src/server/routes/status.js';
 
 // A real server answering like a web server that is not AvalancheGo (/web: 404 everywhere, with and

@@ -12,7 +12,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { transportsOf } from '../../src/config/transports.js';
 import type { HttpTransport } from '../../src/config/http-config-schema.js';
 import { issuesOf } from '../helpers/config-issues.js';
-import { scrubSecrets } from '../../src/redact.js';
+import { scrubSecrets } from '../../src/config/redact.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-transport-'));
 const file = (name: string) => join(dir, name);

@@ -3,7 +3,7 @@ import { HttpClient } from '../../src/clients/http.js';
 import type { Collector, TargetFacts } from '../../src/collectors/collector.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { TargetConfig } from '../../src/config/schema.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { SelfMetrics } from '../../src/metrics/self-metrics.js';
 import { SIM_L1, SIM_SUBNET } from '../../src/simulator/chain-world.js';

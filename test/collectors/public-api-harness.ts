@@ -2,7 +2,7 @@ import { HttpClient } from '../../src/clients/http.js';
 import { PublicApiJobs } from '../../src/collectors/public/index.js';
 import { runSlice, type RunResult } from '../../src/collectors/run-collector.js';
 import { parseConfig } from '../../src/config/load.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { SelfMetrics } from '../../src/metrics/self-metrics.js';

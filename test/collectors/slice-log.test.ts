@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { sliceLog } from '../../src/collectors/slice-log.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { captureStream } from '../helpers/stack.js';
 
 describe('a slice log', () => {

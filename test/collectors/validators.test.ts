@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPeersCollector } from '../../src/collectors/peers.js';
-import { createValidatorsCollector } from '../../src/collectors/validators.js';
+import { createValidatorsCollector } from '../../src/collectors/validators/collector.js';
 import { chainWorld, l1Balance, primaryValidator, SIM_L1 } from '../../src/simulator/chain-world.js';
 import { SIM_NODE_ID } from '../../src/simulator/state.js';
 import { eventually, scrape, startStack, valueOf } from '../helpers/stack.js';

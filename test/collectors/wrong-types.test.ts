@@ -10,7 +10,7 @@ import { createNodeInfoCollector } from '../../src/collectors/node-info.js';
 import { createPeersCollector } from '../../src/collectors/peers.js';
 import { createUpgradesCollector } from '../../src/collectors/upgrades.js';
 import { createUptimeCollector } from '../../src/collectors/uptime.js';
-import { createValidatorsCollector } from '../../src/collectors/validators.js';
+import { createValidatorsCollector } from '../../src/collectors/validators/collector.js';
 import { UpstreamError } from '../../src/errors.js';
 import { SIM_L1 } from '../../src/simulator/chain-world.js';
 import { SIM_SUBNETS_YAML, startHarness, value, type Front, type Harness } from './chain-harness.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { issuesOf } from '../helpers/config-issues.js';
-import { scrubSecrets } from '../../src/redact.js';
+import { scrubSecrets } from '../../src/config/redact.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-public-api-'));
 const NODE = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';

@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../../src/clock.js';
+import type { Clock, Timer } from '../../src/schedule/clock.js';
 
 interface PendingTimer extends Timer {
   readonly dueMs: number;

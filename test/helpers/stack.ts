@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { parseConfig } from '../../src/config/load.js';
-import { Daemon } from '../../src/daemon.js';
-import { createLogger } from '../../src/log.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import { createLogger } from '../../src/runtime/log.js';
 import type { WebOptions } from '../../src/server/web-config.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import { countingCollectors, type CountingCollectors } from './counting-collectors.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Daemon } from '../../src/daemon.js';
-import { createLogger } from '../../src/log.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { catalogue } from '../../src/metrics/catalogue/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { fullConfig } from '../helpers/full-config.js';

@@ -10,7 +10,7 @@ import {
 } from '../../src/metrics/snapshot.js';
 import { rangeOf, renderSamples } from '../../src/metrics/exposition.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/schedule/clock.js';
 import { PART_INPUT_BYTES } from '../../src/metrics/deflate-writer.js';
 import { gzipMembers } from '../helpers/gzip-members.js';
 

@@ -5,7 +5,7 @@ import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { linearRegex } from '../../src/alerts/silencing/linear-regex.js';
 import { SILENCE_LIMITS } from '../../src/alerts/silencing/silences.js';
-import { registerHeaderSecret, scrubSecrets } from '../../src/redact.js';
+import { registerHeaderSecret, scrubSecrets } from '../../src/config/redact.js';
 import type { WebOptions } from '../../src/server/web-config.js';
 import { spellingsOf, WRITE_ROUTES } from '../helpers/path-spellings.js';
 import { parseExposition, startStack, valueOf, type Stack } from '../helpers/stack.js';

@@ -2,11 +2,11 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { Daemon } from '../../src/daemon.js';
+import { Daemon } from '../../src/daemon/daemon.js';
 import { ConfigError } from '../../src/errors.js';
-import { createLogger } from '../../src/log.js';
-import { ProbeRunner } from '../../src/server/probe-runner.js';
-import { compileTargetPattern, normalizeProbeUrl } from '../../src/server/probe-target-pattern.js';
+import { createLogger } from '../../src/runtime/log.js';
+import { ProbeRunner } from '../../src/probe/runner.js';
+import { compileTargetPattern, normalizeProbeUrl } from '../../src/probe/target-pattern.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { captureStream, find, parseExposition, scrape, valueOf } from '../helpers/stack.js';
 

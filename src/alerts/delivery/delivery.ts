@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { HttpClient } from '../../clients/http.js';
-import { sleep, systemClock, type Clock, type Timer } from '../../clock.js';
+import { sleep, systemClock, type Clock, type Timer } from '../../schedule/clock.js';
 import type { AlertsConfig } from '../../config/alerts-schema.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
-import { scrubSecrets } from '../../redact.js';
+import { scrubSecrets } from '../../config/redact.js';
 import { backoffMs } from './backoff.js';
 import type { NotificationLog, NotifiedGroup } from '../dispatch/nflog.js';
 import type { Outbox, QueuedNotification } from './outbox.js';

@@ -3,7 +3,7 @@ import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync,
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AlertPayload } from '../alert.js';
-import { systemClock, type Clock, type Timer } from '../../clock.js';
+import { systemClock, type Clock, type Timer } from '../../schedule/clock.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import { fsyncDirectory, writeBatchDurably, writeFileDurably } from '../state/durable-file.js';
 import { WriteFailures } from '../state/write-failures.js';

@@ -2,7 +2,7 @@ import { HttpClient } from '../../clients/http.js';
 import { receiverTransports } from '../../config/transports.js';
 import type { ReceiverConfig } from '../../config/alerts-schema.js';
 import type { Config } from '../../config/schema.js';
-import { scrubSecrets } from '../../redact.js';
+import { scrubSecrets } from '../../config/redact.js';
 import { fingerprintOf, generatorUrl } from '../alert.js';
 import { createReceiver } from './receivers/index.js';
 import { runbookUrl } from '../evaluation/rule.js';

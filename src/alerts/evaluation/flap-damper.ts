@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { formatDuration } from '../../duration.js';
+import { formatDuration } from '../../config/duration.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import type { AlertRecord, AlertStatus, FlapState } from '../alert.js';
 

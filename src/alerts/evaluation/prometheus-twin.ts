@@ -1,4 +1,4 @@
-import { formatDuration } from '../../duration.js';
+import { formatDuration } from '../../config/duration.js';
 import { type AlertRule, type RuleSettings, runbookUrl, type Severity, type TwinValues } from './rule.js';
 
 /** Renders the Prometheus twins that built-in rules carry (AlertRule.prometheus), and the helpers their texts use. */

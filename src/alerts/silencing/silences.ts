@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../../clock.js';
+import { systemClock, type Clock } from '../../schedule/clock.js';
 import { CoalescedWrite } from '../state/coalesced-write.js';
 import { readStateFile } from '../state/durable-file.js';
 import { WriteFailures } from '../state/write-failures.js';

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync, renameSync, rmSync, utime
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { every, systemClock, type Clock } from '../../clock.js';
+import { every, systemClock, type Clock } from '../../schedule/clock.js';
 import { ConfigError } from '../../errors.js';
 
 /** `alerts.lock_heartbeat`'s default, and the heartbeat of a lock file that names none (written by an older avaxmon). */

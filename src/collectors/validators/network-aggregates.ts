@@ -1,4 +1,4 @@
-import { percentile } from '../../stats.js';
+import { percentile } from '../../metrics/percentile.js';
 
 export interface NetworkAggregates {
   readonly count: number;

@@ -3,7 +3,7 @@ import { needs } from '../route-authority.js';
 import { stringify } from 'yaml';
 import type { Matcher } from '../../alerts/silencing/matchers.js';
 import type { Config } from '../../config/schema.js';
-import { REVISION, VERSION } from '../../version.js';
+import { REVISION, VERSION } from '../../runtime/version.js';
 import type { DaemonView } from '../daemon-view.js';
 
 /**

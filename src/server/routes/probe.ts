@@ -4,9 +4,9 @@ import type { DaemonView } from '../daemon-view.js';
 import { allMetrics } from '../../metrics/catalogue/index.js';
 import type { Sample } from '../../metrics/metric-desc.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, assemble, renderSamples } from '../../metrics/exposition.js';
-import { MAX_REMEMBERED_TARGETS, ProbeRunner } from '../probe-runner.js';
-import { ProbeBusyError, ProbeGate } from '../probe-gate.js';
-import { resolveProbeTarget } from '../probe-target.js';
+import { MAX_REMEMBERED_TARGETS, ProbeRunner } from '../../probe/runner.js';
+import { ProbeBusyError, ProbeGate } from '../../probe/gate.js';
+import { resolveProbeTarget } from '../../probe/target.js';
 import { acceptsGzip, negotiateFormat } from './metrics.js';
 import { needs } from '../route-authority.js';
 

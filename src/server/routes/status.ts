@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { errorForView, type DaemonView, type StatusView } from '../daemon-view.js';
 import { isTrustedReader } from '../trusted-client.js';
-import { scrubSecrets } from '../../redact.js';
-import { REVISION, VERSION } from '../../version.js';
+import { scrubSecrets } from '../../config/redact.js';
+import { REVISION, VERSION } from '../../runtime/version.js';
 import { badge, escapeHtml, table } from '../html.js';
 import { targetHealthBadge, targetRole, targetStatusBadge, targetUrlForView } from '../target-status.js';
 import { needs } from '../route-authority.js';

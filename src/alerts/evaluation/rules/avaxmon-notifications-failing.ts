@@ -1,4 +1,4 @@
-import { formatDuration } from '../../../duration.js';
+import { formatDuration } from '../../../config/duration.js';
 import { human } from '../prometheus-twin.js';
 import type { AlertRule, Candidate, RuleContext } from '../rule.js';
 import { formatSeconds } from './series-rule.js';

@@ -1,5 +1,5 @@
 import { configSchema, type Config, type TargetConfig } from '../config/schema.js';
-import { normalizeProbeUrl, targetMatcher } from './probe-target-pattern.js';
+import { normalizeProbeUrl, targetMatcher } from './target-pattern.js';
 
 export type ProbeTargetResolution = { readonly target: TargetConfig } | { readonly status: 400 | 403 | 404; readonly message: string };
 

@@ -1,36 +1,36 @@
 import { logReachability } from './target-reachability-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Alerting } from './alerts/alerting.js';
-import type { AlertsConfig } from './config/alerts-schema.js';
-import { DaemonAlerts } from './alerts/daemon-alerts.js';
-import { ALERT_READ_FAMILIES, FLEET_FAMILIES } from './alerts/evaluation/read-families.js';
-import { STATUS_PAGE_FAMILIES } from './server/target-status.js';
-import { HttpClient } from './clients/http.js';
-import { ResponseMemory } from './clients/response-memory.js';
-import { every, SteadyClock, systemClock, type Clock, type Timer } from './clock.js';
-import { LastGoodFacts } from './collectors/last-good-facts.js';
-import { collectorRegistry, type CollectorRegistry } from './collectors/index.js';
-import { loadConfigFile } from './config/load.js';
-import type { Config } from './config/schema.js';
-import { transportsOf } from './config/transports.js';
-import { ConfigError, formatConfigIssue } from './errors.js';
-import { nodeSliceRun, runSlice, sliceKey, type CollectorRunDeps, type SliceRun } from './collectors/run-collector.js';
-import { PublicApiJobs } from './collectors/public/index.js';
-import { allMetrics } from './metrics/catalogue/index.js';
-import { CollectionLag } from './metrics/collection-lag.js';
-import { MetricsSnapshot } from './metrics/snapshot.js';
-import { SelfMetrics } from './metrics/self-metrics.js';
-import { scrubSecrets } from './redact.js';
-import { assertStateDirUsable } from './config/state-dir.js';
-import { ABANDON_GRACE_MS, Scheduler, type Job } from './scheduler.js';
-import { stableHash } from './stable-hash.js';
-import { buildApp } from './server/app.js';
-import type { CollectorState, DaemonView, StatusView } from './server/daemon-view.js';
-import { SliceJob, type SliceJobEvents } from './slice-job.js';
-import type { WebOptions } from './server/web-config.js';
-import { TargetRuntimes } from './targets.js';
-import { REVISION, VERSION } from './version.js';
+import type { Alerting } from '../alerts/alerting.js';
+import type { AlertsConfig } from '../config/alerts-schema.js';
+import { DaemonAlerts } from '../alerts/daemon-alerts.js';
+import { ALERT_READ_FAMILIES, FLEET_FAMILIES } from '../alerts/evaluation/read-families.js';
+import { STATUS_PAGE_FAMILIES } from '../server/target-status.js';
+import { HttpClient } from '../clients/http.js';
+import { ResponseMemory } from '../clients/response-memory.js';
+import { every, SteadyClock, systemClock, type Clock, type Timer } from '../schedule/clock.js';
+import { LastGoodFacts } from '../collectors/last-good-facts.js';
+import { collectorRegistry, type CollectorRegistry } from '../collectors/index.js';
+import { loadConfigFile } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { transportsOf } from '../config/transports.js';
+import { ConfigError, formatConfigIssue } from '../errors.js';
+import { nodeSliceRun, runSlice, sliceKey, type CollectorRunDeps, type SliceRun } from '../collectors/run-collector.js';
+import { PublicApiJobs } from '../collectors/public/index.js';
+import { allMetrics } from '../metrics/catalogue/index.js';
+import { CollectionLag } from '../metrics/collection-lag.js';
+import { MetricsSnapshot } from '../metrics/snapshot.js';
+import { SelfMetrics } from '../metrics/self-metrics.js';
+import { scrubSecrets } from '../config/redact.js';
+import { assertStateDirUsable } from '../config/state-dir.js';
+import { ABANDON_GRACE_MS, Scheduler, type Job } from '../schedule/scheduler.js';
+import { stableHash } from '../schedule/stable-hash.js';
+import { buildApp } from '../server/app.js';
+import type { CollectorState, DaemonView, StatusView } from '../server/daemon-view.js';
+import { SliceJob, type SliceJobEvents } from '../schedule/slice-job.js';
+import type { WebOptions } from '../server/web-config.js';
+import { TargetRuntimes } from './target-runtimes.js';
+import { REVISION, VERSION } from '../runtime/version.js';
 
 export interface DaemonOptions {
   readonly config: Config;
@@ -49,7 +49,7 @@ export interface DaemonOptions {
   readonly clock?: Clock;
 }
 
-export type { CollectorState } from './server/daemon-view.js';
+export type { CollectorState } from '../server/daemon-view.js';
 
 const SELF_SLICE = '~self';
 /** Each target's collectors' durations and success times (SelfMetrics.runSamples). */

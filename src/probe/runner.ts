@@ -9,9 +9,9 @@ import type { Sample } from '../metrics/metric-desc.js';
 import { allMetrics } from '../metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../metrics/snapshot.js';
 import { SelfMetrics } from '../metrics/self-metrics.js';
-import { TargetRuntimes } from '../targets.js';
-import type { DaemonView } from './daemon-view.js';
-import { REVISION, VERSION } from '../version.js';
+import { TargetRuntimes } from '../daemon/target-runtimes.js';
+import type { DaemonView } from '../server/daemon-view.js';
+import { REVISION, VERSION } from '../runtime/version.js';
 
 /** Past this many distinct probed targets, probe memory starts over, so URL probes cannot grow it forever. */
 export const MAX_REMEMBERED_TARGETS = 1024;

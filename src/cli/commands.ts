@@ -1,14 +1,14 @@
 // The CLI's commands, loaded by main.ts once it has checked the Node.js version and applied the process settings.
 // Each command imports what only it needs when it runs: `--version`, `check-config` or a daemon
 // refusing a bad config should not first load fastify, undici and every collector.
-import { exitOnBrokenPipe } from './broken-pipe.js';
+import { exitOnBrokenPipe } from '../runtime/broken-pipe.js';
 import type { Logger } from 'pino';
-import { loadConfigFile } from './config/load.js';
-import { loadReceiverConfig } from './config/load-receiver.js';
-import { configSummary } from './config/summary.js';
-import { ConfigError, formatConfigIssue } from './errors.js';
-import { createLogger } from './log.js';
-import type { Daemon } from './daemon.js';
+import { loadConfigFile } from '../config/load.js';
+import { loadReceiverConfig } from '../config/load-receiver.js';
+import { configSummary } from '../config/summary.js';
+import { ConfigError, formatConfigIssue } from '../errors.js';
+import { createLogger } from '../runtime/log.js';
+import type { Daemon } from '../daemon/daemon.js';
 import {
   USAGE,
   UsageError,
@@ -18,8 +18,8 @@ import {
   parseListenAddress,
   parseShard,
   type CliOptions,
-} from './cli/args.js';
-import { REVISION, VERSION } from './version.js';
+} from './args.js';
+import { REVISION, VERSION } from '../runtime/version.js';
 
 const EXIT_USAGE = 2;
 /** Why a listen address cannot be used, in words: a stack trace here helps nobody. */
@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`avaxmon ${VERSION} (revision ${REVISION}, node ${process.version})\n`);
       return 0;
     case 'init':
-      return (await import('./cli/init.js')).runInit(options.positionals[0] ?? options.configFile);
+      return (await import('./init.js')).runInit(options.positionals[0] ?? options.configFile);
     case 'check-config':
       return checkConfig(options.positionals[0] ?? options.configFile);
     case 'simulate':
@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     case 'collect':
       return collect(options);
     case 'healthcheck':
-      return (await import('./cli/healthcheck.js')).runHealthcheck(options);
+      return (await import('./healthcheck.js')).runHealthcheck(options);
     case 'run':
       return runDaemon(options);
   }
@@ -92,12 +92,12 @@ async function testAlert(options: CliOptions): Promise<number> {
   } catch (error) {
     return reportConfigError(error);
   }
-  const { sendTestAlert } = await import('./alerts/delivery/test-alert.js');
+  const { sendTestAlert } = await import('../alerts/delivery/test-alert.js');
   let daemonUrl: string;
   try {
     const { host, port } = parseListenAddress(options.listenAddress);
     const https = options.webConfigFile
-      ? Boolean((await import('./server/web-config.js')).loadWebConfig(options.webConfigFile).https)
+      ? Boolean((await import('../server/web-config.js')).loadWebConfig(options.webConfigFile).https)
       : false;
     daemonUrl = options.externalUrl ?? defaultExternalUrl(host, port, https);
   } catch (error) {
@@ -112,8 +112,8 @@ async function testAlert(options: CliOptions): Promise<number> {
 
 async function simulate(options: CliOptions): Promise<number> {
   const [{ runSimulatorCommand }, { ScenarioError }] = await Promise.all([
-    import('./simulator/command.js'),
-    import('./simulator/scenario.js'),
+    import('../simulator/command.js'),
+    import('../simulator/scenario.js'),
   ]);
   try {
     await runSimulatorCommand(options);
@@ -128,7 +128,7 @@ async function simulate(options: CliOptions): Promise<number> {
 async function collect(options: CliOptions): Promise<number> {
   try {
     const config = loadConfigFile(options.configFile);
-    return await (await import('./cli/collect.js')).runCollectCommand(config, options);
+    return await (await import('./collect.js')).runCollectCommand(config, options);
   } catch (error) {
     if (!(error instanceof UsageError)) return reportConfigError(error);
     process.stderr.write(`avaxmon: ${error.message}\n`);
@@ -145,9 +145,9 @@ async function runDaemon(options: CliOptions): Promise<number> {
     const shard = typeof options.values.shard === 'string' ? parseShard(options.values.shard) : undefined;
     const config = loadConfigFile(options.configFile);
     logger.info({ config: options.configFile, ...configSummary(config) }, 'Config loaded');
-    const { loadWebConfig } = await import('./server/web-config.js');
+    const { loadWebConfig } = await import('../server/web-config.js');
     const web = { ...(options.webConfigFile ? loadWebConfig(options.webConfigFile) : {}), control: controlPlaneOptions(options.values) };
-    const { Daemon } = await import('./daemon.js');
+    const { Daemon } = await import('../daemon/daemon.js');
     daemon = new Daemon({
       config,
       logger,
@@ -157,8 +157,8 @@ async function runDaemon(options: CliOptions): Promise<number> {
       externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)),
     });
     await daemon.open();
-    await (await import('./server/listen.js')).listenOnEvery(daemon.app, addresses, web);
-    if (options.webConfigFile) (await import('./server/web-config-watch.js')).watchWebConfig(options.webConfigFile, daemon.app, logger);
+    await (await import('../server/listen.js')).listenOnEvery(daemon.app, addresses, web);
+    if (options.webConfigFile) (await import('../server/web-config-watch.js')).watchWebConfig(options.webConfigFile, daemon.app, logger);
     // Before the line supervisors and tests wait for: a SIGTERM sent on seeing it must drain, not kill.
     handleSignals(daemon, logger);
     logger.info(

@@ -1,9 +1,9 @@
-import { NodeClient, type RequestRecorder } from './clients/avalanchego.js';
-import type { HttpClient } from './clients/http.js';
-import type { Config, TargetConfig } from './config/schema.js';
-import { collectorRegistry, type CollectorRegistry } from './collectors/index.js';
-import type { CollectorRuntime } from './collectors/run-collector.js';
-import type { Collector, TargetFacts } from './collectors/collector.js';
+import { NodeClient, type RequestRecorder } from '../clients/avalanchego.js';
+import type { HttpClient } from '../clients/http.js';
+import type { Config, TargetConfig } from '../config/schema.js';
+import { collectorRegistry, type CollectorRegistry } from '../collectors/index.js';
+import type { CollectorRuntime } from '../collectors/run-collector.js';
+import type { Collector, TargetFacts } from '../collectors/collector.js';
 
 /** Per-target state that outlives a reload when the target's name and URL stay the same. */
 interface TargetMemory {

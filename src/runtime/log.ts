@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
-import { AvaxmonError } from './errors.js';
-import { scrubSecrets } from './redact.js';
+import { AvaxmonError } from '../errors.js';
+import { scrubSecrets } from '../config/redact.js';
 
 export type LogFormat = 'json' | 'logfmt';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

@@ -1,6 +1,6 @@
-import type { SliceRun } from './collectors/run-collector.js';
+import type { SliceRun } from '../collectors/run-collector.js';
 import type { Job } from './scheduler.js';
-import type { CollectorState } from './server/daemon-view.js';
+import type { CollectorState } from '../server/daemon-view.js';
 
 /** What a slice job's scheduler events do; the daemon gives one for all its jobs. */
 export interface SliceJobEvents {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The image's VERSION build argument (AVAXMON_VERSION) when set, else package.json's. */
 export const VERSION = process.env.AVAXMON_VERSION || packageJson.version;
@@ -9,7 +9,7 @@ export const REVISION = process.env.AVAXMON_REVISION || builtRevision() || 'unkn
 
 function builtRevision(): string | undefined {
   try {
-    return readFileSync(new URL('./revision.txt', import.meta.url), 'utf8').trim() || undefined;
+    return readFileSync(new URL('../revision.txt', import.meta.url), 'utf8').trim() || undefined;
   } catch {
     return undefined; // run from source, or built outside a git checkout
   }
