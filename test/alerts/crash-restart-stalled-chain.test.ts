@@ -38,6 +38,7 @@ describe('kill -9 and restart while a chain stays stalled', () => {
     const { sim, hook, stateDir, configFile } = await daemons.setup(
       `AvalancheChainStalled: { threshold: ${THRESHOLD_SECONDS}s, behind_threshold: ${THRESHOLD_SECONDS}s, for: 0s }`,
       'AvalancheChainStalled',
+      ['chain_progress', 'node_info'],
     );
 
     sim.apply({ chain_stall: 'C' });

@@ -3,7 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import type { CollectorName } from '../../src/collectors/names.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { onlyCollectors } from '../helpers/only-collectors.js';
 import { freePort } from '../helpers/ports.js';
 import { scrape, valueOf } from '../helpers/stack.js';
 import { startRecorder, type Recorder } from './recorder.js';
@@ -40,11 +42,15 @@ AvalancheHealthCheckFailing: { enabled: false }
 AvalancheSubnetUnhealthy: { enabled: false }
 AvalancheChainStalled: { enabled: false }`,
         'AvalancheNodeUnhealthy',
+        ['health'],
       );
     },
 
-    /** A simulator, a webhook receiver and a config with a 1s interval, the given alert rules and one webhook receiver. */
-    async setup(rulesYaml: string, receiverMatch: string): Promise<CrashStack> {
+    /**
+     * A simulator, a webhook receiver and a config with a 1s interval, the given alert rules, one
+     * webhook receiver and only the collectors the rules read.
+     */
+    async setup(rulesYaml: string, receiverMatch: string, collectors: readonly CollectorName[]): Promise<CrashStack> {
       const sim = await startSimulator();
       const hook = await startRecorder();
       cleanups.push(async () => {
@@ -57,7 +63,7 @@ AvalancheChainStalled: { enabled: false }`,
       writeFileSync(
         configFile,
         `global: { interval: 1s, timeout: 1s }
-targets: [{ name: node-a, url: "${sim.url}" }]
+targets: [{ name: node-a, url: "${sim.url}", collectors: ${onlyCollectors(collectors)} }]
 alerts:
   state_dir: ${stateDir}
   group_wait: 0s      # these tests follow single alerts, not grouping

@@ -8,6 +8,7 @@ import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { CHROMIUM } from '../helpers/real-systems.js';
+import { onlyCollectors } from '../helpers/only-collectors.js';
 import { captureStream } from '../helpers/stack.js';
 import { requireTool } from '../helpers/tools.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
@@ -22,6 +23,7 @@ const NODES = 1_000;
 const DOWN = 'node-0007';
 /** The fleet page's budget: the 1.6 MB of one row per target and collector is what it replaces. */
 const MAX_BYTES = 20_000;
+const COLLECTORS = ['health', 'uptime', 'upgrades'] as const;
 
 describe('the status page of a 1,000-node fleet', () => {
   const clock = new ManualClock();
@@ -34,12 +36,17 @@ describe('the status page of a 1,000-node fleet', () => {
     // the statuses the page shows, with no hand-made state for later runs to overwrite.
     sim = await startSimulator();
     const url = (name: string) => (name === DOWN ? 'http://127.0.0.1:9' : sim.url);
-    const yaml = `global: { interval: 1m, timeout: 5s }\ntargets:\n${names.map((name) => `  - { name: ${name}, url: "${url(name)}" }`).join('\n')}\n`;
+    // One simulator is one origin for all 999 nodes, where a real fleet has one each: the per-origin
+    // cap is lifted to match. The round's cost is the simulator's and the collectors', in this one
+    // process: the page needs several collectors a node, not all of them.
+    const yaml = `global: { interval: 1m, timeout: 30s, max_concurrent_collections_per_origin: 64 }\ntargets:\n${names
+      .map((name) => `  - { name: ${name}, url: "${url(name)}", collectors: ${onlyCollectors(COLLECTORS)} }`)
+      .join('\n')}\n`;
     daemon = new Daemon({ config: parseConfig(yaml), logger: createLogger('error', 'json', captureStream([])), clock });
     const started = daemon.start();
     await clock.advance(60_000);
     await started;
-  }, 120_000);
+  }, 170_000);
 
   afterAll(async () => {
     await daemon?.stop();
@@ -62,7 +69,7 @@ describe('the status page of a 1,000-node fleet', () => {
     expect(targetsTable).toContain(`>${DOWN}</a>`);
     const collectorsTable = page.split('<h2>Collectors</h2>')[1];
     const failingRows = collectorsTable.split('<tr>').filter((row) => row.includes('failing'));
-    expect(failingRows.length).toBeGreaterThan(5);
+    expect(failingRows).toHaveLength(COLLECTORS.length);
     for (const row of failingRows) {
       expect(row).toContain(DOWN);
       expect(row).toMatch(/ECONNREFUSED|cannot be reached|refused/);

@@ -239,9 +239,11 @@ export class Delivery {
       result = { outcome: 'retry', error: String((error as Error)?.message ?? error) };
     }
     if (result.outcome === 'delivered') {
+      // Logged before the outbox lets go: a crash in between re-sends (the receiver dedups by key),
+      // where the other order would forget the group was paged and drop its resolve.
+      if (grouped) this.notified.set(batch.lane, { ...notifiedGroup(notifications), atMs: this.clock.now() });
       for (const entry of live) this.finish(entry, 'delivered');
       this.alerts.groupNotified(batch.receiver, batch.groupLabels);
-      if (grouped) this.notified.set(batch.lane, { ...notifiedGroup(notifications), atMs: this.clock.now() });
       // A group left with nothing firing ends, as Alertmanager's does: the next alert starts a new one, with group_wait.
       if (notifications.every((notification) => notification.alert.status === 'resolved') && !this.groupFiring(firing, batch)) {
         this.firstFlushMs.delete(batch.lane);

@@ -68,6 +68,8 @@ export interface Differential {
   readonly theirs: Side & { readonly alertmanager: RealSystem };
   /** Evaluates `samples` and feeds Alertmanager every FEED_MS for `holdMs`. */
   hold(samples: readonly Sample[], holdMs: number): Promise<void>;
+  /** Like hold, until `done` (both sides' notifications, say) holds; fails after `capMs`. */
+  holdUntil(samples: readonly Sample[], done: () => boolean, capMs?: number): Promise<void>;
   /** Makes both webhooks answer `status` (500: a failing receiver). */
   answer(status: number): void;
   /** The same silence in both, from now for `durationMs`; returns a function that expires it in both. */
@@ -142,6 +144,12 @@ export async function startDifferential(routing: string, alerts: string): Promis
         alerting.evaluate(samples, Date.now());
         await feed();
         await new Promise((resolve) => setTimeout(resolve, FEED_MS));
+      }
+    },
+    async holdUntil(samples, done, capMs = 60_000) {
+      for (const cap = Date.now() + capMs; !done(); ) {
+        if (Date.now() > cap) throw new Error(`holdUntil: not done after ${capMs} ms`);
+        await differential.hold(samples, FEED_MS);
       }
     },
     answer(status) {

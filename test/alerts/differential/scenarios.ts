@@ -28,15 +28,16 @@ flap_max_transitions: 1000`;
 /** Each change holds this long: flushed within one group_interval (1s) by both, with time to spare. */
 export const STEP_MS = 2_500;
 
-const TIMING = `  group_wait: 500ms
-  group_interval: 1s
+/** The root route's timers: group_wait 500ms, then a flush every `groupInterval`. */
+const timing = (groupInterval = '1s') => `  group_wait: 500ms
+  group_interval: ${groupInterval}
   repeat_interval: 1h`;
 
 /** One webhook receiver `hook` at the root, grouped by `groupBy` (omitted when undefined). */
-export function rootOnly(groupBy: string | undefined, extra = ''): string {
+export function rootOnly(groupBy: string | undefined, extra = '', groupInterval?: string): string {
   return `route:
   receiver: hook
-${groupBy === undefined ? '' : `  group_by: ${groupBy}\n`}${TIMING}
+${groupBy === undefined ? '' : `  group_by: ${groupBy}\n`}${timing(groupInterval)}
 ${extra}receivers:
   - name: hook
     webhook_configs:
