@@ -130,10 +130,15 @@ function silenceMatchesFilter(silence: Silence, filter: readonly Matcher[]): boo
   return filter.every((wanted) => silence.matchers.some((matcher) => matcher.name === wanted.name && matchesValue(wanted, matcher.value)));
 }
 
+/**
+ * A silence as the spec's `gettableSilence`, which since Alertmanager 0.32 requires `annotations`:
+ * avaxmon keeps none, so they are empty.
+ */
 function gettableSilence(silence: Silence & { state: SilenceState }): Record<string, unknown> {
   const { state, ...rest } = silence;
   return {
     ...rest,
+    annotations: {},
     matchers: silence.matchers.map((matcher) => ({ ...matcher, isEqual: opOf(matcher) === '=' || opOf(matcher) === '=~' })),
     status: { state },
   };
@@ -141,7 +146,7 @@ function gettableSilence(silence: Silence & { state: SilenceState }): Record<str
 
 interface GettableAlert {
   labels: Readonly<Record<string, string>>;
-  status: { state: 'active' | 'suppressed'; silencedBy: string[]; inhibitedBy: string[] };
+  status: { state: 'active' | 'suppressed'; silencedBy: string[]; inhibitedBy: string[]; mutedBy: string[] };
   [key: string]: unknown;
 }
 
@@ -172,7 +177,8 @@ function gettableAlerts(alerting: Alerting): GettableAlert[] {
               .map((receiver) => receiver.receiver ?? receiver.name),
           ),
         ].map((name) => ({ name })),
-        status: { state: silencedBy.length > 0 || inhibitedBy.length > 0 ? 'suppressed' : 'active', silencedBy, inhibitedBy },
+        // mutedBy (time intervals) is filled in only by Alertmanager's /alerts/groups; its /alerts sends it empty.
+        status: { state: silencedBy.length > 0 || inhibitedBy.length > 0 ? 'suppressed' : 'active', silencedBy, inhibitedBy, mutedBy: [] },
       };
     });
 }
