@@ -91,6 +91,19 @@ describe("every /api/v2 answer of the daemon matches Alertmanager's OpenAPI spec
     expect((await fetch(`${stack.url}/api/v2/silence/${silenceID}`, { method: 'DELETE' })).status).toBe(200);
     const expired = await conforming(await fetch(`${stack.url}/api/v2/silence/${silenceID}`), 200, gettableSilence);
     expect(expired.status.state).toBe('expired');
+
+    // The state parameters of getSilences (v0.34.0): each state is listed unless it is set to false.
+    const pending = await conforming(
+      await fetch(`${stack.url}/api/v2/silences`, silence('node-y', { startsAt: new Date(Date.now() + 600_000).toISOString() })),
+      200,
+      postSilencesAnswer,
+    );
+    const idsWith = async (query: string) =>
+      (await conforming(await fetch(`${stack.url}/api/v2/silences?${query}`), 200, gettableSilences)).map((listed) => listed.id).sort();
+    expect(await idsWith('expired=false')).toEqual([pending.silenceID]);
+    expect(await idsWith('pending=false')).toEqual([silenceID]);
+    expect(await idsWith('active=true&expired=true&pending=true')).toEqual([silenceID, pending.silenceID].sort());
+    expect(await idsWith(`expired=false&filter=${encodeURIComponent('target="node-z"')}`)).toEqual([]);
   });
 
   it('GET /alerts is gettableAlerts, for an active alert and for a silenced one', async () => {
@@ -107,5 +120,26 @@ describe("every /api/v2 answer of the daemon matches Alertmanager's OpenAPI spec
     const [silenced] = await firing();
     expect(silenced.status).toEqual({ state: 'suppressed', silencedBy: [silenceID], inhibitedBy: [], mutedBy: [] });
     await conforming(await fetch(`${stack.url}/api/v2/alerts?filter=${encodeURIComponent('alertname=~"("')}`), 400, errorAnswer);
+  });
+
+  it('GET /alerts?receiver= keeps the alerts routed to a receiver whose whole name the regex matches', async () => {
+    stack.sim.apply({ fail_check: 'router' });
+    const routedTo = async (receiver: string) =>
+      (
+        await conforming(
+          await fetch(
+            `${stack.url}/api/v2/alerts?filter=alertname%3D%22AvalancheNodeUnhealthy%22&receiver=${encodeURIComponent(receiver)}`,
+          ),
+          200,
+          gettableAlerts,
+        )
+      ).length;
+    await until(async () => (await routedTo('hook')) > 0);
+    expect(await routedTo('h.*|pager')).toBe(1);
+    // Anchored at both ends, as Alertmanager compiles it.
+    expect(await routedTo('ho')).toBe(0);
+    expect(await routedTo('pager')).toBe(0);
+    const refused = await conforming(await fetch(`${stack.url}/api/v2/alerts?receiver=${encodeURIComponent('(')}`), 400, errorAnswer);
+    expect(refused).toMatch(/^receiver: "\(" is not a valid RE2 regular expression/);
   });
 });

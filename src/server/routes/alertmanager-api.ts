@@ -40,21 +40,30 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     }
   };
 
-  app.get<{ Querystring: { filter?: string | string[] } }>('/api/v2/silences', needs('read'), (request, reply) =>
-    withAlerting(reply, async (current) => {
-      if (request.query.filter === undefined) {
-        const nowMs = current.clock.now();
-        const body = listing.body(current.silences, nowMs, () => JSON.stringify(current.silences.list(nowMs).map(gettableSilence)));
-        return reply.type('application/json').send(body);
-      }
-      const matching = await filterBudget.run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
-        current.silences.list().filter((silence) => {
-          deadline.check();
-          return silenceMatchesFilter(silence, filter);
-        }),
-      );
-      return matching.map(gettableSilence);
-    }),
+  app.get<{ Querystring: { filter?: string | string[]; active?: string; expired?: string; pending?: string } }>(
+    '/api/v2/silences',
+    needs('read'),
+    (request, reply) =>
+      withAlerting(reply, async (current) => {
+        const shown = {
+          active: request.query.active !== 'false',
+          expired: request.query.expired !== 'false',
+          pending: request.query.pending !== 'false',
+        };
+        const everyState = shown.active && shown.expired && shown.pending;
+        if (request.query.filter === undefined && everyState) {
+          const nowMs = current.clock.now();
+          const body = listing.body(current.silences, nowMs, () => JSON.stringify(current.silences.list(nowMs).map(gettableSilence)));
+          return reply.type('application/json').send(body);
+        }
+        const matching = await filterBudget.run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
+          current.silences.list().filter((silence) => {
+            deadline.check();
+            return shown[silence.state] && silenceMatchesFilter(silence, filter);
+          }),
+        );
+        return matching.map(gettableSilence);
+      }),
   );
 
   app.post<{ Body: PostableSilence; Querystring: { allow_match_all?: string } }>(
@@ -95,28 +104,42 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
     ),
   );
 
-  app.get<{ Querystring: { filter?: string | string[]; active?: string; silenced?: string; inhibited?: string } }>(
-    '/api/v2/alerts',
-    needs('read'),
-    (request, reply) =>
-      withAlerting(reply, (current) => {
-        const show = {
-          active: request.query.active !== 'false',
-          silenced: request.query.silenced !== 'false',
-          inhibited: request.query.inhibited !== 'false',
-        };
-        // The budget is asked first: a client past it costs no listing.
-        return filterBudget.run(request.ip, textsOf(request.query.filter), (filter, deadline) =>
-          gettableAlerts(current).filter((alert) => {
-            deadline.check();
-            if (!matchesAll(filter, alert.labels)) return false;
-            if (alert.status.silencedBy.length > 0) return show.silenced;
-            if (alert.status.inhibitedBy.length > 0) return show.inhibited;
-            return show.active;
-          }),
-        );
-      }),
+  app.get<{
+    Querystring: { filter?: string | string[]; receiver?: string | string[]; active?: string; silenced?: string; inhibited?: string };
+  }>('/api/v2/alerts', needs('read'), (request, reply) =>
+    withAlerting(reply, (current) => {
+      const show = {
+        active: request.query.active !== 'false',
+        silenced: request.query.silenced !== 'false',
+        inhibited: request.query.inhibited !== 'false',
+      };
+      const filterTexts = textsOf(request.query.filter);
+      const receiver = textsOf(request.query.receiver)[0];
+      // The receiver regex is compiled and paid for as one more matcher of the filter; the budget
+      // is asked first, so a client past it costs no listing.
+      const texts = receiver === undefined ? filterTexts : [...filterTexts, { param: 'receiver', text: receiverMatcherText(receiver) }];
+      return filterBudget.run(request.ip, texts, (matchers, deadline) => {
+        const filter = matchers.slice(0, filterTexts.length);
+        const receiverMatcher = matchers[filterTexts.length];
+        return gettableAlerts(current).filter((alert) => {
+          deadline.check();
+          if (!matchesAll(filter, alert.labels)) return false;
+          if (receiverMatcher && !alert.receivers.some(({ name }) => matchesValue(receiverMatcher, name))) return false;
+          if (alert.status.silencedBy.length > 0) return show.silenced;
+          if (alert.status.inhibitedBy.length > 0) return show.inhibited;
+          return show.active;
+        });
+      });
+    }),
   );
+}
+
+/**
+ * `receiver=REGEX` as a matcher on the receiver's name: anchored at both ends, as Alertmanager
+ * compiles it (`^(?:REGEX)$`), and quoted as the matcher parser reads it.
+ */
+function receiverMatcherText(regex: string): string {
+  return `receiver=~"${regex.replace(/[\\"]/g, '\\$&')}"`;
 }
 
 /** Room for a silence at its size limit, JSON-escaped; fastify refuses larger bodies with 413 before parsing. */
@@ -146,6 +169,7 @@ function gettableSilence(silence: Silence & { state: SilenceState }): Record<str
 
 interface GettableAlert {
   labels: Readonly<Record<string, string>>;
+  receivers: Array<{ name: string }>;
   status: { state: 'active' | 'suppressed'; silencedBy: string[]; inhibitedBy: string[]; mutedBy: string[] };
   [key: string]: unknown;
 }
