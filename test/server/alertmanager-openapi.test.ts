@@ -86,7 +86,10 @@ describe("every /api/v2 answer of the daemon matches Alertmanager's OpenAPI spec
 
     const one = await conforming(await fetch(`${stack.url}/api/v2/silence/${silenceID}`), 200, gettableSilence);
     expect(one.matchers).toEqual([{ name: 'target', value: 'node-z', isRegex: false, isEqual: true }]);
-    expect((await fetch(`${stack.url}/api/v2/silence/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await fetch(`${stack.url}/api/v2/silence/${unknown}`)).status).toBe(404);
+    // postSilences' 404: an update of a silence the daemon does not have.
+    await conforming(await fetch(`${stack.url}/api/v2/silences`, silence('node-z', { id: unknown })), 404, errorAnswer);
 
     expect((await fetch(`${stack.url}/api/v2/silence/${silenceID}`, { method: 'DELETE' })).status).toBe(200);
     const expired = await conforming(await fetch(`${stack.url}/api/v2/silence/${silenceID}`), 200, gettableSilence);

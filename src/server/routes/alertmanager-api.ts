@@ -73,6 +73,9 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
       withAlerting(reply, (current) => {
         if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))
           throw new SilenceError('body: must be a JSON silence');
+        // As in Alertmanager: an update of a silence it does not have is 404, not a bad request.
+        const { id } = request.body;
+        if (typeof id === 'string' && !current.silences.get(id)) return silenceNotFound(reply, id);
         return {
           silenceID: current.silences.upsert(request.body, current.clock.now(), {
             allowMatchAll: request.query.allow_match_all === 'true',
@@ -84,23 +87,13 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
   app.get<{ Params: { id: string } }>('/api/v2/silence/:id', needs('read'), (request, reply) =>
     withAlerting(reply, (current) => {
       const silence = current.silences.get(request.params.id);
-      return silence
-        ? gettableSilence(silence)
-        : reply
-            .code(404)
-            .type('application/json')
-            .send(JSON.stringify(`silence ${request.params.id} not found`));
+      return silence ? gettableSilence(silence) : silenceNotFound(reply, request.params.id);
     }),
   );
 
   app.delete<{ Params: { id: string } }>('/api/v2/silence/:id', needs('silences'), (request, reply) =>
     withAlerting(reply, (current) =>
-      current.silences.expire(request.params.id)
-        ? reply.code(200).send()
-        : reply
-            .code(404)
-            .type('application/json')
-            .send(JSON.stringify(`silence ${request.params.id} not found`)),
+      current.silences.expire(request.params.id) ? reply.code(200).send() : silenceNotFound(reply, request.params.id),
     ),
   );
 
@@ -140,6 +133,13 @@ export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Al
  */
 function receiverMatcherText(regex: string): string {
   return `receiver=~"${regex.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+function silenceNotFound(reply: FastifyReply, id: string): FastifyReply {
+  return reply
+    .code(404)
+    .type('application/json')
+    .send(JSON.stringify(`silence ${id} not found`));
 }
 
 /** Room for a silence at its size limit, JSON-escaped; fastify refuses larger bodies with 413 before parsing. */
