@@ -31,6 +31,9 @@ export const FILTER_LIMITS = {
   clients: 1_024,
 } as const;
 
+/** A matcher a request sent: a `filter=` value, or another query parameter's, named in its errors. */
+export type FilterText = string | { readonly param: string; readonly text: string };
+
 /** A filter the API refuses: 400. */
 export class FilterError extends Error {}
 
@@ -85,7 +88,7 @@ export class FilterBudget {
    * one compile at a time; the request's most (maxRequestMs) is reserved meanwhile, so requests
    * sent at once on many connections cannot all start on one budget.
    */
-  async run<T>(client: string, texts: readonly string[], use: (filter: readonly Matcher[], deadline: Deadline) => T): Promise<T> {
+  async run<T>(client: string, texts: readonly FilterText[], use: (filter: readonly Matcher[], deadline: Deadline) => T): Promise<T> {
     if (texts.length === 0) return use([], NO_DEADLINE);
     if (texts.length > FILTER_LIMITS.maxMatchers) throw new FilterError(`filter: at most ${FILTER_LIMITS.maxMatchers} matchers`);
     const now = this.clock.wallMs();
@@ -106,17 +109,18 @@ export class FilterBudget {
     try {
       const filter: Matcher[] = [];
       let instructions = 0;
-      for (const text of texts) {
+      for (const sent of texts) {
+        const { param, text } = typeof sent === 'string' ? { param: 'filter', text: sent } : sent;
         const cached = this.cached(text);
         if (cached) {
           filter.push(cached);
           continue;
         }
-        const matcher = measured(() => compileFilter(text));
+        const matcher = measured(() => compileFilter(param, text));
         if ('regex' in matcher) instructions += matcher.regex.instructions;
         if (instructions > FILTER_LIMITS.maxInstructionsPerRequest)
           throw new FilterError(
-            `filter: "${text.slice(0, 80)}" brings the request's new patterns past ${FILTER_LIMITS.maxInstructionsPerRequest} RE2 instructions; send fewer or simpler ones`,
+            `${param}: "${text.slice(0, 80)}" brings the request's new patterns past ${FILTER_LIMITS.maxInstructionsPerRequest} RE2 instructions; send fewer or simpler ones`,
           );
         this.remember(text, matcher);
         filter.push(matcher);
@@ -167,11 +171,11 @@ export class Deadline {
 
 const NO_DEADLINE = new Deadline(() => 0, 0);
 
-function compileFilter(text: string): Matcher {
+function compileFilter(param: string, text: string): Matcher {
   try {
     return parseMatcher(text, CLIENT_MAX_PROGRAM_SIZE);
   } catch (error) {
-    throw new FilterError(`filter: ${(error as Error).message}`);
+    throw new FilterError(`${param}: ${(error as Error).message}`);
   }
 }
 

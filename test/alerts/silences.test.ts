@@ -91,6 +91,15 @@ describe('silences through the Alertmanager API v2, with the real amtool', () =>
     const alertQuery = await amtool(stack.url, 'alert', 'query', '--silenced', '-o', 'json');
     expect(alertQuery.status, alertQuery.stderr).toBe(0);
     expect(alertQuery.stdout).toContain('AvalancheNodeUnhealthy');
+    // -r: only the alerts routed to a receiver the regex matches whole.
+    for (const [receiver, listed] of [
+      ['hoo.', true],
+      ['ho', false],
+    ] as const) {
+      const routed = await amtool(stack.url, 'alert', 'query', '--silenced', '-o', 'json', '-r', receiver);
+      expect(routed.status, routed.stderr).toBe(0);
+      expect(routed.stdout.includes('AvalancheNodeUnhealthy'), receiver).toBe(listed);
+    }
 
     // Persisted in state_dir: a new process would load it.
     await stack.daemon.alerting!.silences.flush();

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertmanagerStatus } from '../helpers/alertmanager-openapi.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { requireTool } from '../helpers/tools.js';
 
@@ -34,16 +35,10 @@ describe('GET /api/v2/status, as Alertmanager serves it', () => {
     rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it("has the fields Alertmanager's OpenAPI alertmanagerStatus requires, and no receiver URL", async () => {
+  it('reads as the routing of the config, with no receiver URL', async () => {
     const response = await fetch(`${stack.url}/api/v2/status`);
-    expect(response.status).toBe(200);
-    const status = (await response.json()) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(status).sort()).toEqual(['cluster', 'config', 'uptime', 'versionInfo']);
+    const status = alertmanagerStatus.parse(await response.json());
     expect(status.cluster.status).toBe('disabled');
-    for (const field of ['branch', 'buildDate', 'buildUser', 'goVersion', 'revision', 'version']) {
-      expect(typeof status.versionInfo[field], field).toBe('string');
-    }
-    expect(new Date(status.uptime as unknown as string).getTime()).not.toBeNaN();
     expect(status.config.original).toContain('name: hook');
     expect(status.config.original).toContain('source_matchers:');
     expect(status.config.original).not.toContain('very-secret-path');

@@ -154,8 +154,8 @@ export function renderStatusPage(daemon: DaemonView, view: StatusView, query: St
 <link rel="icon" href="data:,">
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem;color:#1d1d1f}h1{margin:0 0 .25rem}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem;width:100%}th,td{border-bottom:1px solid #ddd;padding:.35rem .75rem;text-align:left;font-size:.9rem;overflow-wrap:anywhere}
-th{background:#f5f5f7}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.8rem;color:#fff}.ok{background:#1a7f37}.bad{background:#cf222e}.unknown{background:#6e7781}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem;width:100%}th,td{border-bottom:1px solid #ddd;padding:.35rem .75rem;text-align:left;font-size:.9rem;overflow-wrap:break-word}
+th{background:#f5f5f7}td:first-child{white-space:nowrap}.badge{padding:.1rem .5rem;border-radius:.6rem;font-size:.8rem;color:#fff;white-space:nowrap}.ok{background:#1a7f37}.bad{background:#cf222e}.unknown{background:#6e7781}
 .warning{background:#bf8700}.info{background:#0969da}.empty{color:#6e7781}nav a{margin-right:1rem}.summary{font-size:1rem;margin:.75rem 0}.summary .badge{font-size:.9rem}
 </style></head><body>
 <h1>avaxmon</h1><p>version ${escapeHtml(VERSION)} (${escapeHtml(REVISION)}) &middot; ${daemon.isReady() ? 'ready' : `not ready: ${escapeHtml(daemon.notReadyReason())}`}${lagNotice(daemon)}</p>
