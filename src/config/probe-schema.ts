@@ -3,7 +3,7 @@ import { compileTargetPattern } from '../probe/target-pattern.js';
 
 /**
  * One entry of `probe.allowed_targets`: a glob such as `http://10.0.*.*:9650`, or `re:` followed by
- * a regular expression. The syntax is described in docs/scaling.md and probe-target-pattern.ts.
+ * a regular expression. The syntax is described in docs/scaling.md and probe/target-pattern.ts.
  */
 const targetPattern = z.string().superRefine((pattern, ctx) => {
   const problem = compileTargetPattern(pattern).error;
