@@ -1,9 +1,9 @@
 import { logReachability } from './target-reachability-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Alerting } from './alerts/alerting.js';
+import type { Alerting } from './alerts/alert-plane.js';
 import type { AlertsConfig } from './config/alerts-schema.js';
-import { DaemonAlerts } from './alerts/daemon-alerts.js';
+import { DaemonAlerts } from './alerts/evaluation-schedule.js';
 import { ALERT_READ_FAMILIES, FLEET_FAMILIES } from './alerts/evaluation/read-families.js';
 import { STATUS_PAGE_FAMILIES } from './server/target-status.js';
 import { HttpClient } from './clients/http.js';

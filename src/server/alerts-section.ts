@@ -1,10 +1,10 @@
 import { scrubSecrets } from '../redact.js';
 import { errorForView, type StatusView } from './daemon-view.js';
 import { badge, escapeHtml, table } from './html.js';
-import type { AlertRecord } from '../alerts/alert.js';
-import type { Alerting } from '../alerts/alerting.js';
-import { NOTIFICATIONS_FAILING_RULE } from '../alerts/delivery/routing.js';
-import { describe as describeSilence } from '../alerts/silencing/silences.js';
+import type { AlertRecord } from '../alerts/evaluation/alert-record.js';
+import type { Alerting } from '../alerts/alert-plane.js';
+import { NOTIFICATIONS_FAILING_RULE } from '../alerts/dispatch/route/routing.js';
+import { describe as describeSilence } from '../alerts/dispatch/silence/silences.js';
 
 /** The status page lists this many silences, soonest-ending first; the API lists them all. */
 const MAX_SILENCES_SHOWN = 50;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Alerting } from '../alerts/alerting.js';
+import type { Alerting } from '../alerts/alert-plane.js';
 import type { ResponseMemory } from '../clients/response-memory.js';
 import type { Clock } from '../clock.js';
 import type { CollectorRegistry } from '../collectors/index.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Alerting } from '../../src/alerts/alerting.js';
+import { Alerting } from '../../src/alerts/alert-plane.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { AlertsConfig } from '../../src/config/alerts-schema.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';

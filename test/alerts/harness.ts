@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { Alerting } from '../../src/alerts/alerting.js';
+import { Alerting } from '../../src/alerts/alert-plane.js';
 import type { CollectorLookup } from '../../src/alerts/evaluation/rule.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';

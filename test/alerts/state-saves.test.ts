@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineState } from '../../src/alerts/alert.js';
+import type { EngineState } from '../../src/alerts/evaluation/alert-record.js';
 import { AlertEngine } from '../../src/alerts/evaluation/engine.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DaemonAlerts } from '../../src/alerts/daemon-alerts.js';
+import { DaemonAlerts } from '../../src/alerts/evaluation-schedule.js';
 import { parseConfig } from '../../src/config/load.js';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../../src/metrics/snapshot.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DaemonAlerts } from '../../src/alerts/daemon-alerts.js';
+import { DaemonAlerts } from '../../src/alerts/evaluation-schedule.js';
 import { parseConfig } from '../../src/config/load.js';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';

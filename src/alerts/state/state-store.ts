@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { EngineState } from '../alert.js';
+import type { EngineState } from '../evaluation/alert-record.js';
 import { writeFileDurably } from './durable-file.js';
 import { WriteFailures } from './write-failures.js';
 

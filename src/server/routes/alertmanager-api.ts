@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Alerting } from '../../alerts/alerting.js';
-import { generatorUrl } from '../../alerts/alert.js';
-import { matchesAll, matchesValue, type Matcher } from '../../alerts/silencing/matchers.js';
-import { routes } from '../../alerts/delivery/routing.js';
+import type { Alerting } from '../../alerts/alert-plane.js';
+import { generatorUrl } from '../../alerts/evaluation/alert-record.js';
+import { matchesAll, matchesValue, type Matcher } from '../../alerts/matchers/matchers.js';
+import { routes } from '../../alerts/dispatch/route/routing.js';
 import { FILTER_LIMITS, FilterBudget, FilterBusyError, FilterError } from '../filter-budget.js';
 import { SilenceListing } from '../silence-listing.js';
 import {
@@ -12,7 +12,7 @@ import {
   type PostableSilence,
   type Silence,
   type SilenceState,
-} from '../../alerts/silencing/silences.js';
+} from '../../alerts/dispatch/silence/silences.js';
 import { needs } from '../route-authority.js';
 
 /** The part of Alertmanager's API v2 that amtool needs for silences, and the active alerts. */

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Alerting } from '../../../src/alerts/alerting.js';
+import { Alerting } from '../../../src/alerts/alert-plane.js';
 import { parseConfig } from '../../../src/config/load.js';
 import type { Sample } from '../../../src/metrics/metric-desc.js';
 import { ALERTMANAGER, startRealSystem, type RealSystem } from '../../helpers/real-systems.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { readStateFile, writeFileDurably } from '../state/durable-file.js';
-import type { WriteFailures } from '../state/write-failures.js';
+import { readStateFile, writeFileDurably } from '../../state/durable-file.js';
+import type { WriteFailures } from '../../state/write-failures.js';
 
 /** What a group's last notification listed, by Alertmanager fingerprint (of the label sets). */
 export interface NotifiedGroup {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AlertPayload } from '../alert.js';
+import type { AlertPayload } from '../evaluation/alert-record.js';
 import { systemClock, type Clock, type Timer } from '../../clock.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import { fsyncDirectory, writeBatchDurably, writeFileDurably } from '../state/durable-file.js';

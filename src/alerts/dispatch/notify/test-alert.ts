@@ -1,11 +1,11 @@
-import { HttpClient } from '../../clients/http.js';
-import { receiverTransports } from '../../config/transports.js';
-import type { ReceiverConfig } from '../../config/alerts-schema.js';
-import type { Config } from '../../config/schema.js';
-import { scrubSecrets } from '../../redact.js';
-import { fingerprintOf, generatorUrl } from '../alert.js';
+import { HttpClient } from '../../../clients/http.js';
+import { receiverTransports } from '../../../config/transports.js';
+import type { ReceiverConfig } from '../../../config/alerts-schema.js';
+import type { Config } from '../../../config/schema.js';
+import { scrubSecrets } from '../../../redact.js';
+import { fingerprintOf, generatorUrl } from '../../evaluation/alert-record.js';
 import { createReceiver } from './receivers/index.js';
-import { runbookUrl } from '../evaluation/rule.js';
+import { runbookUrl } from '../../evaluation/rule.js';
 
 export interface TestAlertResult {
   readonly ok: boolean;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReceiverConfig } from '../../../config/alerts-schema.js';
+import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
 import { common, groupStatus, labelSetText, alertsOf, type OutgoingGroup } from './group.js';
 import { groupHeadline, postJson, type Receiver } from './receiver.js';
 

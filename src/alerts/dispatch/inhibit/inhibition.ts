@@ -1,5 +1,5 @@
-import type { AlertRecord } from '../alert.js';
-import { matchesAll, type Matcher } from './matchers.js';
+import type { AlertRecord } from '../../evaluation/alert-record.js';
+import { matchesAll, type Matcher } from '../../matchers/matchers.js';
 
 /** Alertmanager's inhibit rule: a firing source alert mutes the target alerts that agree with it on `equal`. */
 export interface InhibitRule {

@@ -1,4 +1,4 @@
-import type { ReceiverConfig, ReceiverType } from '../../../config/alerts-schema.js';
+import type { ReceiverConfig, ReceiverType } from '../../../../config/alerts-schema.js';
 import { createAlertmanagerReceiver } from './alertmanager.js';
 import { createDiscordReceiver } from './discord.js';
 import { createPagerDutyReceiver } from './pagerduty.js';

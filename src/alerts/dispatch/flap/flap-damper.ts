@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { formatDuration } from '../../duration.js';
-import { LabelledCounter } from '../../metrics/labelled-counter.js';
-import type { AlertRecord, AlertStatus, FlapState } from '../alert.js';
+import { formatDuration } from '../../../duration.js';
+import { LabelledCounter } from '../../../metrics/labelled-counter.js';
+import type { AlertRecord, AlertStatus, FlapState } from '../../evaluation/alert-record.js';
 
 export interface FlapSettings {
   readonly flapWindowMs: number;

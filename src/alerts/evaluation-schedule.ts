@@ -4,7 +4,7 @@ import type { ResponseMemory } from '../clients/response-memory.js';
 import { every, systemClock, type Clock } from '../clock.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
-import { Alerting } from './alerting.js';
+import { Alerting } from './alert-plane.js';
 import { FLEET_FAMILIES, rulesByFamily } from './evaluation/read-families.js';
 import type { CollectorLookup } from './evaluation/rule.js';
 import { renderAlertsSection } from '../server/alerts-section.js';

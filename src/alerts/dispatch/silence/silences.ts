@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../../clock.js';
-import { CoalescedWrite } from '../state/coalesced-write.js';
-import { readStateFile } from '../state/durable-file.js';
-import { WriteFailures } from '../state/write-failures.js';
-import { CLIENT_MAX_PROGRAM_SIZE } from './linear-regex.js';
+import { systemClock, type Clock } from '../../../clock.js';
+import { CoalescedWrite } from '../../state/coalesced-write.js';
+import { readStateFile } from '../../state/durable-file.js';
+import { WriteFailures } from '../../state/write-failures.js';
+import { CLIENT_MAX_PROGRAM_SIZE } from '../../matchers/linear-regex.js';
 import { EMPTY_UNIVERSE, matchesEveryAlert, type AlertUniverse } from './match-all.js';
-import { buildMatcher, formatMatcher, matchesAll, type Matcher, type MatchOp } from './matchers.js';
+import { buildMatcher, formatMatcher, matchesAll, type Matcher, type MatchOp } from '../../matchers/matchers.js';
 
 /** A matcher as Alertmanager's API v2 writes it. */
 export interface ApiMatcher {

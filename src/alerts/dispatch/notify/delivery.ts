@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { HttpClient } from '../../clients/http.js';
-import { sleep, systemClock, type Clock, type Timer } from '../../clock.js';
-import type { AlertsConfig } from '../../config/alerts-schema.js';
-import { LabelledCounter } from '../../metrics/labelled-counter.js';
-import { scrubSecrets } from '../../redact.js';
-import { backoffMs } from './backoff.js';
-import type { NotificationLog, NotifiedGroup } from '../dispatch/nflog.js';
-import type { Outbox, QueuedNotification } from './outbox.js';
-import type { AlertPayload } from '../alert.js';
+import type { HttpClient } from '../../../clients/http.js';
+import { sleep, systemClock, type Clock, type Timer } from '../../../clock.js';
+import type { AlertsConfig } from '../../../config/alerts-schema.js';
+import { LabelledCounter } from '../../../metrics/labelled-counter.js';
+import { scrubSecrets } from '../../../redact.js';
+import { backoffMs } from './retry-backoff.js';
+import type { NotificationLog, NotifiedGroup } from '../nflog/nflog.js';
+import type { Outbox, QueuedNotification } from '../outbox.js';
+import type { AlertPayload } from '../../evaluation/alert-record.js';
 import { compareAlertLabels, labelsFingerprint } from './receivers/alertmanager-identity.js';
 import type { OutgoingNotification } from './receivers/group.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
-import { groupLabelsOf } from './group-labels.js';
+import { groupLabelsOf } from '../group/group-labels.js';
 
 export const DELIVERY_OUTCOMES = ['delivered', 'retried', 'rejected', 'expired', 'dropped'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];

@@ -1,4 +1,4 @@
-import { formatMatcher, matchesAll, type Matcher } from '../silencing/matchers.js';
+import { formatMatcher, matchesAll, type Matcher } from '../../matchers/matchers.js';
 
 type Labels = Readonly<Record<string, string>>;
 

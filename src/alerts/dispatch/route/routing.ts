@@ -1,6 +1,6 @@
-import type { ReceiverConfig } from '../../config/alerts-schema.js';
-import { containsTime } from '../dispatch/time-interval.js';
-import type { Severity } from '../evaluation/rule.js';
+import type { ReceiverConfig } from '../../../config/alerts-schema.js';
+import { containsTime } from '../time-mute/time-interval.js';
+import type { Severity } from '../../evaluation/rule.js';
 
 /** The alert about a failing receiver; it goes to every other receiver. */
 export const NOTIFICATIONS_FAILING_RULE = 'AvaxmonNotificationsFailing';

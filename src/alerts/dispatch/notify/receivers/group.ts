@@ -1,4 +1,4 @@
-import type { AlertPayload, AlertStatus } from '../../alert.js';
+import type { AlertPayload, AlertStatus } from '../../../evaluation/alert-record.js';
 
 /** What one request to a receiver carries: the notifications of one group, Alertmanager-style. */
 /** One queued notification as a receiver sends it. */

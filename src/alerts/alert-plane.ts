@@ -6,19 +6,19 @@ import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
-import { Delivery, type FiringAlert, type LastDelivery } from './delivery/delivery.js';
-import { NotificationLog } from './dispatch/nflog.js';
+import { Delivery, type FiringAlert, type LastDelivery } from './dispatch/notify/delivery.js';
+import { NotificationLog } from './dispatch/nflog/nflog.js';
 import { AlertEngine } from './evaluation/engine.js';
-import { Outbox } from './delivery/outbox.js';
-import { createReceiver } from './delivery/receivers/index.js';
-import type { Receiver } from './delivery/receivers/receiver.js';
+import { Outbox } from './dispatch/outbox.js';
+import { createReceiver } from './dispatch/notify/receivers/index.js';
+import type { Receiver } from './dispatch/notify/receivers/receiver.js';
 import { SEVERITIES, type CollectorLookup } from './evaluation/rule.js';
-import { alertUniverse } from './silencing/match-all.js';
-import { Silences } from './silencing/silences.js';
+import { alertUniverse } from './dispatch/silence/match-all.js';
+import { Silences } from './dispatch/silence/silences.js';
 import { AlertStateStore } from './state/state-store.js';
 import { StateDirLock } from './state/state-dir-lock.js';
 import { WriteFailures } from './state/write-failures.js';
-import { payloadOf, type AlertRecord } from './alert.js';
+import { payloadOf, type AlertRecord } from './evaluation/alert-record.js';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { collectorNames } from '../../collectors/names.js';
-import type { AlertsConfig } from '../../config/alerts-schema.js';
-import { ruleRegistry } from '../evaluation/rules/index.js';
-import { matchesValue, type Matcher } from './matchers.js';
+import { collectorNames } from '../../../collectors/names.js';
+import type { AlertsConfig } from '../../../config/alerts-schema.js';
+import { ruleRegistry } from '../../evaluation/rules/index.js';
+import { matchesValue, type Matcher } from '../../matchers/matchers.js';
 
 /** The alerts one rule can raise: its name, its severities, and the label names of each kind of series it reads. */
 export interface AlertKind {
