@@ -6,7 +6,9 @@ import { receiverTransports } from '../config/transports.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
-import { Delivery, type FiringAlert, type LastDelivery } from './dispatch/notify/delivery.js';
+import { AlertDispatcher } from './dispatch/dispatcher.js';
+import { FlapDamper } from './dispatch/flap/flap-damper.js';
+import { Delivery, type LastDelivery } from './dispatch/notify/delivery.js';
 import { NotificationLog } from './dispatch/nflog/nflog.js';
 import { AlertEngine } from './evaluation/engine.js';
 import { Outbox } from './dispatch/outbox.js';
@@ -18,13 +20,17 @@ import { Silences } from './dispatch/silence/silences.js';
 import { AlertStateStore } from './state/state-store.js';
 import { StateDirLock } from './state/state-dir-lock.js';
 import { WriteFailures } from './state/write-failures.js';
-import { payloadOf, type AlertRecord } from './evaluation/alert-record.js';
+import type { AlertRecord } from './evaluation/alert-record.js';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
-/** The alert plane of one daemon: engine, persisted state, outbox and delivery, built from `alerts:`. */
-export class Alerting {
+/**
+ * The alert plane of one daemon, built from `alerts:`: evaluation (the engine) feeding dispatch
+ * (the dispatcher, the outbox and delivery), silences, and the state both keep in state_dir.
+ */
+export class AlertPlane {
   readonly engine: AlertEngine;
+  readonly dispatcher: AlertDispatcher;
   readonly outbox: Outbox;
   readonly silences: Silences;
   private readonly delivery: Delivery;
@@ -67,9 +73,22 @@ export class Alerting {
       clock,
       failures: this.writeFailures,
     });
+    const restored = store.load();
+    this.dispatcher = new AlertDispatcher(config, {
+      log,
+      alerts: () => this.engine.openAlerts,
+      // Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps.
+      flap: new FlapDamper(config, log, restored),
+      enqueue: (notifications) => {
+        if (this.outbox.enqueue(notifications).length > 0) this.delivery.kick();
+      },
+      silencing: (labels, wallMs) => this.silences.silencing(labels, wallMs),
+      wallOffsetMs: () => this.steady.wallOffsetMs(),
+    });
     const alertView = {
-      firing: () => this.firingAlerts(),
-      groupNotified: (receiver: string, groupLabels: Readonly<Record<string, string>>) => this.engine.groupNotified(receiver, groupLabels),
+      firing: () => this.dispatcher.firingAlerts(this.clock.now()),
+      groupNotified: (receiver: string, groupLabels: Readonly<Record<string, string>>) =>
+        this.dispatcher.groupNotified(receiver, groupLabels),
     };
     const nflog = new NotificationLog(config.stateDir, log, this.writeFailures, intervals.now());
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, alertView, nflog, intervals);
@@ -77,15 +96,12 @@ export class Alerting {
       config,
       {
         log,
-        enqueue: (notifications) => {
-          if (this.outbox.enqueue(notifications).length > 0) this.delivery.kick();
-        },
-        save: (state) => store.save(state),
+        consumer: this.dispatcher,
+        save: (alerts, nowMs) => store.save({ alerts, ...this.dispatcher.flap.state(nowMs) }),
         collectors,
-        silencing: (labels, nowMs) => this.silences.silencing(labels, nowMs),
         wallOffsetMs: () => this.steady.wallOffsetMs(),
       },
-      store.load(),
+      restored.alerts,
     );
     // What was queued before a restart goes out now.
     this.delivery.kick();
@@ -139,6 +155,7 @@ export class Alerting {
       this.log.warn('alerts.lock_heartbeat changes take effect on restart only');
     this.configValue = { ...config, stateDir: this.configValue.stateDir, lockHeartbeatMs: this.configValue.lockHeartbeatMs };
     this.engine.reconfigure(this.configValue);
+    this.dispatcher.reconfigure(this.configValue);
     this.silences.setUniverse(alertUniverse(this.configValue, targets));
     this.delivery.reconfigure(this.configValue, receiversOf(config));
     void this.http.setTransports(receiverTransports(config.receivers));
@@ -174,7 +191,7 @@ export class Alerting {
       ...this.delivery.notifications.samples(),
       ...this.writeFailures.errors.samples(),
       ...this.outbox.dropped.samples(),
-      ...this.engine.flap.held.samples(),
+      ...this.dispatcher.flap.held.samples(),
     ];
     const oldest = this.outbox.oldestCreatedMs();
     samples.push({ name: 'avaxmon_notification_queue_depth', labels: {}, value: this.outbox.depth });
@@ -197,18 +214,6 @@ export class Alerting {
       });
     }
     return samples;
-  }
-
-  /** What delivery renders a group from: the alerts firing now, and whom each was shown to. */
-  private firingAlerts(): Map<string, FiringAlert> {
-    const nowMs = this.clock.now();
-    const firing = new Map<string, FiringAlert>();
-    for (const alert of this.engine.active()) {
-      if (alert.state !== 'firing') continue;
-      const shownTo = new Set(alert.muted ? [] : Object.keys(alert.notified));
-      firing.set(alert.fingerprint, { alert: payloadOf(alert, 'firing', nowMs, this.configValue.externalUrl), shownTo });
-    }
-    return firing;
   }
 
   /** Silences by state, as Alertmanager's alertmanager_silences, and the unexpired ones that match every alert. */

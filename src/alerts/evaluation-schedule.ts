@@ -4,7 +4,7 @@ import type { ResponseMemory } from '../clients/response-memory.js';
 import { every, systemClock, type Clock } from '../clock.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
-import { Alerting } from './alert-plane.js';
+import { AlertPlane } from './alert-plane.js';
 import { FLEET_FAMILIES, rulesByFamily } from './evaluation/read-families.js';
 import type { CollectorLookup } from './evaluation/rule.js';
 import { renderAlertsSection } from '../server/alerts-section.js';
@@ -32,9 +32,14 @@ const TICKS_PER_SWEEP = SWEEP_MS / FLEET_TICK_MS;
  */
 const FLEET_EVALUATION_TICKS = 5;
 
-/** The daemon's handle on the alert plane: present while the config has an `alerts:` section. */
-export class DaemonAlerts {
-  private alerting?: Alerting;
+/**
+ * When the alert plane evaluates: after a run that changed its target's series, a share of the
+ * fleet at each tick (the sweep), and the fleet-wide rules every few ticks. The daemon's handle on
+ * the plane: it creates the plane while the config has an `alerts:` section, reloads and stops it,
+ * and publishes its series to the snapshot.
+ */
+export class EvaluationSchedule {
+  private alerting?: AlertPlane;
   /** Set once evaluation has started: stops the fleet tick. */
   private stopTimers?: () => void;
   /** The targets the current sweep has yet to cover, and how many it takes at each tick. */
@@ -50,7 +55,7 @@ export class DaemonAlerts {
     snapshot.beforeServe(() => this.publishDeliverySamples());
   }
 
-  get current(): Alerting | undefined {
+  get current(): AlertPlane | undefined {
     return this.alerting;
   }
 
@@ -62,7 +67,7 @@ export class DaemonAlerts {
     if (config && this.alerting) return this.alerting.reconfigure(config, targets);
     if (config) {
       const { collectors, ...resources } = this.shared;
-      this.alerting = new Alerting(config, this.log.child({ component: 'alerts' }), collectors, { ...resources, targets });
+      this.alerting = new AlertPlane(config, this.log.child({ component: 'alerts' }), collectors, { ...resources, targets });
       return;
     }
     const removed = this.alerting;

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { AlertPayload } from '../evaluation/alert-record.js';
+import type { AlertPayload } from './notify/payload.js';
 import { systemClock, type Clock, type Timer } from '../../clock.js';
 import { LabelledCounter } from '../../metrics/labelled-counter.js';
 import { fsyncDirectory, writeBatchDurably, writeFileDurably } from '../state/durable-file.js';
 import { WriteFailures } from '../state/write-failures.js';
 
-/** A notification for one receiver, as the engine produces it. */
+/** A notification for one receiver, as the dispatcher produces it. */
 export interface NewNotification {
   readonly receiver: string;
   readonly fingerprint: string;

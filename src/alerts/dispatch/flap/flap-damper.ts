@@ -1,7 +1,20 @@
 import type { Logger } from 'pino';
 import { formatDuration } from '../../../duration.js';
 import { LabelledCounter } from '../../../metrics/labelled-counter.js';
-import type { AlertRecord, AlertStatus, FlapState } from '../../evaluation/alert-record.js';
+import type { AlertRecord, AlertStatus } from '../../evaluation/alert-record.js';
+
+/** An alert that is flapping: its notice went out, and later changes wait until none came for flap_settle. */
+export interface FlapState {
+  readonly sinceMs: number;
+  lastChangeMs: number;
+}
+
+/** What survives a restart: each alert's recent notification times for the flap cap, and the flapping alerts. */
+export interface SavedFlapState {
+  readonly transitions: Readonly<Record<string, readonly number[]>>;
+  /** Absent in state written before flap settling existed. */
+  readonly flapping?: Readonly<Record<string, FlapState>>;
+}
 
 export interface FlapSettings {
   readonly flapWindowMs: number;
@@ -34,7 +47,7 @@ export class FlapDamper {
   constructor(
     private settings: FlapSettings,
     private readonly log: Logger,
-    restored: { transitions: Readonly<Record<string, readonly number[]>>; flapping?: Readonly<Record<string, FlapState>> },
+    restored: SavedFlapState,
   ) {
     for (const [fingerprint, times] of Object.entries(restored.transitions)) this.transitions.set(fingerprint, [...times]);
     for (const [fingerprint, state] of Object.entries(restored.flapping ?? {})) this.flapping.set(fingerprint, { ...state });

@@ -5,11 +5,13 @@ import { sleep, systemClock, type Clock, type Timer } from '../../../clock.js';
 import type { AlertsConfig } from '../../../config/alerts-schema.js';
 import { LabelledCounter } from '../../../metrics/labelled-counter.js';
 import { scrubSecrets } from '../../../redact.js';
+import { flushDueMs } from '../group/group-timing.js';
+import { needsUpdate, notifiedGroup } from '../nflog/dedup.js';
+import type { NotificationLog } from '../nflog/nflog.js';
 import { backoffMs } from './retry-backoff.js';
-import type { NotificationLog, NotifiedGroup } from '../nflog/nflog.js';
 import type { Outbox, QueuedNotification } from '../outbox.js';
-import type { AlertPayload } from '../../evaluation/alert-record.js';
-import { compareAlertLabels, labelsFingerprint } from './receivers/alertmanager-identity.js';
+import type { AlertPayload } from './payload.js';
+import { compareAlertLabels } from './receivers/alertmanager-identity.js';
 import type { OutgoingNotification } from './receivers/group.js';
 import type { Receiver, SendResult } from './receivers/receiver.js';
 import { groupLabelsOf } from '../group/group-labels.js';
@@ -38,14 +40,14 @@ const RETRY_TICK_MS = 250;
 /** How often a stopping daemon looks whether the outbox has emptied. */
 const DRAIN_POLL_MS = 50;
 
-/** An alert firing now, as the engine knows it: what a notification renders instead of what was queued. */
+/** An alert firing now, as evaluation holds it: what a notification renders instead of what was queued. */
 export interface FiringAlert {
   readonly alert: AlertPayload;
   /** Receivers told of this episode, and not muted (silenced, inhibited) now. */
   readonly shownTo: ReadonlySet<string>;
 }
 
-/** The engine's firing alerts by fingerprint. */
+/** The firing alerts by fingerprint. */
 export type FiringAlerts = () => ReadonlyMap<string, FiringAlert>;
 
 /** What delivery reads from and tells the alert state: the firing alerts, and when a group was notified. */
@@ -70,7 +72,7 @@ interface Batch {
  * `group_wait`, the next no sooner than `group_interval` after the last. Each request carries the
  * group's state, as Alertmanager's do: every alert of the group firing now, and those resolved since
  * the last request; a firing notification whose alert stopped firing is never sent. A reminder
- * re-sends the whole group; the engine counts every alert sent with its group as notified, so a group
+ * re-sends the whole group; the dispatcher counts every alert sent with its group as notified, so a group
  * is reminded once per repeat_interval. The `alertmanager` receiver gets each
  * alert as it changes, as from Prometheus: Alertmanager groups. A batch holds the head notification
  * of each alert, so one alert's notifications keep their order. Failures retry with backoff and
@@ -191,16 +193,11 @@ export class Delivery {
 
   private dueMs(batch: Batch): number {
     const config = this.receivers.get(batch.receiver)?.config;
-    const grouping = config?.type === 'alertmanager' ? undefined : config?.grouping;
-    if (!grouping) return Math.max(0, ...batch.entries.map((entry) => this.attempts.get(entry)?.nextAtMs ?? 0));
-    const oldestMs = Math.min(...batch.entries.map((entry) => entry.createdMs));
     const retryMs = Math.max(0, ...batch.entries.map((entry) => this.attempts.get(entry)?.nextAtMs ?? 0));
-    const firstMs = this.firstFlushMs.get(batch.lane);
-    if (firstMs === undefined) return Math.max(oldestMs + grouping.waitMs, retryMs);
-    if (grouping.intervalMs <= 0) return Math.max(oldestMs, retryMs);
-    // The group's first tick at or after its oldest change.
-    const ticks = Math.max(0, Math.ceil((oldestMs - firstMs) / grouping.intervalMs));
-    return Math.max(firstMs + ticks * grouping.intervalMs, retryMs);
+    // Alertmanager groups what its receiver is sent: each alert goes out as it changes.
+    if (!config || config.type === 'alertmanager') return retryMs;
+    const oldestMs = Math.min(...batch.entries.map((entry) => entry.createdMs));
+    return Math.max(flushDueMs(config.grouping, oldestMs, this.firstFlushMs.get(batch.lane)), retryMs);
   }
 
   private async attempt(batch: Batch): Promise<void> {
@@ -224,7 +221,7 @@ export class Delivery {
     const grouped = receiver.config.type !== 'alertmanager';
     const notifications = grouped ? this.withRestOfGroup(firing, batch, live) : live;
     const reminderDue = live.some((entry) => entry.reminder);
-    if (grouped && !this.needsUpdate(batch.lane, notifications, receiver.config.sendResolved, reminderDue)) {
+    if (grouped && !needsUpdate(this.notified.get(batch.lane), notifications, receiver.config.sendResolved, reminderDue)) {
       // Nothing the receiver has not been told already (an alert that fired and resolved between two flushes).
       for (const entry of live) this.outbox.remove(entry, true);
       return;
@@ -303,23 +300,6 @@ export class Delivery {
     });
   }
 
-  /**
-   * Alertmanager's DedupStage: a group is notified when something fires that its last notification
-   * did not list as firing, when an alert resolved that it did not list as resolved (send_resolved),
-   * when everything resolved after it listed firing alerts, or when a reminder is due. A group never
-   * notified is notified only if something fires.
-   */
-  private needsUpdate(lane: string, notifications: readonly OutgoingNotification[], sendResolved: boolean, reminderDue: boolean): boolean {
-    const now = notifiedGroup(notifications);
-    const last = this.notified.get(lane);
-    if (last === undefined) return now.firing.size > 0;
-    if (![...now.firing].every((fingerprint) => last.firing.has(fingerprint))) return true;
-    // Deliberately unlike Alertmanager: a firing that failed may have paged all the same; its resolve goes out.
-    if (now.firing.size === 0) return last.firing.size > 0 || [...now.resolved].some((fingerprint) => last.tried?.has(fingerprint));
-    if (sendResolved && ![...now.resolved].every((fingerprint) => last.resolved.has(fingerprint))) return true;
-    return reminderDue;
-  }
-
   /** Whether any alert of the batch's group fires, shown to the receiver or not (muted alerts keep a group alive). */
   private groupFiring(firing: ReadonlyMap<string, FiringAlert>, batch: Batch): boolean {
     const by = this.receivers.get(batch.receiver)?.config.grouping.by ?? ['...'];
@@ -363,17 +343,6 @@ export class Delivery {
       error: error && scrubSecrets(error),
     });
   }
-}
-
-/** The fingerprints (Alertmanager's, of the label sets) a notification lists as firing and as resolved. */
-function notifiedGroup(notifications: readonly OutgoingNotification[]): Omit<NotifiedGroup, 'atMs'> {
-  const of = (status: string) =>
-    new Set(
-      notifications
-        .filter((notification) => notification.alert.status === status)
-        .map((notification) => labelsFingerprint(notification.alert.labels)),
-    );
-  return { firing: of('firing'), resolved: of('resolved') };
 }
 
 /**

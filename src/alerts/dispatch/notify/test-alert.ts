@@ -3,7 +3,8 @@ import { receiverTransports } from '../../../config/transports.js';
 import type { ReceiverConfig } from '../../../config/alerts-schema.js';
 import type { Config } from '../../../config/schema.js';
 import { scrubSecrets } from '../../../redact.js';
-import { fingerprintOf, generatorUrl } from '../../evaluation/alert-record.js';
+import { fingerprintOf } from '../../evaluation/alert-record.js';
+import { generatorUrl } from './payload.js';
 import { createReceiver } from './receivers/index.js';
 import { runbookUrl } from '../../evaluation/rule.js';
 

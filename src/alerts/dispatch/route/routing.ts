@@ -1,5 +1,5 @@
 import type { ReceiverConfig } from '../../../config/alerts-schema.js';
-import { containsTime } from '../time-mute/time-interval.js';
+import { timeMuted } from '../time-mute/time-mute.js';
 import type { Severity } from '../../evaluation/rule.js';
 
 /** The alert about a failing receiver; it goes to every other receiver. */
@@ -15,15 +15,6 @@ export function routes(receiver: ReceiverConfig, labels: Readonly<Record<string,
   if (receiver.route) return receiver.route.root().match(labels).includes(receiver.route);
   if (!receiver.severities.includes(labels.severity as Severity)) return false;
   return Object.entries(receiver.match).every(([key, value]) => labels[key] === value);
-}
-
-/**
- * Whether the receiver's route is muted at `nowMs` by its mute_time_intervals, or outside its
- * active_time_intervals: then nothing is sent to it, firing or resolved, as in Alertmanager.
- */
-export function timeMuted(receiver: ReceiverConfig, nowMs: number): boolean {
-  if (receiver.muteTimeIntervals?.some((interval) => containsTime(interval, nowMs))) return true;
-  return receiver.activeTimeIntervals !== undefined && !receiver.activeTimeIntervals.some((interval) => containsTime(interval, nowMs));
 }
 
 /** Routed and not muted by time now: the receivers a notification goes to. */

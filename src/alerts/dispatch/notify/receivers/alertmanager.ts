@@ -1,5 +1,5 @@
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
-import type { AlertPayload } from '../../../evaluation/alert-record.js';
+import type { AlertPayload } from '../payload.js';
 import { postJson, type Receiver, type SendResult } from './receiver.js';
 
 /** A firing alert's endsAt lies this many resends ahead, as Prometheus does, so a dead avaxmon's alerts expire. */

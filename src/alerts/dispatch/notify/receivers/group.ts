@@ -1,4 +1,5 @@
-import type { AlertPayload, AlertStatus } from '../../../evaluation/alert-record.js';
+import type { AlertStatus } from '../../../evaluation/alert-record.js';
+import type { AlertPayload } from '../payload.js';
 
 /** What one request to a receiver carries: the notifications of one group, Alertmanager-style. */
 /** One queued notification as a receiver sends it. */

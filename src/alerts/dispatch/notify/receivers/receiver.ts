@@ -2,7 +2,7 @@ import type { HttpClient } from '../../../../clients/http.js';
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
 import { retryAfterMs } from '../../../../clients/retry-after.js';
 import { UpstreamError } from '../../../../errors.js';
-import type { AlertPayload } from '../../../evaluation/alert-record.js';
+import type { AlertPayload } from '../payload.js';
 import type { OutgoingGroup, OutgoingNotification } from './group.js';
 
 /** How one delivery attempt ended; `retry` failures are attempted again, `rejected` ones are not. */

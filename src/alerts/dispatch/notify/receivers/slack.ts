@@ -1,5 +1,5 @@
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
-import type { AlertPayload } from '../../../evaluation/alert-record.js';
+import type { AlertPayload } from '../payload.js';
 import { cut, moreAlerts } from './group.js';
 import { extraLabels, groupHeadline, headline, postJson, type Receiver } from './receiver.js';
 

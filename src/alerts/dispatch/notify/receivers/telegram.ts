@@ -1,6 +1,6 @@
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
 import { escapeHtml } from '../../../../server/html.js';
-import type { AlertPayload } from '../../../evaluation/alert-record.js';
+import type { AlertPayload } from '../payload.js';
 import { fitBlocks } from './group.js';
 import { extraLabels, groupHeadline, headline, postJson, type Receiver } from './receiver.js';
 

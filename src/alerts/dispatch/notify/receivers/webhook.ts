@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { GO_ZERO_TIME_SECONDS } from '../../../../clients/parse.js';
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
-import type { AlertPayload } from '../../../evaluation/alert-record.js';
+import type { AlertPayload } from '../payload.js';
 import { labelsFingerprint } from './alertmanager-identity.js';
 import { alertsOf, common, groupStatus, labelSetText, type OutgoingGroup } from './group.js';
 import { postJson, type Receiver } from './receiver.js';
