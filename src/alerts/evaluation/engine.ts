@@ -286,7 +286,7 @@ export class AlertEngine {
     }
   }
 
-  /** The wall time of a steady time: what rules and silences compare with. */
+  /** The wall time of a steady time: what rules compare with. */
   private wallMs(steadyMs: number): number {
     return steadyMs + (this.deps.wallOffsetMs?.() ?? 0);
   }
