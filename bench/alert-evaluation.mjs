@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { Alerting } from '../dist/alerts/alerting.js';
+import { AlertPlane } from '../dist/alerts/alert-plane.js';
 import { parseConfig } from '../dist/config/load.js';
 
 const TARGETS = Number(process.env.TARGETS ?? 1000);
@@ -25,7 +25,7 @@ async function microsPerEvaluation(healthy) {
   rules: { AvalancheNodeUnhealthy: { for: 0s } }
   receivers: [{ name: hook, type: webhook, url: "http://127.0.0.1:9/hook" }]
 `).alerts;
-  const alerting = new Alerting(config, pino({ level: 'silent' }));
+  const alerting = new AlertPlane(config, pino({ level: 'silent' }));
   for (let index = 0; index < TARGETS; index++) alerting.evaluateTarget(`node-${index}`, samplesOf(`node-${index}`, healthy));
   const open = alerting.activeAlerts().length;
   const started = performance.now();

@@ -2,10 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, also run by hand (node scripts/import-cycles.mjs)
 import { findCycles, importGraph } from '../scripts/import-cycles.mjs';
+// @ts-expect-error: a plain .mjs script, also run by hand (node scripts/layering.mjs)
+import { ALERT_LAYERS, layerViolations } from '../scripts/layering.mjs';
+
+const SRC = fileURLToPath(new URL('../src', import.meta.url));
 
 describe('src/ module graph', () => {
   it('has no import cycles (type-only imports included)', () => {
-    const cycles = findCycles(importGraph(fileURLToPath(new URL('../src', import.meta.url)))) as string[][];
+    const cycles = findCycles(importGraph(SRC)) as string[][];
     expect(cycles.map((cycle) => cycle.join(' -> '))).toEqual([]);
   });
 
@@ -17,5 +21,28 @@ describe('src/ module graph', () => {
       ['d.ts', ['a.ts']],
     ]);
     expect(findCycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+});
+
+describe('src/alerts layers', () => {
+  it('evaluation never imports dispatch, and dispatch never runs evaluation', () => {
+    const violations = layerViolations(importGraph(SRC), ALERT_LAYERS) as string[][];
+    expect(violations.map((chain) => chain.join(' -> '))).toEqual([]);
+  });
+
+  it('the check finds evaluation reaching dispatch, directly or through another alerts module', () => {
+    const graph = new Map([
+      ['alerts/evaluation/engine.ts', ['alerts/evaluation/rule.ts', 'alerts/state/store.ts', 'config/schema.ts']],
+      ['alerts/evaluation/rule.ts', ['alerts/dispatch/route/routing.ts']],
+      ['alerts/state/store.ts', ['alerts/dispatch/outbox.ts']],
+      // Outside src/alerts the walk stops: the config schema describes dispatch's settings too.
+      ['config/schema.ts', ['alerts/dispatch/route/route.ts']],
+      ['alerts/dispatch/dispatcher.ts', ['alerts/evaluation/alert-record.ts']],
+    ]);
+    expect(layerViolations(graph, ALERT_LAYERS)).toEqual([
+      ['alerts/evaluation/engine.ts', 'alerts/evaluation/rule.ts', 'alerts/dispatch/route/routing.ts'],
+      ['alerts/evaluation/engine.ts', 'alerts/state/store.ts', 'alerts/dispatch/outbox.ts'],
+      ['alerts/evaluation/rule.ts', 'alerts/dispatch/route/routing.ts'],
+    ]);
   });
 });

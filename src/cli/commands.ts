@@ -92,7 +92,7 @@ async function testAlert(options: CliOptions): Promise<number> {
   } catch (error) {
     return reportConfigError(error);
   }
-  const { sendTestAlert } = await import('../alerts/delivery/test-alert.js');
+  const { sendTestAlert } = await import('../alerts/dispatch/notify/test-alert.js');
   let daemonUrl: string;
   try {
     const { host, port } = parseListenAddress(options.listenAddress);

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { httpConfigFields, transportOf, type HttpTransport } from './http-config-schema.js';
 import { parseDuration } from './duration.js';
 import type { ConfigIssue } from '../errors.js';
-import type { InhibitRule } from '../alerts/silencing/inhibition.js';
-import { parseMatcher, type Matcher } from '../alerts/silencing/matchers.js';
+import type { InhibitRule } from '../alerts/dispatch/inhibit/inhibition.js';
+import { parseMatcher, type Matcher } from '../alerts/matchers/matchers.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/evaluation/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/evaluation/rules/index.js';
 import { DEFAULT_LOCK_HEARTBEAT_MS } from '../alerts/state/state-dir-lock.js';
@@ -12,8 +12,8 @@ import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
 import { closest } from './did-you-mean.js';
 import { keysAt } from './schema-keys.js';
-import type { Route } from '../alerts/dispatch/route.js';
-import type { TimeInterval } from '../alerts/dispatch/time-interval.js';
+import type { Route } from '../alerts/dispatch/route/route.js';
+import type { TimeInterval } from '../alerts/dispatch/time-mute/time-interval.js';
 import {
   alertmanagerReceiverSchema,
   buildRoute,

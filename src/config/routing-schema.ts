@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { compareMatchers, Route, type RouteOptions } from '../alerts/dispatch/route.js';
-import { knownLocation, parseClock, parseRange, type TimeInterval } from '../alerts/dispatch/time-interval.js';
-import { buildMatcher, parseMatcher, type Matcher } from '../alerts/silencing/matchers.js';
+import { compareMatchers, Route, type RouteOptions } from '../alerts/dispatch/route/route.js';
+import { knownLocation, parseClock, parseRange, type TimeInterval } from '../alerts/dispatch/time-mute/time-interval.js';
+import { buildMatcher, parseMatcher, type Matcher } from '../alerts/matchers/matchers.js';
 import type { ConfigIssue } from '../errors.js';
 import { durationMs } from './fields.js';
 import { httpConfigFields } from './http-config-schema.js';

@@ -1,5 +1,5 @@
-import { PAGERDUTY_EVENTS_URL } from '../alerts/delivery/receivers/pagerduty.js';
-import { TELEGRAM_API_URL } from '../alerts/delivery/receivers/telegram.js';
+import { PAGERDUTY_EVENTS_URL } from '../alerts/dispatch/notify/receivers/pagerduty.js';
+import { TELEGRAM_API_URL } from '../alerts/dispatch/notify/receivers/telegram.js';
 import { transportOf, type HttpTransport } from './http-config-schema.js';
 import type { ReceiverConfig } from './alerts-schema.js';
 import type { Config } from './schema.js';

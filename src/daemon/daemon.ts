@@ -1,9 +1,9 @@
 import { logReachability } from './target-reachability-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Alerting } from '../alerts/alerting.js';
+import type { AlertPlane } from '../alerts/alert-plane.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
-import { DaemonAlerts } from '../alerts/daemon-alerts.js';
+import { EvaluationSchedule } from '../alerts/evaluation-schedule.js';
 import { ALERT_READ_FAMILIES, FLEET_FAMILIES } from '../alerts/evaluation/read-families.js';
 import { STATUS_PAGE_FAMILIES } from '../server/target-status.js';
 import { HttpClient } from '../clients/http.js';
@@ -93,7 +93,7 @@ export class Daemon implements DaemonView {
   private readonly http: HttpClient;
   private readonly runtimes: TargetRuntimes;
   private readonly publicApis: PublicApiJobs;
-  private readonly alerts: DaemonAlerts;
+  private readonly alerts: EvaluationSchedule;
   readonly clock: Clock;
   private readonly lag = new CollectionLag();
   private stopLagTicks?: () => void;
@@ -163,7 +163,7 @@ export class Daemon implements DaemonView {
     this.publicApis = new PublicApiJobs(this.http, this.self);
     this.app = buildApp(this, options.web ?? {});
     const collectorState = (target: string, collector: string) => this.collectorStates.get(sliceKey(target, collector));
-    this.alerts = new DaemonAlerts(options.logger, this.snapshot, {
+    this.alerts = new EvaluationSchedule(options.logger, this.snapshot, {
       collectors: collectorState,
       responseMemory: this.responseMemory,
       clock: this.clock,
@@ -188,7 +188,7 @@ export class Daemon implements DaemonView {
   }
 
   /** The alert plane, while the config has an `alerts:` section (for the Alertmanager API). */
-  get alerting(): Alerting | undefined {
+  get alerting(): AlertPlane | undefined {
     return this.alerts.current;
   }
 

@@ -1,4 +1,4 @@
-import { type LinearRegex, linearRegex, RegexError } from '../alerts/silencing/linear-regex.js';
+import { type LinearRegex, linearRegex, RegexError } from '../alerts/matchers/linear-regex.js';
 
 /**
  * Patterns of `probe.allowed_targets`, matched against a probe URL in its normalized form

@@ -1,10 +1,10 @@
 import { scrubSecrets } from '../config/redact.js';
 import { errorForView, type StatusView } from './daemon-view.js';
 import { badge, escapeHtml, table } from './html.js';
-import type { AlertRecord } from '../alerts/alert.js';
-import type { Alerting } from '../alerts/alerting.js';
-import { NOTIFICATIONS_FAILING_RULE } from '../alerts/delivery/routing.js';
-import { describe as describeSilence } from '../alerts/silencing/silences.js';
+import type { AlertRecord } from '../alerts/evaluation/alert-record.js';
+import type { AlertPlane } from '../alerts/alert-plane.js';
+import { NOTIFICATIONS_FAILING_RULE } from '../alerts/dispatch/route/routing.js';
+import { describe as describeSilence } from '../alerts/dispatch/silence/silences.js';
 
 /** The status page lists this many silences, soonest-ending first; the API lists them all. */
 const MAX_SILENCES_SHOWN = 50;
@@ -12,7 +12,7 @@ const MAX_SILENCES_SHOWN = 50;
 const MAX_TEXT_SHOWN = 160;
 
 /** The status page's alert section: active alerts, then each receiver's last delivery (no URLs, no secrets). */
-export function renderAlertsSection(alerting: Alerting, view: StatusView): string {
+export function renderAlertsSection(alerting: AlertPlane, view: StatusView): string {
   const alerts = alerting
     .activeAlerts()
     .map((alert) => [
@@ -75,9 +75,9 @@ function cut(text: string): string {
   return text.length > MAX_TEXT_SHOWN ? `${text.slice(0, MAX_TEXT_SHOWN)}…` : text;
 }
 
-function stateText(alerting: Alerting, alert: AlertRecord): string {
+function stateText(alerting: AlertPlane, alert: AlertRecord): string {
   const notes = [
-    alerting.engine.flap.flappingSince(alert.fingerprint) !== undefined
+    alerting.dispatcher.flap.flappingSince(alert.fingerprint) !== undefined
       ? `flapping${alert.held ? `, ${alert.held} held until it settles` : ''}`
       : '',
     alert.stale ? 'stale: a collector of the target is failing' : '',

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Alerting } from '../alerts/alerting.js';
+import type { AlertPlane } from '../alerts/alert-plane.js';
 import type { ResponseMemory } from '../clients/response-memory.js';
 import type { Clock } from '../schedule/clock.js';
 import type { CollectorRegistry } from '../collectors/index.js';
@@ -43,7 +43,7 @@ export interface DaemonView {
   /** What the daemon's timers and times run on: the auth cache and failure windows read it too. */
   readonly clock: Clock;
   /** The alert plane, while the config has an `alerts:` section (silences, the Alertmanager API). */
-  readonly alerting: Alerting | undefined;
+  readonly alerting: AlertPlane | undefined;
   /** Extra sections of the status page (alerts, receivers), each rendering escaped HTML. */
   readonly statusSections: ReadonlyArray<(view: StatusView) => string>;
   isReady(): boolean;

@@ -1,5 +1,5 @@
-import { CLIENT_MAX_PROGRAM_SIZE } from '../alerts/silencing/linear-regex.js';
-import { parseMatcher, type Matcher } from '../alerts/silencing/matchers.js';
+import { CLIENT_MAX_PROGRAM_SIZE } from '../alerts/matchers/linear-regex.js';
+import { parseMatcher, type Matcher } from '../alerts/matchers/matchers.js';
 
 /**
  * What `filter=` may cost. Each new regex costs a compile and a first match (about 0.2 ms an RE2

@@ -1,4 +1,4 @@
-import type { Silences } from '../alerts/silencing/silences.js';
+import type { Silences } from '../alerts/dispatch/silence/silences.js';
 
 /**
  * The unfiltered `GET /api/v2/silences` answer, rendered once per change: at the caps it is several

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareAlertLabels, labelsFingerprint } from '../../src/alerts/delivery/receivers/alertmanager-identity.js';
+import { compareAlertLabels, labelsFingerprint } from '../../src/alerts/dispatch/notify/receivers/alertmanager-identity.js';
 
 describe("Alertmanager's identities", () => {
   it('fingerprints a label set as Alertmanager 0.25 does (value read from its API for the same alert)', () => {

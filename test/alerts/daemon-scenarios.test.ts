@@ -160,7 +160,7 @@ describe('alerts through the simulator and the daemon', () => {
     const { stack, hook } = await alertStack('AvalancheChainStalled: { for: 1s, threshold: 2s }');
     // The simulated X-Chain is slow by nature; the assertions follow the C-Chain only.
     const chainC = () => notificationsOf(hook.requests, 'AvalancheChainStalled', { chain: 'C', target: 'node-a', severity: 'critical' });
-    // A fleet-wide rule is evaluated every 5 s (daemon-alerts.ts): the 2 s stall is seen at the first
+    // A fleet-wide rule is evaluated every 5 s (evaluation-schedule.ts): the 2 s stall is seen at the first
     // fleet evaluation after it and fires at the first after its 1 s `for`, up to about 13 s later.
     const fleetRuleMs = 15_000;
     stack.sim.apply({ chain_stall: 'C' });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Alerting } from '../../src/alerts/alerting.js';
-import { backoffMs } from '../../src/alerts/delivery/backoff.js';
-import { Outbox } from '../../src/alerts/delivery/outbox.js';
+import { AlertPlane } from '../../src/alerts/alert-plane.js';
+import { backoffMs } from '../../src/alerts/dispatch/notify/retry-backoff.js';
+import { Outbox } from '../../src/alerts/dispatch/outbox.js';
 import type { AlertsConfig } from '../../src/config/alerts-schema.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
@@ -40,7 +40,7 @@ describe('delivery', () => {
   receivers: [{ name: hook, type: webhook, url: "${hook.url}/hook" }]
 `).alerts!;
     const clock = new ManualClock();
-    const alerting = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+    const alerting = new AlertPlane(config, pino({ level: 'silent' }), undefined, { clock });
     cleanups.push(async () => {
       await alerting.stop(0);
       await hook.close();
@@ -148,7 +148,7 @@ async function restartStack() {
  */
 async function firingRefusedThenResolved(config: AlertsConfig, clock: ManualClock, hook: Recorder, whileFiring = () => {}): Promise<void> {
   hook.respond = () => ({ status: 503, headers: { 'retry-after': '60' } });
-  const first = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+  const first = new AlertPlane(config, pino({ level: 'silent' }), undefined, { clock });
   first.evaluate(samples(0));
   await until(() => outcomeCount(first, 'retried') === 1);
   whileFiring();
@@ -159,7 +159,7 @@ async function firingRefusedThenResolved(config: AlertsConfig, clock: ManualCloc
 /** A second alert plane on the same state_dir, its receiver now accepting: the statuses it sends within `advanceMs`. */
 async function restartAndDeliver(config: AlertsConfig, clock: ManualClock, hook: Recorder, advanceMs: number): Promise<string[]> {
   hook.respond = () => ({ status: 200 });
-  const second = new Alerting(config, pino({ level: 'silent' }), undefined, { clock });
+  const second = new AlertPlane(config, pino({ level: 'silent' }), undefined, { clock });
   cleanups.push(() => second.stop(0));
   await clock.advance(advanceMs);
   await until(() => second.deliverySamples().some((sample) => sample.name === 'avaxmon_notification_queue_depth' && sample.value === 0));
@@ -171,7 +171,7 @@ const samples = (healthy: number): Sample[] => [
   { name: 'avaxmon_node_healthy', labels: { target: 'v' }, value: healthy },
 ];
 
-function outcomeCount(alerting: Alerting, outcome: string): number | undefined {
+function outcomeCount(alerting: AlertPlane, outcome: string): number | undefined {
   return alerting.deliverySamples().find((sample) => sample.name === 'avaxmon_notifications_total' && sample.labels.outcome === outcome)
     ?.value;
 }

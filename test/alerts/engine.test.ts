@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Alerting } from '../../src/alerts/alerting.js';
+import { AlertPlane } from '../../src/alerts/alert-plane.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { AlertsConfig } from '../../src/config/alerts-schema.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
@@ -19,7 +19,7 @@ function alertsConfig(yaml: string): AlertsConfig {
   return parseConfig(yaml).alerts!;
 }
 
-async function setup(rules: string, extra = ''): Promise<{ alerting: Alerting; hook: Recorder; stateDir: string }> {
+async function setup(rules: string, extra = ''): Promise<{ alerting: AlertPlane; hook: Recorder; stateDir: string }> {
   const hook = await startRecorder();
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-alerts-'));
   const config = alertsConfig(`alerts:
@@ -33,7 +33,7 @@ ${rules}
   receivers:
     - { name: hook, type: webhook, url: ${hook.url}/hook }
 ${extra}`);
-  const alerting = new Alerting(config, log);
+  const alerting = new AlertPlane(config, log);
   cleanups.push(async () => {
     await alerting.stop(0);
     await hook.close();
@@ -462,7 +462,7 @@ describe('restart', () => {
     alerting.evaluate(healthy(0), sec(0));
     await hook.waitFor(1);
     await alerting.stop(0);
-    const again = new Alerting(alerting.config, log);
+    const again = new AlertPlane(alerting.config, log);
     cleanups.push(() => again.stop(0));
     again.evaluate(healthy(0), sec(60));
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -546,7 +546,7 @@ describe('restart of a rule that needs history', () => {
     await alerting.stop(0);
     // The restarted collector first sees the (still stalled) height at the restart: last progress = now.
     const restartedAt = sec(1000);
-    const again = new Alerting(alerting.config, log);
+    const again = new AlertPlane(alerting.config, log);
     cleanups.push(() => again.stop(0));
     for (let second = 1000; second <= 1600; second += 20) {
       again.evaluate(chain(restartedAt), sec(second));
@@ -564,7 +564,7 @@ describe('frozen and held alerts', () => {
   const amAlerts = (am: Recorder, alertname: string) =>
     am.requests.filter((request) => (request.json as Array<{ labels: Record<string, string> }>)[0].labels.alertname === alertname);
 
-  async function withAlertmanager(): Promise<{ alerting: Alerting; hook: Recorder; am: Recorder }> {
+  async function withAlertmanager(): Promise<{ alerting: AlertPlane; hook: Recorder; am: Recorder }> {
     const am = await startRecorder();
     cleanups.push(() => am.close());
     const { alerting, hook } = await setup(

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { Alerting } from '../../src/alerts/alerting.js';
+import { AlertPlane } from '../../src/alerts/alert-plane.js';
 import type { CollectorLookup } from '../../src/alerts/evaluation/rule.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
@@ -20,7 +20,7 @@ export const health = (value: number, name = 'validator-1'): Sample[] => [
 ];
 
 export interface Harness {
-  readonly alerting: Alerting;
+  readonly alerting: AlertPlane;
   readonly hook: Recorder;
   readonly stateDir: string;
   close(): Promise<void>;
@@ -44,7 +44,7 @@ ${alerts.includes('group_') ? '' : '  group_wait: 0s\n  group_interval: 0s\n'}${
   receivers:
     - { name: hook, type: webhook, url: ${hook.url}/hook }
 ${receivers}`).alerts!;
-  const alerting = new Alerting(config, silentLog, collectors);
+  const alerting = new AlertPlane(config, silentLog, collectors);
   return {
     alerting,
     hook,
@@ -57,7 +57,7 @@ ${receivers}`).alerts!;
 }
 
 /** Waits until the outbox is empty: every queued notification reached its receiver or was given up. */
-export async function drained(alerting: Alerting, timeoutMs = 60_000): Promise<void> {
+export async function drained(alerting: AlertPlane, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (alerting.outbox.depth > 0) {
     if (Date.now() > deadline) throw new Error(`outbox still holds ${alerting.outbox.depth} notifications`);

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { literalPattern } from '../../src/alerts/silencing/literal-pattern.js';
+import { literalPattern } from '../../src/alerts/matchers/literal-pattern.js';
 
 /** The shortcut must agree with RE2's full match on every pattern it takes. */
 describe('literal patterns', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { Outbox, type NewNotification } from '../../src/alerts/delivery/outbox.js';
+import { Outbox, type NewNotification } from '../../src/alerts/dispatch/outbox.js';
 import { WriteFailures } from '../../src/alerts/state/write-failures.js';
 import { captureStream } from '../helpers/stack.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Silences } from '../../src/alerts/silencing/silences.js';
+import { Silences } from '../../src/alerts/dispatch/silence/silences.js';
 import { parseConfig } from '../../src/config/load.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/runtime/log.js';

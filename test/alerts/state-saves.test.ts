@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineState } from '../../src/alerts/alert.js';
+import type { AlertRecord } from '../../src/alerts/evaluation/alert-record.js';
 import { AlertEngine } from '../../src/alerts/evaluation/engine.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { silentLog } from './harness.js';
+import { noDispatch } from './no-dispatch.js';
 
 const T0 = Date.parse('2026-11-25T00:00:00Z');
 const MINUTE = 60_000;
@@ -25,11 +26,11 @@ const endingSoon: Sample[] = [
  */
 describe('alert state saves', () => {
   it('saves when an alert starts firing, not when only its texts move on', () => {
-    const saves: EngineState[] = [];
+    const saves: Array<readonly AlertRecord[]> = [];
     const engine = new AlertEngine(parseConfig('alerts: {}').alerts!, {
       log: silentLog,
-      enqueue: () => {},
-      save: (state) => saves.push(state),
+      consumer: noDispatch,
+      save: (alerts) => saves.push(alerts),
     });
     engine.evaluate(endingSoon, T0);
     expect(engine.active().map((alert) => [alert.rule, alert.state])).toEqual([['AvalancheStakeExpiring', 'firing']]);

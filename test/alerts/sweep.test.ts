@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DaemonAlerts } from '../../src/alerts/daemon-alerts.js';
+import { EvaluationSchedule } from '../../src/alerts/evaluation-schedule.js';
 import { parseConfig } from '../../src/config/load.js';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import { MetricsSnapshot } from '../../src/metrics/snapshot.js';
@@ -24,7 +24,7 @@ describe('the sweep', () => {
   it('covers every target every 10 s, a tenth of the fleet at each tick', async () => {
     const clock = new ManualClock();
     const snapshot = new MetricsSnapshot(allMetrics, { clock });
-    const alerts = new DaemonAlerts(silentLog, snapshot, { clock });
+    const alerts = new EvaluationSchedule(silentLog, snapshot, { clock });
     stops.push(() => alerts.stop());
     await alerts.configure(
       parseConfig(`alerts:

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsTime, parseClock, parseRange } from '../../src/alerts/dispatch/time-interval.js';
+import { containsTime, parseClock, parseRange } from '../../src/alerts/dispatch/time-mute/time-interval.js';
 import { parseConfig } from '../../src/config/load.js';
 
 const at = (iso: string) => Date.parse(iso);

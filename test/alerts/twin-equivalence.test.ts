@@ -5,6 +5,7 @@ import { AlertEngine } from '../../src/alerts/evaluation/engine.js';
 import { ruleRegistry } from '../../src/alerts/evaluation/rules/index.js';
 import { parseConfig } from '../../src/config/load.js';
 import { silentLog } from './harness.js';
+import { noDispatch } from './no-dispatch.js';
 import { type AlertCase, readAlertCases, samplesAt } from './promtool-replay.js';
 
 /**
@@ -29,7 +30,7 @@ const cases = readdirSync(TESTS_DIR)
 /** The alerts firing at the case's eval_time, by their labels (without Prometheus' scrape labels). */
 function builtInFiring(alertCase: AlertCase): string[] {
   const config = parseConfig('alerts: {}').alerts!;
-  const engine = new AlertEngine(config, { log: silentLog, enqueue: () => {}, save: () => {} });
+  const engine = new AlertEngine(config, { log: silentLog, consumer: noDispatch, save: () => {} });
   for (let atMs = 0; atMs <= alertCase.evalTimeMs; atMs += alertCase.intervalMs) {
     engine.evaluate(samplesAt(alertCase.series, alertCase.intervalMs, atMs), atMs);
   }

@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAGERDUTY_EVENTS_URL } from '../../src/alerts/delivery/receivers/pagerduty.js';
-import { TELEGRAM_API_URL } from '../../src/alerts/delivery/receivers/telegram.js';
+import { PAGERDUTY_EVENTS_URL } from '../../src/alerts/dispatch/notify/receivers/pagerduty.js';
+import { TELEGRAM_API_URL } from '../../src/alerts/dispatch/notify/receivers/telegram.js';
 import { parseConfig } from '../../src/config/load.js';
 import { receiverTransports } from '../../src/config/transports.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELIVERY_OUTCOMES } from '../../src/alerts/delivery/delivery.js';
+import { DELIVERY_OUTCOMES } from '../../src/alerts/dispatch/notify/delivery.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DaemonAlerts } from '../../src/alerts/daemon-alerts.js';
+import { EvaluationSchedule } from '../../src/alerts/evaluation-schedule.js';
 import { parseConfig } from '../../src/config/load.js';
 import { allMetrics } from '../../src/metrics/catalogue/index.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
@@ -83,7 +83,7 @@ describe('a collector run costs its own slice, not the fleet', () => {
 `).alerts;
     const reads = new Map<string, number>();
     const snapshot = new MetricsSnapshot(allMetrics);
-    const alerts = new DaemonAlerts(pino({ level: 'silent' }), snapshot);
+    const alerts = new EvaluationSchedule(pino({ level: 'silent' }), snapshot);
     await alerts.configure(config);
     cleanups.push(() => alerts.stop());
     for (const target of ['a', 'b', 'c']) snapshot.setSlice(`${target}/health`, countedSamples(reads, target, 1, 10));

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledPrograms } from '../../src/alerts/silencing/linear-regex.js';
+import { compiledPrograms } from '../../src/alerts/matchers/linear-regex.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /** `filter=` as an anonymous client sends it: each fresh regex costs a compile, so each client pays for its own. */

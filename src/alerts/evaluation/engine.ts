@@ -1,16 +1,11 @@
 import type { Logger } from 'pino';
-import type { AlertsConfig, ReceiverConfig } from '../../config/alerts-schema.js';
+import type { AlertsConfig } from '../../config/alerts-schema.js';
 import { sameLabels, type Sample } from '../../metrics/metric-desc.js';
-import { fingerprintOf, payloadOf, type AlertRecord, type AlertStatus, type EngineState } from '../alert.js';
+import { fingerprintOf, type AlertRecord } from './alert-record.js';
+import type { AlertConsumer, AlertUpdate, OpenAlerts } from './alert-updates.js';
 import { collectorFailing } from './collector-health.js';
-import { FlapDamper } from './flap-damper.js';
-import { Inhibitor } from '../silencing/inhibition.js';
-import type { NewNotification } from '../delivery/outbox.js';
-import { ALERTMANAGER_RESEND_MS } from '../delivery/receivers/alertmanager.js';
-import { routesNow, timeMuted } from '../delivery/routing.js';
 import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
-import { groupLabelsOf } from '../delivery/group-labels.js';
 import { pick, SampleIndex } from './sample-index.js';
 import { FLEET_SCOPE, RuleMemories } from './rule-memories.js';
 import { markStale } from './stale-facts.js';
@@ -21,12 +16,6 @@ import { markStale } from './stale-facts.js';
  * with no collector failing (e.g. the collector was disabled) it keeps firing this long, then resolves.
  */
 const UNKNOWN_HOLD_MS = 5 * 60_000;
-
-/** The label set and annotations an alert had before a severity change: receivers resolve it. */
-interface PreviousAlert {
-  readonly labels: Readonly<Record<string, string>>;
-  readonly annotations: Readonly<Record<string, string>>;
-}
 
 /**
  * What one evaluation looks at: one target's samples and alerts (the rules that read one target),
@@ -41,25 +30,23 @@ interface EvaluationScope {
 
 export interface EngineDeps {
   readonly log: Logger;
-  /** Durably queues notifications; returns once they are on disk. */
-  readonly enqueue: (notifications: readonly NewNotification[]) => void;
-  /** Persists the alert state after a change; called after the notifications are queued. */
-  readonly save: (state: EngineState) => void;
+  /** Takes each evaluation's alerts: dispatch, which evaluation knows by this shape only. */
+  readonly consumer: AlertConsumer;
+  /** Persists the open alerts after a change; called once the consumer has committed. */
+  readonly save: (alerts: readonly AlertRecord[], nowMs: number) => void;
   readonly collectors?: CollectorLookup;
-  /** The ids of the active silences matching these labels. */
-  readonly silencing?: (labels: Readonly<Record<string, string>>, nowMs: number) => readonly string[];
   /**
    * How far the wall clock is from the steady time the engine is given (SteadyClock.wallOffsetMs):
-   * durations (`for`, flap windows, holds) run on the steady time, while rules (validation periods,
-   * timestamps from the node) and silences read the wall clock. 0 when the two are one.
+   * durations (`for`, holds) run on the steady time, while rules (validation periods, timestamps
+   * from the node) read the wall clock. 0 when the two are one.
    */
   readonly wallOffsetMs?: () => number;
 }
 
 /**
- * The alert lifecycle of Prometheus plus Alertmanager: inactive → pending → firing (after `for`) →
- * resolved, with reminders, flap damping, freezing while the target is down, inhibit_rules,
- * silences, and routing.
+ * Prometheus' alert lifecycle: inactive → pending → firing (after `for`) → resolved, with alerts
+ * frozen while their target is down and kept while their data is unknown. It produces alerts and
+ * nothing else: each evaluation's alerts go to the consumer (dispatch), which decides what is sent.
  */
 export class AlertEngine {
   /** Open alerts by fingerprint, the hash of their identity. */
@@ -67,27 +54,28 @@ export class AlertEngine {
   /** Fingerprints of the open alerts per target: a run's evaluation costs its target's alerts, not the fleet's. */
   private readonly fingerprintsOfTarget = new Map<string, Set<string>>();
   private readonly memories = new RuleMemories();
-  /** Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps. */
-  readonly flap: FlapDamper;
   /** The time of the first evaluation since start; alerts older than that were restored from disk. */
   private startedMs?: number;
-  /** The time of the latest evaluation: when delivery reports a notification, it went out after it. */
-  private lastEvaluationMs?: number;
+
+  /** The open alerts, for dispatch: where it looks for inhibiting alerts and a group's members. */
+  readonly openAlerts: OpenAlerts = {
+    all: () => this.alerts.values(),
+    ofTarget: (target) => [...(this.fingerprintsOfTarget.get(target) ?? [])].map((key) => this.alerts.get(key)!),
+    get: (fingerprint) => this.alerts.get(fingerprint),
+  };
 
   constructor(
     private config: AlertsConfig,
     private readonly deps: EngineDeps,
-    restored: EngineState = { alerts: [], transitions: {} },
+    restored: readonly AlertRecord[] = [],
   ) {
     // Keyed by identity: a record saved while severity was part of the fingerprint keeps its old one for receivers.
-    for (const alert of restored.alerts) this.remember(fingerprintOf(alert.labels), alert);
-    this.flap = new FlapDamper(config, deps.log, restored);
+    for (const alert of restored) this.remember(fingerprintOf(alert.labels), alert);
   }
 
-  /** A reload swaps rules and receivers but keeps every alert's state. */
+  /** A reload swaps rules but keeps every alert's state. */
   reconfigure(config: AlertsConfig): void {
     this.config = config;
-    this.flap.reconfigure(config);
   }
 
   active(): readonly AlertRecord[] {
@@ -96,9 +84,9 @@ export class AlertEngine {
 
   /**
    * Applies one evaluation of every rule: target by target over each target's samples, and the
-   * fleet-wide rules over all of them. The state changes only once its notifications are in the
-   * outbox: when queuing fails, the state is rolled back, so the next evaluation makes the same
-   * transitions again (with the same idempotency keys) and nothing is lost.
+   * fleet-wide rules over all of them. The state changes only once the consumer committed (its
+   * notifications are in the outbox): when it cannot, the state is rolled back, so the next
+   * evaluation makes the same transitions again (with the same idempotency keys) and nothing is lost.
    */
   evaluate(samples: readonly Sample[], nowMs: number): boolean {
     const byTarget = new Map<string, Sample[]>();
@@ -140,26 +128,34 @@ export class AlertEngine {
   /** Returns whether any alert in scope changed (or a notification went out). */
   private evaluateScopes(scopes: readonly EvaluationScope[], nowMs: number): boolean {
     this.startedMs ??= nowMs;
-    this.lastEvaluationMs = Math.max(this.lastEvaluationMs ?? nowMs, nowMs);
     const before = this.checkpoint(scopes);
     const durableBefore = this.durableState(scopes);
-    const outgoing: NewNotification[] = [];
+    this.deps.consumer.begin(nowMs);
+    let sent: boolean;
     try {
-      for (const scope of scopes) outgoing.push(...this.transition(scope, new SampleIndex(scope.samples), nowMs));
-      if (outgoing.length > 0) this.deps.enqueue(outgoing);
+      for (const scope of scopes) this.hand(this.transition(scope, new SampleIndex(scope.samples), nowMs), nowMs);
+      sent = this.deps.consumer.commit(nowMs);
     } catch (error) {
+      this.deps.consumer.rollback();
       this.rollback(before, scopes);
       throw error;
     }
-    this.flap.commit();
-    this.groupsSent(outgoing, nowMs);
     // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
-    const changed = outgoing.length > 0 || this.durableState(scopes) !== durableBefore;
-    if (changed) this.deps.save({ alerts: this.active(), ...this.flap.state(nowMs) });
+    const changed = sent || this.durableState(scopes) !== durableBefore;
+    if (changed) this.deps.save(this.active(), nowMs);
     return changed;
   }
 
-  private transition(scope: EvaluationScope, index: SampleIndex, nowMs: number): NewNotification[] {
+  /** Gives one scope's alerts to the consumer; an ended alert closes unless the consumer holds it open. */
+  private hand(updates: readonly AlertUpdate[], nowMs: number): void {
+    const keptOpen = this.deps.consumer.take(updates, nowMs);
+    for (const update of updates) {
+      if (update.kind === 'ended' && !keptOpen.has(update.alert.fingerprint)) this.forget(update.alert.fingerprint, update.alert);
+    }
+  }
+
+  /** One scope's verdicts, in the order reached: seen alerts first, then those no longer seen. */
+  private transition(scope: EvaluationScope, index: SampleIndex, nowMs: number): AlertUpdate[] {
     const unreachable = new Set(
       index
         .all('avaxmon_target_up')
@@ -168,8 +164,8 @@ export class AlertEngine {
     );
     const frozen = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
       alert.rule !== TARGET_DOWN_RULE && unreachable.has(alert.labels.target);
-    const outgoing: NewNotification[] = [];
-    const firing: Array<{ alert: AlertRecord; previous?: PreviousAlert }> = [];
+    const updates: AlertUpdate[] = [];
+    const firing: AlertUpdate[] = [];
     const seen = new Set<string>();
     // A rule that threw says nothing about its alerts: they are kept as they are, not resolved.
     const failedRules = new Set<string>();
@@ -179,15 +175,10 @@ export class AlertEngine {
       const alert = this.alerts.get(fingerprint) ?? this.open(fingerprint, rule, labels, nowMs);
       const previousAnnotations = alert.annotations;
       alert.annotations = annotationsOf(rule, candidate);
-      if (alert.held === 'resolved') {
-        // The condition is back before its resolve went out: receivers still have "firing", which is right.
-        this.flap.noteChange(fingerprint, nowMs);
-        alert.held = undefined;
-      }
       alert.unknownSinceMs = undefined;
       alert.stale = undefined;
       if (frozen(alert)) {
-        outgoing.push(...this.keepAlive(alert, nowMs));
+        updates.push({ kind: 'kept', alert, holds: true });
         continue;
       }
       // Same alert, new severity (a tiered rule escalating): `for` keeps running; receivers get the old label set resolved.
@@ -197,27 +188,15 @@ export class AlertEngine {
         alert.state = 'firing';
         alert.firingSinceMs = nowMs;
       }
-      if (alert.state === 'firing') firing.push({ alert, previous });
+      if (alert.state === 'firing') firing.push({ kind: 'firing', alert, previous });
     }
     for (const [fingerprint, alert] of this.alertsIn([scope])) {
       if (seen.has(fingerprint)) continue;
-      if (failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs) || this.relearning(alert, nowMs)) {
-        outgoing.push(...this.keepAlive(alert, nowMs));
-        continue;
-      }
-      outgoing.push(...this.close(fingerprint, alert, nowMs));
+      const kept = failedRules.has(alert.rule) || frozen(alert) || this.holdUnknown(alert, index, nowMs) || this.relearning(alert, nowMs);
+      updates.push(kept ? { kind: 'kept', alert, holds: false } : { kind: 'ended', alert });
     }
-    // Muting is decided once every alert's state is known: a source may come after its targets.
-    const inhibitor = new Inhibitor(this.config.inhibitRules, {
-      all: () => [...this.alerts.values()].filter(isFiring),
-      ofTarget: (target) => [...(this.fingerprintsOfTarget.get(target) ?? [])].map((key) => this.alerts.get(key)!).filter(isFiring),
-    });
-    for (const { alert, previous } of firing) {
-      alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, this.wallMs(nowMs)) ?? []);
-      outgoing.push(...(alert.muted ? this.withdraw(alert, nowMs) : this.notifyFiring(alert, nowMs, previous)));
-    }
-    this.flap.sweep(nowMs, (fingerprint) => this.alerts.get(fingerprint)?.held !== undefined);
-    return outgoing;
+    // Firing alerts come last: whether one is inhibited depends on every other alert's state.
+    return [...updates, ...firing];
   }
 
   /**
@@ -232,16 +211,14 @@ export class AlertEngine {
     );
   }
 
-  /** The alerts in scope as JSON (cheap to compare and to restore); the flap damper journals from here. */
+  /** The alerts in scope as JSON (cheap to compare and to restore). */
   private checkpoint(scopes: readonly EvaluationScope[]): string {
-    this.flap.begin();
     return JSON.stringify(this.alertsIn(scopes).map(([, alert]) => alert));
   }
 
   private rollback(before: string, scopes: readonly EvaluationScope[]): void {
     for (const [fingerprint, alert] of this.alertsIn(scopes)) this.forget(fingerprint, alert);
     for (const alert of JSON.parse(before) as AlertRecord[]) this.remember(fingerprintOf(alert.labels), alert);
-    this.flap.rollback();
   }
 
   /** The open alerts the scopes own, with their keys: a target scope looks at its own target's alerts only. */
@@ -309,7 +286,7 @@ export class AlertEngine {
     }
   }
 
-  /** The wall time of a steady time: what rules and silences compare with. */
+  /** The wall time of a steady time: what rules compare with. */
   private wallMs(steadyMs: number): number {
     return steadyMs + (this.deps.wallOffsetMs?.() ?? 0);
   }
@@ -356,176 +333,6 @@ export class AlertEngine {
     if (!historyMs || !settings?.enabled || alert.activeSinceMs >= this.startedMs!) return false;
     return nowMs - this.startedMs! < historyMs(settings.params) + settings.forMs;
   }
-
-  /**
-   * The first firing notification (unless flap damping holds it); after a severity change, a firing
-   * notification with the new severity at once; otherwise reminders per receiver.
-   */
-  private notifyFiring(alert: AlertRecord, nowMs: number, previous?: PreviousAlert): NewNotification[] {
-    const routed = this.config.receivers.filter((receiver) => routesNow(receiver, alert.labels, nowMs));
-    if (Object.keys(alert.notified).length === 0) {
-      if (routed.length === 0) return [];
-      const decision = this.flap.decide(alert, 'firing', nowMs, alert.held !== 'firing');
-      if (decision === 'hold') {
-        alert.held = 'firing';
-        return [];
-      }
-      alert.held = undefined;
-      this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
-    }
-    if (previous && routed.length > 0) {
-      alert.reminders += 1;
-      this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
-      return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previous));
-    }
-    // A receiver that has not heard of the episode (its silence ended, or it was added by a reload) hears of it now.
-    const unaware = routed.filter((receiver) => alert.notified[receiver.name] === undefined);
-    if (unaware.length > 0) alert.reminders += 1;
-    const told = unaware.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
-    return [
-      ...told,
-      ...this.reminders(alert, nowMs, (receiver) => routesNow(receiver, alert.labels, nowMs) && !unaware.includes(receiver)),
-    ];
-  }
-
-  /**
-   * A muted (silenced, inhibited) alert: Alertmanager, which keeps its own copy, is told it ended,
-   * as Prometheus ends an alert, so it stops paging; it hears of the alert again once unmuted.
-   * Other receivers just get no reminders meanwhile.
-   */
-  private withdraw(alert: AlertRecord, nowMs: number): NewNotification[] {
-    const told = this.config.receivers.filter(
-      (receiver) => receiver.type === 'alertmanager' && alert.notified[receiver.name] !== undefined,
-    );
-    if (told.length === 0) return [];
-    alert.reminders += 1;
-    for (const receiver of told) delete alert.notified[receiver.name];
-    return told.map((receiver) =>
-      this.notification(alert, receiver, 'resolved', nowMs, false, false, undefined, `muted-${alert.reminders}`),
-    );
-  }
-
-  /**
-   * A firing alert that is frozen (its target is down), held (its data is unknown) or muted (inhibited)
-   * sends no first notice and no reminders, except to Alertmanager once it has it: there a firing alert
-   * that is not re-sent expires at endsAt and Alertmanager would resolve it on its own.
-   */
-  private keepAlive(alert: AlertRecord, nowMs: number): NewNotification[] {
-    return alert.state === 'firing' ? this.reminders(alert, nowMs, (receiver) => receiver.type === 'alertmanager') : [];
-  }
-
-  /**
-   * Any notification to a grouping receiver (firing or resolve) carries its whole group, so every
-   * alert of the group shown to that receiver was re-sent with it: their reminders count from now. The
-   * group is then reminded once per repeat_interval after its last notification, as Alertmanager does.
-   */
-  private groupsSent(outgoing: readonly NewNotification[], nowMs: number): void {
-    for (const receiver of this.config.receivers) {
-      if (receiver.type === 'alertmanager') continue;
-      // Any notification of a group, a resolve too, carries the group's firing alerts: the repeat timer restarts.
-      const groups = new Set(
-        outgoing
-          .filter((notification) => notification.receiver === receiver.name)
-          .map((notification) => groupKeyOf(receiver, notification.alert.labels)),
-      );
-      if (groups.size === 0) continue;
-      for (const alert of this.alerts.values()) {
-        const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
-        if (shown && groups.has(groupKeyOf(receiver, alert.labels))) alert.notified[receiver.name] = nowMs;
-      }
-    }
-  }
-
-  /**
-   * Delivery sent a notification of this group: every alert of the group shown to the receiver went
-   * with it, so its repeat_interval counts from now (Alertmanager's notification log does the same).
-   */
-  groupNotified(receiverName: string, groupLabels: Readonly<Record<string, string>>): void {
-    const receiver = this.config.receivers.find((each) => each.name === receiverName);
-    // Alertmanager's own resends keep its alerts from expiring: they follow the engine's schedule.
-    if (!receiver || receiver.type === 'alertmanager' || this.lastEvaluationMs === undefined) return;
-    // The engine's time (the evaluation that saw it go out), so reminders count on one clock.
-    const atMs = this.lastEvaluationMs;
-    const group = JSON.stringify(groupLabels);
-    for (const alert of this.alerts.values()) {
-      const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
-      if (shown && groupKeyOf(receiver, alert.labels) === group) alert.notified[receiver.name] = atMs;
-    }
-  }
-
-  private reminders(alert: AlertRecord, nowMs: number, eligible: (receiver: ReceiverConfig) => boolean): NewNotification[] {
-    const due = this.config.receivers.filter(
-      (receiver) =>
-        eligible(receiver) &&
-        alert.notified[receiver.name] !== undefined &&
-        nowMs - alert.notified[receiver.name] >= this.repeatInterval(receiver),
-    );
-    if (due.length === 0) return [];
-    alert.reminders += 1;
-    return due.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, true));
-  }
-
-  /**
-   * The condition no longer holds: a pending alert (or one whose firing flap damping held) vanishes
-   * silently, since receivers last heard "resolved"; a notified one resolves unless damping holds it.
-   */
-  private close(fingerprint: string, alert: AlertRecord, nowMs: number): NewNotification[] {
-    const notifiedTo = Object.keys(alert.notified);
-    if (notifiedTo.length === 0) {
-      if (alert.held === 'firing') this.flap.noteChange(fingerprint, nowMs);
-      this.forget(fingerprint, alert);
-      return [];
-    }
-    const decision = this.flap.decide(alert, 'resolved', nowMs, alert.held !== 'resolved');
-    if (decision === 'hold') {
-      alert.held = 'resolved';
-      return [];
-    }
-    this.forget(fingerprint, alert);
-    this.deps.log.info({ alert: alert.labels }, 'Alert resolved');
-    const receivers = this.config.receivers.filter(
-      (receiver) => notifiedTo.includes(receiver.name) && receiver.sendResolved && !timeMuted(receiver, nowMs),
-    );
-    return receivers.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs, false, decision === 'notice'));
-  }
-
-  private repeatInterval(receiver: ReceiverConfig): number {
-    return receiver.repeatIntervalMs ?? (receiver.type === 'alertmanager' ? ALERTMANAGER_RESEND_MS : this.config.repeatIntervalMs);
-  }
-
-  private notification(
-    alert: AlertRecord,
-    receiver: ReceiverConfig,
-    status: AlertStatus,
-    nowMs: number,
-    reminder = false,
-    flapNotice = false,
-    previous?: PreviousAlert,
-    suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved',
-  ): NewNotification {
-    if (status === 'firing') alert.notified[receiver.name] = nowMs;
-    const payload = {
-      ...payloadOf(alert, status, nowMs, this.config.externalUrl),
-      ...(previous ? { previousLabels: previous.labels, previousAnnotations: previous.annotations } : {}),
-    };
-    return {
-      receiver: receiver.name,
-      fingerprint: alert.fingerprint,
-      // Deterministic, so a notification re-queued after a crash carries the key the receiver saw.
-      key: `${alert.fingerprint}-${alert.activeSinceMs}-${suffix}`,
-      reminder,
-      alert: flapNotice ? { ...payload, annotations: { ...payload.annotations, flapping: this.flap.notice(alert.fingerprint) } } : payload,
-    };
-  }
-}
-
-function groupKeyOf(receiver: ReceiverConfig, labels: Readonly<Record<string, string>>): string {
-  return JSON.stringify(groupLabelsOf(receiver.grouping.by, labels));
-}
-
-function isFiring(alert: AlertRecord): boolean {
-  return alert.state === 'firing';
 }
 
 /** A target scope evaluates the per-target rules, the fleet scope the fleet-wide ones. */
@@ -537,15 +344,6 @@ function coversRule(scope: EvaluationScope, rule: string): boolean {
 /** A target scope owns that target's alerts of its rules; the fleet scope every alert of its rules. */
 function coversAlert(scope: EvaluationScope, alert: AlertRecord): boolean {
   return coversRule(scope, alert.rule) && (scope.target === undefined || alert.labels.target === scope.target);
-}
-
-function mutedBy(inhibitor: Inhibitor, alert: AlertRecord): string | undefined {
-  const source = inhibitor.inhibitedBy(alert.labels, alert.fingerprint);
-  return source && `inhibited by ${source.rule}${source.labels.target ? ` on ${source.labels.target}` : ''}`;
-}
-
-function silencedBy(silences: readonly string[]): string | undefined {
-  return silences.length > 0 ? `silenced by ${silences.join(', ')}` : undefined;
 }
 
 function annotationsOf(rule: string, candidate: Candidate): Record<string, string> {

@@ -52,7 +52,7 @@ export interface Candidate {
 
 /**
  * A built-in rule, Prometheus-like: a function from the current samples and the time to the series
- * for which the condition holds. The engine owns `for`, the lifecycle and the notifications.
+ * for which the condition holds. The engine owns `for` and the lifecycle; dispatch the notifications.
  */
 export interface AlertRule {
   readonly name: string;

@@ -1,14 +1,20 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { EngineState } from '../alert.js';
+import type { SavedFlapState } from '../dispatch/flap/flap-damper.js';
+import type { AlertRecord } from '../evaluation/alert-record.js';
 import { writeFileDurably } from './durable-file.js';
 import { WriteFailures } from './write-failures.js';
 
-const STATE_VERSION = 1;
-const EMPTY: EngineState = { alerts: [], transitions: {} };
+/** What survives a restart: the open alerts (with what dispatch noted on them) and the flap damper's memory. */
+export interface SavedAlertState extends SavedFlapState {
+  readonly alerts: readonly AlertRecord[];
+}
 
-/** The engine's alert state in `<state_dir>/alerts.json`, so a restart neither re-announces nor forgets. */
+const STATE_VERSION = 1;
+const EMPTY: SavedAlertState = { alerts: [], transitions: {} };
+
+/** The open alerts and the flap damper's memory in `<state_dir>/alerts.json`, so a restart neither re-announces nor forgets. */
 export class AlertStateStore {
   private readonly file: string;
   private lastWritten = '';
@@ -22,7 +28,7 @@ export class AlertStateStore {
     this.file = join(stateDir, 'alerts.json');
   }
 
-  load(): EngineState {
+  load(): SavedAlertState {
     let text: string;
     try {
       text = readFileSync(this.file, 'utf8');
@@ -31,7 +37,7 @@ export class AlertStateStore {
       throw error;
     }
     try {
-      const state = JSON.parse(text) as EngineState & { version: number };
+      const state = JSON.parse(text) as SavedAlertState & { version: number };
       if (state.version !== STATE_VERSION) throw new Error(`unknown state version ${state.version}`);
       this.lastWritten = text;
       return { alerts: state.alerts, transitions: state.transitions ?? {}, flapping: state.flapping ?? {} };
@@ -43,9 +49,9 @@ export class AlertStateStore {
 
   /**
    * Writes only when something changed: most evaluations change nothing. A failed write keeps the
-   * state in memory (the engine goes on) and is retried at the next change or evaluation.
+   * state in memory (evaluation goes on) and is retried at the next change or evaluation.
    */
-  save(state: EngineState): void {
+  save(state: SavedAlertState): void {
     const text = JSON.stringify({ version: STATE_VERSION, ...state });
     if (text === this.lastWritten) return;
     try {

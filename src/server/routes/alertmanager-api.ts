@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Alerting } from '../../alerts/alerting.js';
-import { generatorUrl } from '../../alerts/alert.js';
-import { matchesAll, matchesValue, type Matcher } from '../../alerts/silencing/matchers.js';
-import { routes } from '../../alerts/delivery/routing.js';
+import type { AlertPlane } from '../../alerts/alert-plane.js';
+import { generatorUrl } from '../../alerts/dispatch/notify/payload.js';
+import { matchesAll, matchesValue, type Matcher } from '../../alerts/matchers/matchers.js';
+import { routes } from '../../alerts/dispatch/route/routing.js';
 import { FILTER_LIMITS, FilterBudget, FilterBusyError, FilterError } from '../filter-budget.js';
 import { SilenceListing } from '../silence-listing.js';
 import {
@@ -12,14 +12,14 @@ import {
   type PostableSilence,
   type Silence,
   type SilenceState,
-} from '../../alerts/silencing/silences.js';
+} from '../../alerts/dispatch/silence/silences.js';
 import { needs } from '../route-authority.js';
 
 /** The part of Alertmanager's API v2 that amtool needs for silences, and the active alerts. */
-export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => Alerting | undefined): void {
+export function registerAlertmanagerApi(app: FastifyInstance, alerting: () => AlertPlane | undefined): void {
   const filterBudget = new FilterBudget();
   const listing = new SilenceListing();
-  const withAlerting = async (reply: FastifyReply, handle: (alerting: Alerting) => unknown) => {
+  const withAlerting = async (reply: FastifyReply, handle: (alerting: AlertPlane) => unknown) => {
     const current = alerting();
     if (!current)
       return reply.code(404).type('application/json').send(JSON.stringify('the alert engine is off: the config has no alerts: section'));
@@ -175,7 +175,7 @@ interface GettableAlert {
 }
 
 /** The firing alerts, as Alertmanager lists them: pending ones are not alerts yet. */
-function gettableAlerts(alerting: Alerting): GettableAlert[] {
+function gettableAlerts(alerting: AlertPlane): GettableAlert[] {
   const nowMs = alerting.clock.now();
   const updatedAt = new Date(nowMs).toISOString();
   return alerting

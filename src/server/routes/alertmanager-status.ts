@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { needs } from '../route-authority.js';
 import { stringify } from 'yaml';
-import type { Matcher } from '../../alerts/silencing/matchers.js';
+import type { Matcher } from '../../alerts/matchers/matchers.js';
 import type { Config } from '../../config/schema.js';
 import { REVISION, VERSION } from '../../runtime/version.js';
 import type { DaemonView } from '../daemon-view.js';

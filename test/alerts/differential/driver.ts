@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Alerting } from '../../../src/alerts/alerting.js';
+import { AlertPlane } from '../../../src/alerts/alert-plane.js';
 import { parseConfig } from '../../../src/config/load.js';
 import type { Sample } from '../../../src/metrics/metric-desc.js';
 import { ALERTMANAGER, startRealSystem, type RealSystem } from '../../helpers/real-systems.js';
@@ -64,7 +64,7 @@ export interface Side {
 }
 
 export interface Differential {
-  readonly ours: Side & { alerting: Alerting; readonly stateDir: string };
+  readonly ours: Side & { alerting: AlertPlane; readonly stateDir: string };
   readonly theirs: Side & { readonly alertmanager: RealSystem };
   /** Evaluates `samples` and feeds Alertmanager every FEED_MS for `holdMs`. */
   hold(samples: readonly Sample[], holdMs: number): Promise<void>;
@@ -102,7 +102,7 @@ export async function startDifferential(routing: string, alerts: string): Promis
         routing.replaceAll(HOOK, `${ourHook.url}/hook`),
       )}`,
     ).alerts!;
-  let alerting = new Alerting(config(), silentLog);
+  let alerting = new AlertPlane(config(), silentLog);
   const fed = new Map<string, { labels: Record<string, string>; annotations: Record<string, string>; startsAt: string }>();
   const feed = async () => {
     const nowMs = Date.now();
@@ -177,7 +177,7 @@ export async function startDifferential(routing: string, alerts: string): Promis
     },
     async restart() {
       await alerting.stop(0);
-      alerting = new Alerting(config(), silentLog);
+      alerting = new AlertPlane(config(), silentLog);
     },
     async close() {
       await alerting.stop(0);
