@@ -90,6 +90,8 @@ receivers:
     harness.alerting.silences.expire(silence);
     await evaluateFor(0, 1_000);
     await until(() => statuses().length >= 3);
-    expect(statuses()).toEqual(['firing', 'resolved', 'firing']);
+    // Alertmanager may repeat the new firing (its repeat_interval is 1s) before a slow machine looks.
+    expect(statuses().slice(0, 3)).toEqual(['firing', 'resolved', 'firing']);
+    expect(statuses().slice(3).every((status) => status === 'firing')).toBe(true);
   }, 60_000);
 });
