@@ -7,6 +7,7 @@ import { keysAt } from './schema-keys.js';
 import { closest } from './did-you-mean.js';
 import { expandEnv, joinPath } from './expand-env.js';
 import { resolveSecretFiles } from './secret-files.js';
+import { invocation } from '../runtime/invocation.js';
 import { nothingToWatch } from './nothing-to-watch.js';
 
 export interface LoadOptions {
@@ -26,7 +27,7 @@ export function loadConfigFile(file: string, options: LoadOptions = {}): Config 
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     // A first run from an empty directory: say where a config comes from.
-    const hint = missing ? `; write a starter one with \`avaxmon init ${file}\`, or pass --config.file=FILE` : '';
+    const hint = missing ? `; write a starter one with \`${invocation()} init ${file}\`, or pass --config.file=FILE` : '';
     throw new ConfigError([{ path: '', message: `cannot read config file ${file}: ${(error as Error).message}${hint}` }]);
   }
   const config = parseConfig(decodeText(bytes), options);
