@@ -1,11 +1,13 @@
 import { EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
 import type { HttpTransport } from '../config/http-config-schema.js';
-import { OriginClients } from './origin-clients.js';
+import { OriginClients, type SpareClients } from './origin-clients.js';
 
 export interface DispatcherOptions {
   readonly connectTimeoutMs: number;
   readonly connections: number;
   readonly keepAliveTimeoutMs: number;
+  /** Direct connections only: a proxy's pool keeps its own. */
+  readonly spare?: SpareClients;
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -24,7 +26,7 @@ export function createDispatcher(origin: string, transport: HttpTransport | unde
   const env = options.env ?? process.env;
   if (PROXY_VARIABLES.some((name) => env[name]))
     return new EnvHttpProxyAgent({ connect: tls, requestTls: tls, ...pooling, ...envProxies(env) });
-  return new OriginClients(origin, { connect: tls, ...pooling });
+  return new OriginClients(origin, { connect: tls, ...pooling, spare: options.spare });
 }
 
 /** Passed explicitly, so a test or a reload sees the environment it was given. */

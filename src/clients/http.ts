@@ -21,6 +21,12 @@ export const CONNECTIONS_PER_ORIGIN = 12;
  */
 const WARM_CONNECTIONS = 2;
 const SPILL_AFTER_MS = 50;
+/**
+ * A connection past the warm ones closes this long after its last answer: a slow node's round
+ * reuses it, and a fleet does not keep every burst's high-water mark of sockets open
+ * (docs/decisions.md#a-requests-timeout-starts-when-it-is-sent-a-slow-node-gets-more-connections).
+ */
+const SPARE_IDLE_MS = 2_000;
 
 interface Origin {
   readonly dispatcher: Dispatcher;
@@ -160,6 +166,7 @@ export class HttpClient {
         connections: CONNECTIONS_PER_ORIGIN,
         connectTimeoutMs: this.options.connectTimeoutMs ?? timeoutMs,
         keepAliveTimeoutMs: 30_000,
+        spare: { kept: WARM_CONNECTIONS, idleMs: SPARE_IDLE_MS },
       });
       pool = {
         dispatcher,

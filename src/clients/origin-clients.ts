@@ -1,8 +1,17 @@
 import { Client, Dispatcher, errors } from 'undici';
 
+/** How many of an origin's clients keep the pool's keep-alive, and how long the others idle. */
+export interface SpareClients {
+  readonly kept: number;
+  readonly idleMs: number;
+}
+
 /**
  * Up to `connections` undici Clients (one connection each) for one origin, opened as requests need
- * them; each request goes to an idle client, else a new one, else the least loaded. Why not
+ * them; each request goes to an idle client, else a new one, else the least loaded. Past the first
+ * `spare.kept`, a client closes after `spare.idleMs` idle, whatever the server's Keep-Alive hint:
+ * a burst's extra connections would otherwise stay open as long as the node allows (120 s on
+ * AvalancheGo), so every origin would keep the most it ever needed at once. Why not
  * undici's Pool: it allocates a 2,048-slot queue per origin up front and keeps every connection it
  * ever opened, memory per origin that a fleet multiplies, for a node that is mostly asked one thing
  * at a time (docs/decisions.md#originclients-not-undicis-pool).
@@ -13,7 +22,7 @@ export class OriginClients extends Dispatcher {
 
   constructor(
     private readonly origin: string,
-    private readonly options: Client.Options & { readonly connections: number },
+    private readonly options: Client.Options & { readonly connections: number; readonly spare?: SpareClients },
   ) {
     super();
   }
@@ -43,8 +52,12 @@ export class OriginClients extends Dispatcher {
   }
 
   private open(): Client {
-    const { connections: _, ...clientOptions } = this.options;
-    const client = new Client(this.origin, clientOptions);
+    const { connections: _, spare, ...clientOptions } = this.options;
+    const brief = spare !== undefined && this.clients.length >= spare.kept;
+    const client = new Client(
+      this.origin,
+      brief ? { ...clientOptions, keepAliveTimeout: spare.idleMs, keepAliveMaxTimeout: spare.idleMs } : clientOptions,
+    );
     // A failed connect has already failed the requests waiting for it. The client is dropped, not
     // reused: after a certificate name mismatch (test/clients/transport.test.ts) undici 7 counts
     // the failed request as running for good, so that client would never idle nor finish closing.

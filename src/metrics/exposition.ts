@@ -1,5 +1,5 @@
 import type { MetricDesc, Sample } from './metric-desc.js';
-import { ownedBuffer } from './owned-buffer.js';
+import { ownedCopy } from './owned-buffer.js';
 
 export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 export const OPENMETRICS_TEXT = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
@@ -17,21 +17,61 @@ export interface RenderedSlice {
   readonly ends: readonly number[];
 }
 
-export function renderSamples(samples: readonly Sample[]): RenderedSlice {
-  const lines = new Map<string, string>();
+/**
+ * Lines are written into this scratch buffer first, and copied into a buffer of the slice's own only
+ * when they differ from the previous rendering: most runs of a fleet leave their slice as it was,
+ * and they then allocate no buffer nor joined text at all. A rendering past MAX_KEPT_SCRATCH gets a
+ * scratch of its own size that is dropped after it.
+ */
+const MIN_SCRATCH = 64 * 1024;
+const MAX_KEPT_SCRATCH = 1024 * 1024;
+let scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
+
+/**
+ * Renders samples grouped by family, in the order each family first appears. Returns `previous`
+ * itself when the lines are the same, byte for byte and family for family.
+ */
+export function renderSamples(samples: readonly Sample[], previous?: RenderedSlice): RenderedSlice {
+  const names: string[] = [];
+  const groups: Sample[][] = [];
+  const groupOf = new Map<string, Sample[]>();
   for (const sample of samples) {
-    const line = `${sample.name}${renderLabels(sample.labels)} ${formatValue(sample.value)}\n`;
-    lines.set(sample.name, (lines.get(sample.name) ?? '') + line);
+    let group = groupOf.get(sample.name);
+    if (!group) {
+      groupOf.set(sample.name, (group = []));
+      names.push(sample.name);
+      groups.push(group);
+    }
+    group.push(sample);
   }
-  let text = '';
-  for (const family of lines.values()) text += family;
-  // See owned-buffer.ts for why not Buffer.from.
-  const buffer = ownedBuffer(text);
-  const ascii = buffer.length === text.length;
   const ends: number[] = [];
-  let end = 0;
-  for (const family of lines.values()) ends.push((end += ascii ? family.length : Buffer.byteLength(family)));
-  return { buffer, names: [...lines.keys()], ends };
+  let length = 0;
+  for (const group of groups) {
+    for (const sample of group) {
+      const line = `${sample.name}${renderLabels(sample.labels)} ${formatValue(sample.value)}\n`;
+      // UTF-8 takes at most 3 bytes per UTF-16 unit.
+      if (length + 3 * line.length > scratch.length) grow(length, length + 3 * line.length);
+      length += scratch.write(line, length);
+    }
+    ends.push(length);
+  }
+  const lines = scratch.subarray(0, length);
+  if (scratch.length > MAX_KEPT_SCRATCH) scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
+  if (previous && sameRanges(previous, names, ends) && previous.buffer.equals(lines)) return previous;
+  return { buffer: ownedCopy(lines), names, ends };
+}
+
+/** A larger scratch holding the `used` bytes written so far. */
+function grow(used: number, needed: number): void {
+  const larger = Buffer.allocUnsafeSlow(Math.max(needed, 2 * scratch.length));
+  scratch.copy(larger, 0, 0, used);
+  scratch = larger;
+}
+
+function sameRanges(slice: RenderedSlice, names: readonly string[], ends: readonly number[]): boolean {
+  return (
+    slice.names.length === names.length && slice.names.every((name, index) => names[index] === name && slice.ends[index] === ends[index])
+  );
 }
 
 /** Where a family's lines sit in a rendered slice's buffer; undefined when the slice has none. */

@@ -129,10 +129,10 @@ export class MetricsSnapshot {
   setSlice(key: string, samples: readonly Sample[]): void {
     const previous = this.slices.get(key);
     if (!previous && samples.length === 0) return;
-    const rendered = renderSamples(samples);
+    const rendered = renderSamples(samples, previous?.rendered);
     // Same lines, same kept samples: the slice stays as it was, so this run's copies die young
     // instead of being promoted to replace identical ones (most slices of a fleet do not move).
-    if (previous?.rendered.buffer.equals(rendered.buffer) && sameNames(previous.rendered, rendered)) return;
+    if (rendered === previous?.rendered) return;
     const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
     this.indexTargets(key, previous?.kept ?? KeptSamples.none, kept);
     this.version += 1;
@@ -399,8 +399,4 @@ function forEachPiece(
       piece(slice.buffer, index === 0 ? 0 : slice.ends[index - 1], slice.ends[index]);
     }
   }
-}
-
-function sameNames(a: RenderedSlice, b: RenderedSlice): boolean {
-  return a.names.length === b.names.length && a.names.every((name, index) => b.names[index] === name && a.ends[index] === b.ends[index]);
 }

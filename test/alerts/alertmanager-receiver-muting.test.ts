@@ -92,6 +92,6 @@ receivers:
     await until(() => statuses().length >= 3);
     // Alertmanager may repeat the new firing (its repeat_interval is 1s) before a slow machine looks.
     expect(statuses().slice(0, 3)).toEqual(['firing', 'resolved', 'firing']);
-    expect(statuses().slice(3).every((status) => status === 'firing')).toBe(true);
+    expect(statuses().slice(3)).not.toContain('resolved');
   }, 60_000);
 });

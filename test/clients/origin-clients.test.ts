@@ -64,6 +64,23 @@ describe('OriginClients', () => {
     await brief.close();
   });
 
+  it("closes a burst's spare connection soon after it idles, whatever the server allows, and keeps the first", async () => {
+    const spare = new OriginClients(origin, { connections: 2, keepAliveTimeout: 30_000, spare: { kept: 1, idleMs: 50 } });
+    const open = () => (spare as unknown as { clients: unknown[] }).clients.length;
+    holding = true;
+    const answers = ['/1', '/2'].map((path) => spare.request({ origin, path, method: 'GET' }).then((response) => response.body.text()));
+    await until(() => held.length === 2);
+    holding = false;
+    for (const response of held) response.end(response.req.url);
+    expect(await Promise.all(answers)).toEqual(['/1', '/2']);
+    // The server's Keep-Alive hint (5 s, Node's default) would keep both; the spare closes first.
+    await until(() => open() === 1 && [...sockets].filter((socket) => !socket.closed).length === 1);
+    // The next request goes over the kept connection: no third one is opened.
+    expect(await (await spare.request({ origin, path: '/3', method: 'GET' })).body.text()).toBe('/3');
+    expect(sockets.size).toBe(2);
+    await spare.close();
+  });
+
   it('closes its connections on close, and refuses requests after', async () => {
     await get('/a');
     const [socket] = sockets;

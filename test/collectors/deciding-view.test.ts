@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DECIDING_STAKE_SHARE, observedUptimeRatio, uptimeSeenByShare } from '../../src/collectors/validators/deciding-view.js';
+import {
+  DECIDING_STAKE_SHARE,
+  observedUptimeRatio,
+  uptimeSeenByShare,
+  uptimeSeenByValidatorPeers,
+} from '../../src/collectors/validators/deciding-view.js';
 import { downtimeBudgetSeconds } from '../../src/collectors/validators/downtime-budget.js';
 
 const DAY = 86_400;
@@ -87,5 +92,19 @@ describe('the deciding view: the uptime at least 75% of the connected stake sees
       }));
       for (const share of [0.1, 0.5, DECIDING_STAKE_SHARE]) expect(uptimeSeenByShare(views, share)).toBe(byWalk(views, share));
     }
+  });
+
+  it("from info.peers: each validator peer's whole-percent view weighted by its stake, the node's own view left out", () => {
+    const peers = Array.from({ length: 1_800 }, (_, index) => ({
+      peer: { nodeId: `NodeID-${index}`, observedPercent: index % 7 === 0 ? undefined : 60 + ((index * 37) % 41) },
+      weight: 2_000_000_000_000 + index * 1_000_003,
+    }));
+    const self = 'NodeID-5';
+    const perPeer = peers
+      .filter(({ peer }) => peer.observedPercent !== undefined && peer.nodeId !== self)
+      .map(({ peer, weight }) => ({ uptimeRatio: observedUptimeRatio(peer.observedPercent!), weight }));
+    expect(uptimeSeenByValidatorPeers(peers, self)).toBe(uptimeSeenByShare(perPeer, DECIDING_STAKE_SHARE));
+    // Only the node itself: no view at all, never its own reassuring one.
+    expect(uptimeSeenByValidatorPeers([{ peer: { nodeId: self, observedPercent: 100 }, weight: 1 }], self)).toBeUndefined();
   });
 });

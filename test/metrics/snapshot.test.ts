@@ -109,6 +109,32 @@ describe('MetricsSnapshot', () => {
     expect(validating.end).toBe(slice.buffer.length);
   });
 
+  it('hands back the previous rendering when the lines are the same, and a new one when a value or a family moved', () => {
+    const samples = [...peers('a', 1), { name: 'avaxmon_node_validating', labels: { target: 'a' }, value: 1 }];
+    const first = renderSamples(samples);
+    expect(renderSamples([...samples.map((sample) => ({ ...sample, labels: { ...sample.labels } }))], first)).toBe(first);
+    const moved = renderSamples([...peers('a', 2), samples[1]], first);
+    expect(moved).not.toBe(first);
+    expect(moved.buffer.toString()).toBe('avaxmon_node_peers{target="a"} 2\navaxmon_node_validating{target="a"} 1\n');
+    // The same lines in another order are another rendering.
+    expect(renderSamples([samples[1], samples[0]], first)).not.toBe(first);
+  });
+
+  it('renders a slice larger than its scratch space whole, multi-byte label values included, and the next one after it', () => {
+    const many = Array.from({ length: 40_000 }, (_, index) => ({
+      name: 'avaxmon_node_peers',
+      labels: { target: `é-${index}` },
+      value: index,
+    }));
+    const large = renderSamples(many);
+    const text = large.buffer.toString();
+    expect(large.buffer.length).toBeGreaterThan(1024 * 1024);
+    expect(text.split('\n')).toHaveLength(40_001);
+    expect(text.endsWith('avaxmon_node_peers{target="é-39999"} 39999\n')).toBe(true);
+    expect(large.ends).toEqual([large.buffer.length]);
+    expect(renderSamples(peers('b', 3)).buffer.toString()).toBe('avaxmon_node_peers{target="b"} 3\n');
+  });
+
   it('keeps only the samples of the families asked for, and still renders every family', () => {
     const snapshot = new MetricsSnapshot(allMetrics, { keepSamplesOf: new Set(['avaxmon_node_peers']) });
     const height = { name: 'avaxmon_chain_height', labels: { target: 'a', chain: 'P' }, value: 9 };

@@ -59,11 +59,15 @@ export interface ValidatorPeerView {
  * out: with no validator connected there is no view at all, never a reassuring one.
  */
 export function uptimeSeenByValidatorPeers(validators: readonly ValidatorPeerView[], selfId: string | undefined): number | undefined {
-  const views: StakeView[] = [];
+  // Views are whole percents: their stake summed per percent first, so 1,800 peers make a hundred
+  // views at most instead of an object each for every run.
+  const stakeByPercent = new Map<number, number>();
   for (const { peer, weight } of validators) {
-    if (peer.observedPercent !== undefined && peer.nodeId !== selfId)
-      views.push({ uptimeRatio: observedUptimeRatio(peer.observedPercent), weight });
+    const percent = peer.observedPercent;
+    if (percent !== undefined && peer.nodeId !== selfId) stakeByPercent.set(percent, (stakeByPercent.get(percent) ?? 0) + weight);
   }
+  const views: StakeView[] = [];
+  for (const [percent, weight] of stakeByPercent) views.push({ uptimeRatio: observedUptimeRatio(percent), weight });
   return uptimeSeenByShare(views, DECIDING_STAKE_SHARE);
 }
 
