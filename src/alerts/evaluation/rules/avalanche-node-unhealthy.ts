@@ -7,10 +7,13 @@ import { formatSeconds } from './series-rule.js';
 
 /**
  * The failing checks of a node that is only bootstrapping, as AvalancheGo names them: the chain
- * manager's `bootstrapped` check (chains/manager.go, "subnets not bootstrapped"), and each chain's
- * own check while info.isBootstrapped says that chain is not. A chain's check is registered under
- * its primary alias (P, X, C), which for an L1's chain is its blockchain id unless the node's
- * --chain-aliases-file gives it one: avaxmon_chain_bootstrapped's `check` label names it.
+ * manager's `bootstrapped` check (chains/manager.go, "subnets not bootstrapped"), and, while that
+ * one fails, the chains' own checks. A chain's check lags its chain: the node runs its checks every
+ * 30 s, so info.isBootstrapped says a chain is done before its check passes, and a bootstrap that
+ * ends would page for that half minute if only the chains still bootstrapping counted. A chain's
+ * check is registered under its primary alias (P, X, C), which for an L1's chain is its blockchain
+ * id unless the node's --chain-aliases-file gives it one: avaxmon_chain_bootstrapped's `check`
+ * label names it.
  * Anything else failing (network, diskspace, database, bls...) is an outage whatever the bootstrap.
  */
 const BOOTSTRAPPED_CHECK = 'bootstrapped';
@@ -29,7 +32,7 @@ function bootstrappingOnly({ sel, p }: TwinValues): string {
 )
 unless ${on} (
   (avaxmon_health_check_passing{${sel}, check!="${BOOTSTRAPPED_CHECK}"} == 0)
-  unless on (job, instance, target, check) (avaxmon_chain_bootstrapped{${sel}} == 0)
+  unless on (job, instance, target, check) avaxmon_chain_bootstrapped{${sel}}
 )
 unless ${on} (${downtimeBudgetLeftExpr(sel, ', view="network"')} < ${p.bootstrap_grace})
 or (
@@ -53,13 +56,10 @@ const failingChecks = (samples: SampleIndex, target: string): string[] =>
  */
 function bootstrapSeconds(samples: SampleIndex, target: string, failing: readonly string[], nowSeconds: number): number | undefined {
   if (!failing.includes(BOOTSTRAPPED_CHECK)) return undefined;
-  const notBootstrapped = new Set(
-    samples
-      .where('avaxmon_chain_bootstrapped', { target })
-      .filter((chain) => chain.value === 0)
-      .map((chain) => chain.labels.check ?? chain.labels.chain),
+  const chainChecks = new Set(
+    samples.where('avaxmon_chain_bootstrapped', { target }).map((chain) => chain.labels.check ?? chain.labels.chain),
   );
-  if (!failing.every((check) => check === BOOTSTRAPPED_CHECK || notBootstrapped.has(check))) return undefined;
+  if (!failing.every((check) => check === BOOTSTRAPPED_CHECK || chainChecks.has(check))) return undefined;
   const since = samples.valueOf('avaxmon_health_check_first_failure_timestamp_seconds', { target, check: BOOTSTRAPPED_CHECK });
   return since === undefined ? undefined : Math.max(0, nowSeconds - since);
 }
@@ -112,7 +112,7 @@ export const avalancheNodeUnhealthy: AlertRule = {
     ],
   },
   description:
-    'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks. A node failing only its bootstrap checks (`bootstrapped`, and the checks of chains info.isBootstrapped reports not bootstrapped: P, X, C, or for an L1 chain the check AvalancheGo names by its blockchain id), as after a restart, is a warning until its bootstrap is `bootstrap_grace` (30m) old, then critical; critical at once if its downtime budget (less the age of stale facts) is shorter than that. Failing only `futureupgrade` is a warning: AvalancheUpgradeScheduled pages a day before the upgrade.',
+    'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks. A node failing only its bootstrap checks (`bootstrapped`, and while it fails the checks of its chains: P, X, C, or for an L1 chain the check AvalancheGo names by its blockchain id), as after a restart, is a warning until its bootstrap is `bootstrap_grace` (30m) old, then critical; critical at once if its downtime budget (less the age of stale facts) is shorter than that. Failing only `futureupgrade` is a warning: AvalancheUpgradeScheduled pages a day before the upgrade.',
   evaluate(ctx) {
     const grace = ctx.params.bootstrap_grace;
     const nowSeconds = ctx.nowMs / 1000;
