@@ -232,6 +232,8 @@ const EVERYDAY: readonly Situation[] = [
       },
       { chain_bootstrapping: 'C' },
     ],
+    // Until avaxmon has the budget (its validators collector's first run), a restart is a warning.
+    before: [warning('AvalancheNodeUnhealthy')],
     fires: [
       critical('AvalancheNodeUnhealthy'),
       critical('AvalancheRewardAtRisk', { view: 'network' }),
