@@ -1,7 +1,7 @@
 import { UpstreamError } from '../errors.js';
 import { FieldReader } from '../clients/parse.js';
 import { nodeInfoMetrics } from '../metrics/catalogue/node.js';
-import { watchedChains } from './chains.js';
+import { watchedChains, type WatchedChain } from './chains.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { callOptional, nodeMethod } from './optional-method.js';
 
@@ -49,7 +49,8 @@ export function createNodeInfoCollector(): Collector {
         out.add('avaxmon_node_vm_info', { vm, version: versionReader.string(vmVersion, `vmVersions.${vm}`) }, 1);
       }
       if (vmsReply !== undefined) exportInstalledVms(ctx, out, vmsReply);
-      for (const [chain, isBootstrapped] of bootstrapped) out.add('avaxmon_chain_bootstrapped', { chain }, isBootstrapped);
+      for (const [{ label, id }, isBootstrapped] of bootstrapped)
+        out.add('avaxmon_chain_bootstrapped', { chain: label, check: id }, isBootstrapped);
       return out.observation();
     },
   };
@@ -68,17 +69,18 @@ function optionalInfo(ctx: CollectContext, out: SampleSet, method: string): Prom
   return callOptional(ctx, out, nodeMethod(method), () => ctx.node.call('/ext/info', method, {}, ctx.signal));
 }
 
-async function bootstrapStates(ctx: CollectContext): Promise<Array<[string, boolean]>> {
+async function bootstrapStates(ctx: CollectContext): Promise<Array<[WatchedChain, boolean]>> {
   return Promise.all(
-    watchedChains(ctx.target).map(async ({ label, id }): Promise<[string, boolean]> => {
+    watchedChains(ctx.target).map(async (chain): Promise<[WatchedChain, boolean]> => {
+      const { label, id } = chain;
       try {
         const reply = await ctx.node.call('/ext/info', 'info.isBootstrapped', { chain: id }, ctx.signal);
         const read = new FieldReader(ctx.target.name, 'info.isBootstrapped');
-        return [label, read.boolean(read.object(reply, 'result').isBootstrapped, 'isBootstrapped')];
+        return [chain, read.boolean(read.object(reply, 'result').isBootstrapped, 'isBootstrapped')];
       } catch (error) {
         if (!isUnknownChain(error)) throw error;
         reportUnknownChainOnce(ctx, label, id);
-        return [label, false];
+        return [chain, false];
       }
     }),
   );

@@ -1,6 +1,6 @@
 import type { Action } from './action.js';
 import { chainHeight, chainWorld, findChain, l1Balance, type ChainWorld, type SimChain } from './chain-world.js';
-import type { SimState } from './state.js';
+import type { CheckState, SimState } from './state.js';
 
 const AVAX = 1_000_000_000;
 const record = (argument: unknown) => (typeof argument === 'object' && argument !== null ? (argument as Record<string, unknown>) : {});
@@ -69,12 +69,14 @@ export const chainActions: Record<string, Action> = {
   /**
    * `chain_bootstrapping: X` (alias, blockchain id or subnet name): the chain restarts bootstrapping.
    * Its API answers 503 "not done bootstrapping", info.isBootstrapped says false and its health
-   * check fails, as on a real node; every other chain keeps answering.
+   * check fails, as on a real node; every other chain keeps answering. An L1's chain gets the check
+   * a node tracking its subnet registers: named by its primary alias, which is the blockchain id
+   * (chains/manager.go PrimaryAliasOrDefault), tagged with the subnet id.
    */
   chain_bootstrapping(state, argument, now) {
     const key = chainKey(state, argument);
     state.bootstrapped.set(key, false);
-    const check = state.checks.get(key);
+    const check = state.checks.get(key) ?? subnetChainCheck(state, key);
     if (check && !check.failing)
       Object.assign(check, { failing: true, contiguousFailures: 1, firstFailureMs: now, error: 'chain is not done bootstrapping' });
   },
@@ -123,6 +125,15 @@ function setConnected(state: SimState, argument: unknown, connected: boolean): v
 }
 
 /** The alias (P, X, C) or blockchain id the node knows a chain by, as /ext/bc/<key> addresses it. */
+/** The health check of a tracked L1's chain, registered on first use. */
+function subnetChainCheck(state: SimState, blockchainId: string): CheckState | undefined {
+  const subnet = chainWorld(state).subnets.find((candidate) => candidate.blockchainId === blockchainId);
+  if (!subnet) return undefined;
+  const check: CheckState = { failing: false, contiguousFailures: 0, tags: [subnet.subnetId] };
+  state.checks.set(blockchainId, check);
+  return check;
+}
+
 function chainKey(state: SimState, argument: unknown): string {
   const name = typeof argument === 'string' ? argument : String(record(argument).chain ?? '');
   const subnet = chainWorld(state).subnets.find((candidate) => candidate.name === name || candidate.subnetId === name);

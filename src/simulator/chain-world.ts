@@ -18,8 +18,8 @@ const AVAX = 1_000_000_000;
 const MAINNET_MIN_PRICE = 512;
 
 /** The world of this simulator, created on first use with the configured validator count. */
-export function chainWorld(state: SimState): ChainWorld {
-  state.chainWorld ??= createChainWorld(state.validatorCount, Date.now());
+export function chainWorld(state: SimState, nowMs = Date.now()): ChainWorld {
+  state.chainWorld ??= createChainWorld(state.validatorCount, nowMs);
   return state.chainWorld;
 }
 

@@ -1,6 +1,6 @@
 import { chainWorld } from './chain-world.js';
 import { futureUpgradeDetails } from './peer-view.js';
-import type { SimState } from './state.js';
+import { PRIMARY_NETWORK_ID, type SimState } from './state.js';
 
 /** The numbers the simulated node's health checks report; scenario actions change them. */
 export interface SimHealthDetails {
@@ -44,7 +44,7 @@ export function checkMessage(state: SimState, name: string, tags: readonly strin
     case 'bls':
       return 'node has the correct BLS key';
     case 'bootstrapped':
-      return [];
+      return state.checks.get(name)?.failing ? bootstrappingSubnets(state) : [];
     case 'futureupgrade':
       return futureUpgradeDetails(state);
     case 'database':
@@ -54,11 +54,26 @@ export function checkMessage(state: SimState, name: string, tags: readonly strin
   }
 }
 
-/** A chain check: the consensus engine's numbers and the connected share of the subnet's stake. */
+/** The ids of the subnets with a chain still bootstrapping, as the chain manager's `bootstrapped` check lists them. */
+function bootstrappingSubnets(state: SimState): string[] {
+  const world = chainWorld(state);
+  const ids = [...state.bootstrapped]
+    .filter(([, done]) => !done)
+    .map(([chain]) => world.subnets.find((subnet) => subnet.blockchainId === chain)?.subnetId ?? PRIMARY_NETWORK_ID);
+  return [...new Set(ids)];
+}
+
+/**
+ * A chain check: the consensus engine's numbers and the connected share of the subnet's stake. While
+ * the chain bootstraps its engine is the bootstrapper, which reports no consensus numbers
+ * (snowman/bootstrap Bootstrapper.HealthCheck: `{consensus: {}, vm}`).
+ */
 function chainCheckMessage(state: SimState, name: string, details: SimHealthDetails): unknown {
   const connected = details.connectedStake.get(name) ?? 1;
   const validators = chainWorld(state).validators;
   const disconnected = validators.slice(1, 1 + Math.round((1 - connected) * (validators.length - 1))).map((validator) => validator.nodeId);
+  const networking = { percentConnected: connected, disconnectedValidators: disconnected };
+  if (state.bootstrapped.get(name) === false) return { engine: { consensus: {}, vm: null }, networking };
   return {
     engine: {
       consensus: {
@@ -69,6 +84,6 @@ function chainCheckMessage(state: SimState, name: string, details: SimHealthDeta
       },
       vm: null,
     },
-    networking: { percentConnected: connected, disconnectedValidators: disconnected },
+    networking,
   };
 }

@@ -19,6 +19,11 @@ export interface SimulatorOptions {
   /** false: the node itself is not a primary validator (info.uptime answers "node is not a validator"). */
   readonly validator?: boolean;
   readonly onError?: (error: Error) => void;
+  /**
+   * The simulated node's wall clock (default Date.now): a test running the daemon under faketime
+   * gives the node the same sped-up time, so both agree on when things happened.
+   */
+  readonly now?: () => number;
 }
 
 export interface Simulator {
@@ -39,13 +44,14 @@ const HEALTH_GET = new Map([
 /** A fake AvalancheGo node on loopback, with the real shapes, status codes and quirks. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const state = createState({ peers: options.peers, validators: options.validators });
+  const now = options.now ?? Date.now;
   // Built now, not on the first request: health, peers and validators all read it, and a node's
   // world exists before anyone asks.
-  chainWorld(state);
-  if (options.validator === false) applyStep(state, { validator_leave: 'self' }, Date.now());
+  chainWorld(state, now());
+  if (options.validator === false) applyStep(state, { validator_leave: 'self' }, now());
   const onError = options.onError ?? ((error: Error) => process.stderr.write(`simulator: ${error.message}\n`));
   const server = createServer((request, response) => {
-    handle(state, request, response).catch((error: unknown) => {
+    handle(state, request, response, now).catch((error: unknown) => {
       onError(error as Error);
       if (!response.headersSent) response.writeHead(500).end();
     });
@@ -58,7 +64,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}`,
     state,
-    apply: (step) => applyStep(state, step, Date.now()),
+    apply: (step) => applyStep(state, step, now()),
     close: () => closeServer(server, stopScenario),
   };
 }
@@ -69,10 +75,10 @@ async function closeServer(server: Server, stopScenario: () => void): Promise<vo
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-async function handle(state: SimState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(state: SimState, request: IncomingMessage, response: ServerResponse, clock: () => number): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://simulator');
   const body = await readBody(request);
-  const now = Date.now();
+  const now = clock();
   if (url.pathname === '/_sim/apply' && request.method === 'POST') {
     applyStep(state, JSON.parse(body) as Record<string, unknown>, now);
     return void response.writeHead(204).end();

@@ -21,8 +21,18 @@ export interface Situation {
   readonly node?: { readonly validator?: boolean };
   /** Simulator steps applied, in order, before the daemon starts. */
   readonly setup: ReadonlyArray<Readonly<Record<string, unknown>>>;
-  /** Steps applied after the daemon started: a transient the `for:` durations ride out. */
-  readonly later?: ReadonlyArray<{ readonly afterMs: number; readonly apply: Readonly<Record<string, unknown>> }>;
+  /**
+   * Steps applied after the daemon has seen the node whole, `afterMs` later in the node's (and the
+   * daemon's) time: a transient the `for:` durations ride out, or a change the situation is about.
+   * `clearOnceSeen: 'reset'` lifts the step's faults once the daemon has had a connection reset.
+   */
+  readonly later?: ReadonlyArray<{
+    readonly afterMs: number;
+    readonly apply: Readonly<Record<string, unknown>>;
+    readonly clearOnceSeen?: 'reset';
+  }>;
+  /** How it ends, once the situation has been seen settled, `afterMs` later: a bootstrap that finishes within the grace. */
+  readonly ending?: ReadonlyArray<{ readonly afterMs: number; readonly apply: Readonly<Record<string, unknown>> }>;
   /** More keys of the target's config. */
   readonly targetYaml?: string;
   /** The public Metrics API of the daemon is this situation's simulator. */
@@ -44,8 +54,19 @@ const warning = (alertname: string, labels?: Record<string, string>): ExpectedAl
 const critical = (alertname: string, labels?: Record<string, string>): ExpectedAlert => ({ alertname, severity: 'critical', labels });
 
 /**
+ * A bootstrap that finishes: its chains answer at once, and /ext/health says so a little later (the
+ * node runs its checks every 30 s, and avaxmon reads them once a run), after the collectors the
+ * chains' 503s failed have run again.
+ */
+const bootstrapDone = (...chains: string[]) => [
+  ...chains.map((chain) => ({ afterMs: 0, apply: { chain_bootstrapped: chain } })),
+  { afterMs: 3 * 60_000, apply: { recover_check: 'bootstrapped' } },
+];
+
+/**
  * The situations of issue 23: the seven of its "Why", then the everyday ones around them. The
  * simulated node's own validation is 90 days long and 30 days in unless a step says otherwise.
+ * Times are the node's: the daemon runs every rule with its real `for`, its clock sped up.
  */
 const EVERYDAY: readonly Situation[] = [
   {
@@ -150,9 +171,9 @@ const EVERYDAY: readonly Situation[] = [
     title: 'A node restarting: its API gone for a moment, then peers reconnecting (the newest still reporting 0%)',
     setup: [WELL_SEEN],
     later: [
-      { afterMs: 500, apply: { fault: { match: '*', kind: 'reset', for: '1500ms' } } },
+      { afterMs: 15_000, apply: { fault: { match: '*', kind: 'reset' } }, clearOnceSeen: 'reset' },
       {
-        afterMs: 2000,
+        afterMs: 60_000,
         apply: {
           network_view: {
             connected: [
@@ -162,21 +183,22 @@ const EVERYDAY: readonly Situation[] = [
           },
         },
       },
-      { afterMs: 3500, apply: { network_view: { connected: [{ stake: 97, observed: 99 }] } } },
+      { afterMs: 150_000, apply: { network_view: { connected: [{ stake: 97, observed: 99 }] } } },
     ],
     fires: [],
   },
   {
     id: 'bootstrapping',
-    title: 'A node bootstrapping: every chain answers 503, the `bootstrapped` check fails',
+    title: 'A node bootstrapping after a restart, done within 30 minutes: every chain answers 503, the `bootstrapped` check fails',
     setup: [
       { ...WELL_SEEN, fail_check: { check: 'bootstrapped', error: 'node is not done bootstrapping' } },
       { chain_bootstrapping: 'P' },
       { chain_bootstrapping: 'X' },
       { chain_bootstrapping: 'C' },
     ],
-    // A restart's bootstrap, minutes old: a warning until it outlasts 30 minutes.
-    fires: [warning('AvalancheNodeUnhealthy'), ...['P', 'X', 'C'].map((chain) => warning('AvalancheNodeNotBootstrapped', { chain }))],
+    ending: bootstrapDone('P', 'X', 'C'),
+    // A restart's bootstrap, minutes old: a warning until it outlasts 30 minutes (AvalancheNodeNotBootstrapped's `for`).
+    fires: [warning('AvalancheNodeUnhealthy')],
     // The unhealthy node explains its checks, its readiness and the collectors its chains' 503s fail.
     muted: [
       ...['bootstrapped', 'P', 'X', 'C'].map((check) => warning('AvalancheHealthCheckFailing', { check })),
@@ -210,6 +232,8 @@ const EVERYDAY: readonly Situation[] = [
       },
       { chain_bootstrapping: 'C' },
     ],
+    // Until avaxmon has the budget (its validators collector's first run), a restart is a warning.
+    before: [warning('AvalancheNodeUnhealthy')],
     fires: [
       critical('AvalancheNodeUnhealthy'),
       critical('AvalancheRewardAtRisk', { view: 'network' }),
@@ -317,7 +341,7 @@ const EVERYDAY: readonly Situation[] = [
   {
     id: 'metrics-api-down',
     title: 'The public Metrics API down (503) next to a healthy node',
-    setup: [{ ...WELL_SEEN, public_api_unavailable: { api: 'metrics', for: '10m' } }],
+    setup: [{ ...WELL_SEEN, public_api_unavailable: { api: 'metrics', for: '3h' } }],
     metricsApi: true,
     otherTarget: 'metrics_api',
     fires: [warning('AvaxmonCollectorFailing', { target: 'metrics_api', collector: 'metrics_api' })],
@@ -374,16 +398,76 @@ const EDGES: readonly Situation[] = [
   {
     id: 'validation-ended',
     title: 'A validation ends without renewal and the node leaves the validator set',
-    // It ends 20 s after the node starts; the P-Chain removes it a few seconds later.
-    setup: [{ ...WELL_SEEN, validator_period: { ago_days: 14 - 20 / 86_400, days: 14 } }],
-    later: [{ afterMs: 25_000, apply: { validator_leave: 'self' } }],
+    // Once the daemon has seen it running, it is 10 minutes from its end; the P-Chain removes it a few minutes after.
+    setup: [WELL_SEEN],
+    later: [
+      { afterMs: 0, apply: { validator_period: { ago_days: 14 - 600 / 86_400, days: 14 } } },
+      { afterMs: 15 * 60_000, apply: { validator_leave: 'self' } },
+    ],
     before: [warning('AvalancheStakeExpiring')],
     // Said as ended, with its end time and the reward earned, not resolved.
     fires: [{ alertname: 'AvalancheStakeExpiring', severity: 'info' }],
   },
 ];
 
-export const situations: readonly Situation[] = [...EVERYDAY, ...EDGES];
+/**
+ * The cases issue 43 left open: a budget judged from stale facts, and an L1's chain bootstrapping
+ * after a restart, whose health check AvalancheGo names by its blockchain id.
+ */
+const MORE_EDGES: readonly Situation[] = [
+  {
+    id: 'budget-day-validators-failing',
+    title:
+      '47.5 days into 60 at 89.5% (a day and 10 minutes of budget), the validators call failing from the second run on: the node may be down since',
+    setup: [
+      { set_version: V115, validator_period: { ago_days: 47.553, days: 60 }, network_view: { connected: [{ stake: 97, observed: 89 }] } },
+    ],
+    later: [{ afterMs: 0, apply: { fault: { match: 'platform.getCurrentValidators', kind: 'rpc_error', message: 'timed out' } } }],
+    // A warning on the last good run's budget; critical once the time since, counted as downtime, leaves less than a day.
+    before: [warning('AvalancheRewardAtRisk', { view: 'network' })],
+    fires: [
+      critical('AvalancheRewardAtRisk', { view: 'network' }),
+      warning('AvalancheUptimeLow', { view: 'network' }),
+      warning('AvalancheRewardingStakeLow'),
+      warning('AvaxmonCollectorFailing', { collector: 'validators' }),
+    ],
+  },
+  {
+    id: 'l1-chain-bootstrapping',
+    title: "A restart bootstrapping only its L1's chain (its health check named by its blockchain id), done within 30 minutes",
+    setup: [
+      { ...WELL_SEEN, fail_check: { check: 'bootstrapped', error: 'subnets not bootstrapped' } },
+      { chain_bootstrapping: SIM_L1.name },
+    ],
+    targetYaml: L1_YAML,
+    ending: bootstrapDone(SIM_L1.name),
+    fires: [warning('AvalancheNodeUnhealthy')],
+    muted: [
+      ...['bootstrapped', SIM_L1.blockchainId].map((check) => warning('AvalancheHealthCheckFailing', { check })),
+      warning('AvalancheNodeNotReady'),
+      // The L1 chain's validators API answers 503 while it bootstraps.
+      warning('AvaxmonCollectorFailing', { collector: 'l1_validators' }),
+    ],
+  },
+  {
+    id: 'l1-chain-bootstrap-outlasts-grace',
+    title: "A restart whose L1's chain is still bootstrapping 40 minutes later",
+    setup: [
+      { ...WELL_SEEN, fail_check: { check: 'bootstrapped', error: 'subnets not bootstrapped', failing_for: '40m' } },
+      { chain_bootstrapping: SIM_L1.name },
+    ],
+    targetYaml: L1_YAML,
+    fires: [critical('AvalancheNodeUnhealthy'), warning('AvalancheNodeNotBootstrapped', { chain: SIM_L1.name })],
+    muted: [
+      ...['bootstrapped', SIM_L1.blockchainId].map((check) => warning('AvalancheHealthCheckFailing', { check })),
+      warning('AvalancheNodeNotReady'),
+      // The L1 chain's validators API answers 503 while it bootstraps.
+      warning('AvaxmonCollectorFailing', { collector: 'l1_validators' }),
+    ],
+  },
+];
+
+export const situations: readonly Situation[] = [...EVERYDAY, ...EDGES, ...MORE_EDGES];
 
 const describeAlert = (alert: ExpectedAlert) => {
   const labels = Object.entries(alert.labels ?? {}).map(([name, value]) => `${name}=${value}`);

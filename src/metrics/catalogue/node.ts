@@ -106,7 +106,11 @@ export const nodeInfoMetrics = [
     'A virtual machine installed on the node (info.getVMs): its id and aliases joined by ","; constant 1.',
     ['target', 'vm_id', 'aliases'],
   ),
-  gauge('avaxmon_chain_bootstrapped', 'Whether the node has finished bootstrapping a chain.', ['target', 'chain']),
+  gauge(
+    'avaxmon_chain_bootstrapped',
+    "Whether the node has finished bootstrapping a chain (info.isBootstrapped); check is the name of the chain's own health check (its alias P, X, C, or an L1 chain's blockchain id).",
+    ['target', 'chain', 'check'],
+  ),
   gauge('avaxmon_node_api_available', 'Whether a node-specific API method answers (0 when the node disables it).', ['target', 'method']),
 ] as const;
 

@@ -12,7 +12,8 @@ export const avalancheNodeNotBootstrapped = seriesRule({
     alerts: [
       {
         severity: 'warning',
-        expr: ({ sel }) => `avaxmon_chain_bootstrapped{${sel}} == 0`,
+        // One alert per chain, as the built-in rule: its health check's name is not the alert's.
+        expr: ({ sel }) => `min without (check) (avaxmon_chain_bootstrapped{${sel}}) == 0`,
         summary: () => `Chain {{ $labels.chain }} is not bootstrapped on {{ $labels.target }}`,
         description: ({ forSeconds }) =>
           `Chain {{ $labels.chain }} on {{ $labels.target }} has not finished bootstrapping after ${human(forSeconds)}.`,

@@ -1,12 +1,19 @@
+import { FACTS_AGE } from '../../../collectors/last-good-facts.js';
 import type { SampleIndex } from '../sample-index.js';
 import { human } from '../prometheus-twin.js';
 import type { AlertRule, Severity, TwinValues } from '../rule.js';
+import { downtimeBudgetLeft, downtimeBudgetLeftExpr } from '../downtime-budget-left.js';
 import { formatSeconds } from './series-rule.js';
 
 /**
  * The failing checks of a node that is only bootstrapping, as AvalancheGo names them: the chain
- * manager's `bootstrapped` check (chains/manager.go, "subnets not bootstrapped"), and each chain's
- * own check (registered under its alias, P, X, C) while info.isBootstrapped says that chain is not.
+ * manager's `bootstrapped` check (chains/manager.go, "subnets not bootstrapped"), and, while that
+ * one fails, the chains' own checks. A chain's check lags its chain: the node runs its checks every
+ * 30 s, so info.isBootstrapped says a chain is done before its check passes, and a bootstrap that
+ * ends would page for that half minute if only the chains still bootstrapping counted. A chain's
+ * check is registered under its primary alias (P, X, C), which for an L1's chain is its blockchain
+ * id unless the node's --chain-aliases-file gives it one: avaxmon_chain_bootstrapped's `check`
+ * label names it.
  * Anything else failing (network, diskspace, database, bls...) is an outage whatever the bootstrap.
  */
 const BOOTSTRAPPED_CHECK = 'bootstrapped';
@@ -25,9 +32,9 @@ function bootstrappingOnly({ sel, p }: TwinValues): string {
 )
 unless ${on} (
   (avaxmon_health_check_passing{${sel}, check!="${BOOTSTRAPPED_CHECK}"} == 0)
-  unless on (job, instance, target, check) label_replace(avaxmon_chain_bootstrapped{${sel}} == 0, "check", "$1", "chain", "(.*)")
+  unless on (job, instance, target, check) avaxmon_chain_bootstrapped{${sel}}
 )
-unless ${on} (avaxmon_validator_downtime_budget_seconds{${sel}, view="network"} < ${p.bootstrap_grace})
+unless ${on} (${downtimeBudgetLeftExpr(sel, ', view="network"')} < ${p.bootstrap_grace})
 or (
   avaxmon_node_healthy{${sel}} == 0
   and ${on} (avaxmon_health_check_passing{${sel}, check="${FUTURE_UPGRADE_CHECK}"} == 0)
@@ -49,22 +56,19 @@ const failingChecks = (samples: SampleIndex, target: string): string[] =>
  */
 function bootstrapSeconds(samples: SampleIndex, target: string, failing: readonly string[], nowSeconds: number): number | undefined {
   if (!failing.includes(BOOTSTRAPPED_CHECK)) return undefined;
-  const notBootstrapped = new Set(
-    samples
-      .where('avaxmon_chain_bootstrapped', { target })
-      .filter((chain) => chain.value === 0)
-      .map((chain) => chain.labels.chain),
+  const chainChecks = new Set(
+    samples.where('avaxmon_chain_bootstrapped', { target }).map((chain) => chain.labels.check ?? chain.labels.chain),
   );
-  if (!failing.every((check) => check === BOOTSTRAPPED_CHECK || notBootstrapped.has(check))) return undefined;
+  if (!failing.every((check) => check === BOOTSTRAPPED_CHECK || chainChecks.has(check))) return undefined;
   const since = samples.valueOf('avaxmon_health_check_first_failure_timestamp_seconds', { target, check: BOOTSTRAPPED_CHECK });
   return since === undefined ? undefined : Math.max(0, nowSeconds - since);
 }
 
-/** The node's own downtime budget, as the deciding stake sees it, when it is shorter than `seconds`. */
+/** The node's own downtime budget, as the deciding stake sees it (less the age of stale facts), when it is shorter than `seconds`. */
 function budgetBelow(samples: SampleIndex, target: string, seconds: number): number | undefined {
   const budgets = samples
     .where('avaxmon_validator_downtime_budget_seconds', { target, view: 'network' })
-    .map((sample) => sample.value)
+    .map((sample) => downtimeBudgetLeft(samples, sample.labels, sample.value))
     .filter((budget) => budget < seconds);
   return budgets.length > 0 ? Math.min(...budgets) : undefined;
 }
@@ -86,6 +90,7 @@ export const avalancheNodeUnhealthy: AlertRule = {
     'avaxmon_health_check_first_failure_timestamp_seconds',
     'avaxmon_chain_bootstrapped',
     'avaxmon_validator_downtime_budget_seconds',
+    FACTS_AGE,
   ],
   prometheus: {
     group: 'avaxmon-node',
@@ -102,12 +107,12 @@ export const avalancheNodeUnhealthy: AlertRule = {
         expr: (values) => `avaxmon_node_healthy{${values.sel}} == 0 unless on (job, instance, target) (${bootstrappingOnly(values)})`,
         summary: () => `Node {{ $labels.target }} is unhealthy`,
         description: ({ forSeconds }) =>
-          `GET /ext/health on {{ $labels.target }} has reported unhealthy for more than ${human(forSeconds)}. Failing checks: {{ range printf "avaxmon_health_check_passing{job=%q,instance=%q,target=%q} == 0" $labels.job $labels.instance $labels.target | query }}{{ .Labels.check }} {{ end }}`,
+          `GET /ext/health on {{ $labels.target }} has reported unhealthy for more than ${human(forSeconds)}. Failing checks: {{ range printf "avaxmon_health_check_passing{job=%q,instance=%q,target=%q} == 0" $labels.job $labels.instance $labels.target | query | sortByLabel "check" }}{{ .Labels.check }} {{ end }}`,
       },
     ],
   },
   description:
-    'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks. A node failing only its bootstrap checks (`bootstrapped`, and the checks of chains info.isBootstrapped reports not bootstrapped), as after a restart, is a warning until its bootstrap is `bootstrap_grace` (30m) old, then critical; critical at once if its downtime budget is shorter than that. Failing only `futureupgrade` is a warning: AvalancheUpgradeScheduled pages a day before the upgrade.',
+    'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks. A node failing only its bootstrap checks (`bootstrapped`, and while it fails the checks of its chains: P, X, C, or for an L1 chain the check AvalancheGo names by its blockchain id), as after a restart, is a warning until its bootstrap is `bootstrap_grace` (30m) old, then critical; critical at once if its downtime budget (less the age of stale facts) is shorter than that. Failing only `futureupgrade` is a warning: AvalancheUpgradeScheduled pages a day before the upgrade.',
   evaluate(ctx) {
     const grace = ctx.params.bootstrap_grace;
     const nowSeconds = ctx.nowMs / 1000;

@@ -1,5 +1,7 @@
 import type { Labels, Sample } from '../../../metrics/metric-desc.js';
 import type { RuleContext, Severity } from '../rule.js';
+import { FACTS_AGE } from '../../../collectors/last-good-facts.js';
+import { budgetAgeSeconds, downtimeBudgetLeft, downtimeBudgetLeftExpr } from '../downtime-budget-left.js';
 import { formatSeconds, seriesRule } from './series-rule.js';
 
 /** ACP-236: a cycle that misses its requirement ends an auto-renewed validation, not just its reward. */
@@ -11,6 +13,14 @@ function renewalNote(labels: Labels, ctx: RuleContext): string {
   });
   return renews === 1
     ? ' It is auto-renewed: missing the requirement in this cycle removes it from the validator set at the end of the cycle.'
+    : '';
+}
+
+/** From stale facts: how old they are, and that the budget told already counts that time as downtime. */
+function staleNote(labels: Labels, ctx: RuleContext): string {
+  const age = budgetAgeSeconds(ctx.samples, labels.target);
+  return age > 0
+    ? ` The budget is from the validators collector's last good run ${formatSeconds(age)} ago, less those ${formatSeconds(age)}: the node may have been down since.`
     : '';
 }
 
@@ -34,7 +44,7 @@ function severityOf(budget: number, ctx: RuleContext, sample: Sample): Severity 
 export const avalancheRewardAtRisk = seriesRule({
   name: 'AvalancheRewardAtRisk',
   metric: 'avaxmon_validator_downtime_budget_seconds',
-  alsoReads: ['avaxmon_validator_auto_renew', 'avaxmon_validator_downtime_allowance_seconds'],
+  alsoReads: ['avaxmon_validator_auto_renew', 'avaxmon_validator_downtime_allowance_seconds', FACTS_AGE],
   labels: ['target', 'subnet', 'node_id', 'view'],
   defaultFor: '5m',
   severity: ['warning', 'critical'],
@@ -56,9 +66,9 @@ export const avalancheRewardAtRisk = seriesRule({
       {
         severity: 'warning',
         expr: ({ sel, p }) => `
-          avaxmon_validator_downtime_budget_seconds{${sel}} < ${p.warning}
+          ${downtimeBudgetLeftExpr(sel)} < ${p.warning}
             and on (job, instance, target, subnet, node_id)
-          (avaxmon_validator_downtime_budget_seconds{${sel}} / on (job, instance, target, subnet, node_id) group_left avaxmon_validator_downtime_allowance_seconds{${sel}} < 0.5)
+          (${downtimeBudgetLeftExpr(sel)} / on (job, instance, target, subnet, node_id) group_left avaxmon_validator_downtime_allowance_seconds{${sel}} < 0.5)
         `,
         summary: () => `Validator {{ $labels.node_id }} is running out of downtime budget`,
         description: () =>
@@ -67,12 +77,12 @@ export const avalancheRewardAtRisk = seriesRule({
       {
         severity: 'critical',
         expr: ({ sel, p }) => `
-          avaxmon_validator_downtime_budget_seconds{${sel}} < 0
+          ${downtimeBudgetLeftExpr(sel)} < 0
             or
           (
-            avaxmon_validator_downtime_budget_seconds{${sel}} < ${p.critical}
+            ${downtimeBudgetLeftExpr(sel)} < ${p.critical}
               and on (job, instance, target, subnet, node_id)
-            (avaxmon_validator_downtime_budget_seconds{${sel}} / on (job, instance, target, subnet, node_id) group_left avaxmon_validator_downtime_allowance_seconds{${sel}} < 0.25)
+            (${downtimeBudgetLeftExpr(sel)} / on (job, instance, target, subnet, node_id) group_left avaxmon_validator_downtime_allowance_seconds{${sel}} < 0.25)
           )
         `,
         summary: () =>
@@ -83,7 +93,8 @@ export const avalancheRewardAtRisk = seriesRule({
     ],
   },
   description:
-    "A watched validator's downtime budget (how much longer it may be offline before its uptime over the period, or cycle, misses the requirement) is nearly spent: under `critical` (1 day) and under a quarter of the period's allowance, or negative (this period's reward is lost), is critical; under `warning` (7 days) and under half the allowance is a warning. A budget of exactly 0 still earns the reward (AvalancheGo rewards uptime at or above the requirement). For this node the budget uses the uptime the deciding 75% of the connected stake sees.",
+    "A watched validator's downtime budget (how much longer it may be offline before its uptime over the period, or cycle, misses the requirement) is nearly spent: under `critical` (1 day) and under a quarter of the period's allowance, or negative (this period's reward is lost), is critical; under `warning` (7 days) and under half the allowance is a warning. A budget of exactly 0 still earns the reward (AvalancheGo rewards uptime at or above the requirement). For this node the budget uses the uptime the deciding 75% of the connected stake sees. While the validators collector fails and its last good run's facts are served (stale, avaxmon_collector_facts_age_seconds), the budget judged is that run's less their age: the node may have been down all along.",
+  value: (sample, ctx) => downtimeBudgetLeft(ctx.samples, sample.labels, sample.value),
   check: severityOf,
   summary: (labels, value) =>
     value < 0
@@ -93,5 +104,6 @@ export const avalancheRewardAtRisk = seriesRule({
     (value < 0
       ? `The downtime budget of ${labels.node_id} (target ${labels.target}) is exhausted: its uptime ${whose(labels)} can no longer reach its requirement this period, so this period's reward is lost.`
       : `${labels.node_id} (target ${labels.target}) may be offline for ${formatSeconds(value)} more before its uptime ${whose(labels)} falls below its requirement for this period.`) +
+    staleNote(labels, ctx) +
     renewalNote(labels, ctx),
 });

@@ -16,6 +16,8 @@ export interface SeriesRuleSpec {
   readonly prometheus: PrometheusTwin;
   /** See AlertRule.historyMs. */
   readonly historyMs?: (params: Readonly<Record<string, number>>) => number;
+  /** The value the rule judges and tells, when it is not the sample's own (AvalancheRewardAtRisk's budget from stale facts). */
+  readonly value?: (sample: Sample, ctx: RuleContext) => number;
   /** The severity of this series now, or undefined when the condition does not hold. */
   readonly check: (value: number, ctx: RuleContext, sample: Sample) => Severity | undefined;
   readonly summary: (labels: Labels, value: number, ctx: RuleContext) => string;
@@ -37,14 +39,15 @@ export function seriesRule(spec: SeriesRuleSpec): AlertRule {
     evaluate(ctx) {
       const candidates: Candidate[] = [];
       for (const sample of ctx.samples.all(spec.metric)) {
-        const severity = spec.check(sample.value, ctx, sample);
+        const value = spec.value ? spec.value(sample, ctx) : sample.value;
+        const severity = spec.check(value, ctx, sample);
         if (!severity) continue;
         const labels = pick(sample.labels, spec.labels);
         candidates.push({
           labels,
           severity,
-          summary: spec.summary(labels, sample.value, ctx),
-          description: spec.detail(labels, sample.value, ctx),
+          summary: spec.summary(labels, value, ctx),
+          description: spec.detail(labels, value, ctx),
         });
       }
       return candidates;
