@@ -11,6 +11,7 @@ import { createLogger } from '../../src/runtime/log.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { requireTool } from '../helpers/tools.js';
+import { nodeUnhealthyAlertsYaml } from './node-unhealthy-alerts.js';
 import { until } from '../helpers/until.js';
 import { startRecorder, statuses, type Recorder } from './recorder.js';
 import { silentLog } from './harness.js';
@@ -35,16 +36,7 @@ async function silencedStack(
 ): Promise<{ stack: Stack; hook: Recorder; stateDir: string }> {
   const hook = await startRecorder();
   const stack = await startStack({
-    extraYaml: `alerts:
-  state_dir: ${stateDir}
-  group_wait: 0s
-  rules:
-    AvalancheNodeUnhealthy: { for: 0s }
-    AvalancheHealthCheckFailing: { enabled: false }
-    AvalancheSubnetUnhealthy: { enabled: false }
-  receivers:
-    - { name: hook, type: webhook, url: ${hook.url}/hook }
-`,
+    extraYaml: nodeUnhealthyAlertsYaml(stateDir, hook.url),
   });
   cleanups.push(async () => {
     await stack.close();

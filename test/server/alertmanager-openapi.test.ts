@@ -13,6 +13,7 @@ import {
   postSilencesAnswer,
 } from '../helpers/alertmanager-openapi.js';
 import { startStack, type Stack } from '../helpers/stack.js';
+import { nodeUnhealthyAlertsYaml } from '../alerts/node-unhealthy-alerts.js';
 import { until } from '../helpers/until.js';
 
 /** The answer's JSON, checked against a definition of the spec; a mismatch names the field. */
@@ -47,16 +48,7 @@ describe("every /api/v2 answer of the daemon matches Alertmanager's OpenAPI spec
   beforeAll(async () => {
     hook = await startRecorder();
     stack = await startStack({
-      extraYaml: `alerts:
-  state_dir: ${stateDir}
-  group_wait: 0s
-  rules:
-    AvalancheNodeUnhealthy: { for: 0s }
-    AvalancheHealthCheckFailing: { enabled: false }
-    AvalancheSubnetUnhealthy: { enabled: false }
-  receivers:
-    - { name: hook, type: webhook, url: ${hook.url}/hook }
-`,
+      extraYaml: nodeUnhealthyAlertsYaml(stateDir, hook.url),
     });
   });
   afterAll(async () => {
