@@ -7,6 +7,11 @@ afterEach(async () => {
   for (const harness of harnesses.splice(0)) await harness.close();
 });
 
+/** When chain_progress last read a target's heights. */
+function readAt(target: string, seconds: number): Sample {
+  return { name: 'avaxmon_collector_last_success_timestamp_seconds', labels: { target, collector: 'chain_progress' }, value: seconds };
+}
+
 /** One target's view of a chain: its height, when it last moved, and its network id. */
 function chain(target: string, name: string, height: number, lastProgressSeconds: number, network = 1): Sample[] {
   return [
@@ -51,7 +56,7 @@ describe('AvalancheChainStalled knows the chain', () => {
     const [alert] = webhookAlerts(harness.hook);
     expect(alert.labels).toMatchObject({ alertname: 'AvalancheChainStalled', target: 'node-a', chain: 'P' });
     expect(alert.annotations.description).toBe(
-      'The height of chain P on node-a has not moved for 3m 20s (at 500) while node-b moved on to 503.',
+      'The height of chain P on node-a had not moved for 3m 20s when last read (at 500) while node-b moved on to 503.',
     );
   });
 
@@ -72,7 +77,35 @@ describe('AvalancheChainStalled knows the chain', () => {
     const alerts = webhookAlerts(harness.hook).filter((alert) => alert.labels.target === 'node-a');
     expect(alerts).toHaveLength(1);
     expect(alerts[0].annotations.description).toBe(
-      'The height of chain P on node-a has not moved for 3m 20s (at 500) while node-healthy moved on to 520.',
+      'The height of chain P on node-a had not moved for 3m 20s when last read (at 500) while node-healthy moved on to 520.',
     );
+  });
+
+  it('a late chain_progress run is not a stall: the chain is measured up to its last read, not to now', async () => {
+    const harness = await startAlerting("  group_by: ['...']\n  rules:\n    AvalancheChainStalled: { for: 0s }");
+    harnesses.push(harness);
+    const t0 = sec(0) / 1000;
+    // node-a's X moved at its last read, 10 minutes ago; its collector has been late since (a
+    // starved daemon), while node-b was read just now, higher. Read again later, unmoved, it is stalled.
+    const lateRead = [
+      ...chain('node-a', 'X', 40, t0),
+      readAt('node-a', t0),
+      ...chain('node-b', 'X', 90, t0 + 600),
+      readAt('node-b', t0 + 600),
+    ];
+    harness.alerting.evaluate(lateRead, sec(600));
+    await drained(harness.alerting);
+    expect(harness.hook.requests).toHaveLength(0);
+    const readUnmoved = [
+      ...chain('node-a', 'X', 40, t0),
+      readAt('node-a', t0 + 610),
+      ...chain('node-b', 'X', 91, t0 + 610),
+      readAt('node-b', t0 + 610),
+    ];
+    harness.alerting.evaluate(readUnmoved, sec(610));
+    await drained(harness.alerting);
+    expect(webhookAlerts(harness.hook).map((alert) => alert.annotations.description)).toEqual([
+      'The height of chain X on node-a had not moved for 10m 10s when last read (at 40) while node-b moved on to 91.',
+    ]);
   });
 });

@@ -1,6 +1,9 @@
 import type { AlertRule, Candidate, RuleContext } from '../rule.js';
 import { formatSeconds } from './series-rule.js';
 
+/** When the chain_progress collector last read the target's heights: what a stall is measured up to. */
+const OBSERVED_AT = 'avaxmon_collector_last_success_timestamp_seconds';
+
 const PRIMARY_CHAIN_PARAM: Readonly<Record<string, string>> = { C: 'threshold', P: 'p_chain_threshold', X: 'x_chain_threshold' };
 
 /**
@@ -37,6 +40,7 @@ export const avalancheChainStalled: AlertRule = {
     },
   },
   sources: [{ metric: 'avaxmon_chain_last_progress_timestamp_seconds', labels: ['target', 'chain'] }],
+  alsoReads: [OBSERVED_AT],
   // Compares a chain with the same chain on the network's other targets.
   fleetReads: ['avaxmon_chain_last_progress_timestamp_seconds', 'avaxmon_chain_height', 'avaxmon_node_network_id'],
   prometheus: {
@@ -45,10 +49,10 @@ export const avalancheChainStalled: AlertRule = {
       {
         severity: 'critical',
         expr: ({ sel, p }) => `
-          (time() - avaxmon_chain_last_progress_timestamp_seconds{${sel}, chain="C"} > ${p.threshold})
+          (${stalledForExpr(sel, 'chain="C"')} > ${p.threshold})
           or
           (
-            (time() - avaxmon_chain_last_progress_timestamp_seconds{${sel}} > ${p.behind_threshold})
+            (${stalledForExpr(sel)} > ${p.behind_threshold})
             and on (job, instance, target, chain)
             (
               (avaxmon_chain_height{${sel}} * on (job, instance, target) group_left (network) avaxmon_node_info{${sel}})
@@ -59,23 +63,22 @@ export const avalancheChainStalled: AlertRule = {
         `,
         summary: () => `Chain {{ $labels.chain }} is stalled on {{ $labels.target }}`,
         description: () =>
-          `The height of chain {{ $labels.chain }} on {{ $labels.target }} has not moved for {{ $value | humanizeDuration }}, while the chain moved on another target of its network or, for the C-Chain, for more than 5m.`,
+          `The height of chain {{ $labels.chain }} on {{ $labels.target }} had not moved for {{ $value | humanizeDuration }} when last read, while the chain moved on another target of its network or, for the C-Chain, for more than 5m.`,
       },
     ],
   },
   description:
-    'The height has not moved for `behind_threshold` (2m) while the same chain moved past it on another target of the same network, or, with no such reference, for the chain’s own threshold (C: 5m; P, X and L1s: off).',
+    'The height has not moved for `behind_threshold` (2m) while the same chain moved past it on another target of the same network, or, with no such reference, for the chain’s own threshold (C: 5m; P, X and L1s: off). The time is measured up to the chain_progress collector’s last successful read (avaxmon_collector_last_success_timestamp_seconds), so a late run never looks like a stall.',
   // The collector's last-progress time restarts at "now" with the daemon, so a stalled chain looks fresh for a while.
   historyMs: (params) =>
     Math.max(params.threshold, params.behind_threshold, params.p_chain_threshold, params.x_chain_threshold, params.l1_threshold) * 1000,
   evaluate(ctx) {
-    const nowSeconds = ctx.nowMs / 1000;
     const candidates: Candidate[] = [];
     const chains = chainSamples(ctx);
     const views = chainViews(chains);
     for (const point of chains) {
       const { target, chain, height } = point;
-      const stalledFor = nowSeconds - point.lastProgress;
+      const stalledFor = point.observedAt - point.lastProgress;
       const reference = referenceOf(views, point);
       const alone = ctx.params[PRIMARY_CHAIN_PARAM[chain] ?? 'l1_threshold'];
       const behind = reference !== undefined && stalledFor > ctx.params.behind_threshold;
@@ -86,8 +89,8 @@ export const avalancheChainStalled: AlertRule = {
         severity: 'critical',
         summary: `Chain ${chain} is stalled on ${target}`,
         description: behind
-          ? `The height of chain ${chain} on ${target} has not moved for ${formatSeconds(stalledFor)} (at ${height ?? 'unknown'}) while ${reference!.target} moved on to ${reference!.height}.`
-          : `The height of chain ${chain} on ${target} has not moved for ${formatSeconds(stalledFor)} (threshold ${formatSeconds(alone)}), and no other target of its network watches the chain.`,
+          ? `The height of chain ${chain} on ${target} had not moved for ${formatSeconds(stalledFor)} when last read (at ${height ?? 'unknown'}) while ${reference!.target} moved on to ${reference!.height}.`
+          : `The height of chain ${chain} on ${target} had not moved for ${formatSeconds(stalledFor)} when last read (threshold ${formatSeconds(alone)}), and no other target of its network watches the chain.`,
       });
     }
     return candidates;
@@ -105,17 +108,22 @@ interface ChainSample {
   readonly target: string;
   readonly chain: string;
   readonly lastProgress: number;
+  /** Seconds: when its height was last read (its last progress is only known up to then). */
+  readonly observedAt: number;
   readonly network?: number;
   readonly height?: number;
 }
 
 function chainSamples(ctx: RuleContext): ChainSample[] {
+  const nowSeconds = ctx.nowMs / 1000;
   return ctx.samples.all('avaxmon_chain_last_progress_timestamp_seconds').map((sample) => {
     const { target, chain } = sample.labels;
+    const observedAt = ctx.samples.valueOf(OBSERVED_AT, { target, collector: 'chain_progress' });
     return {
       target,
       chain,
       lastProgress: sample.value,
+      observedAt: Math.min(observedAt ?? nowSeconds, nowSeconds),
       network: ctx.samples.valueOf('avaxmon_node_network_id', { target }),
       height: ctx.samples.valueOf('avaxmon_chain_height', { target, chain }),
     };
@@ -173,4 +181,14 @@ function countNewer(view: ChainView, seconds: number): number {
     else high = middle;
   }
   return low;
+}
+
+/**
+ * Seconds the chain had not moved when it was last read. Measured up to that reading, not to now:
+ * a late collector run (a starved daemon) must not look like a stalled chain behind targets read
+ * since. A chain that is not read at all loses its series and its own alerts say why.
+ */
+function stalledForExpr(sel: string, chainMatcher?: string): string {
+  const chain = chainMatcher ? `, ${chainMatcher}` : '';
+  return `(${OBSERVED_AT}{${sel}, collector="chain_progress"} - on (job, instance, target) group_right () avaxmon_chain_last_progress_timestamp_seconds{${sel}${chain}})`;
 }
