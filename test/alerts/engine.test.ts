@@ -7,6 +7,7 @@ import { AlertPlane } from '../../src/alerts/alert-plane.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { AlertsConfig } from '../../src/config/alerts-schema.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
+import { drained } from './harness.js';
 import { startRecorder, statuses, type Recorder } from './recorder.js';
 
 const log = pino({ level: 'silent' });
@@ -86,6 +87,9 @@ describe('alert engine lifecycle', () => {
     );
     alerting.evaluate(healthy(0), sec(0));
     await hook.waitFor(1);
+    // The repeat interval counts from when the delivery was logged, as in Alertmanager: wait for that,
+    // not only for the receiver to have the request (a busy machine logs it after the next evaluation).
+    await drained(alerting);
     alerting.evaluate(healthy(0), sec(1800));
     alerting.evaluate(healthy(0), sec(3600));
     await hook.waitFor(2);
