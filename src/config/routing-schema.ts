@@ -245,6 +245,18 @@ const integrationSchemas = {
 export type IntegrationKind = keyof typeof integrationSchemas;
 export const INTEGRATION_KINDS = Object.keys(integrationSchemas) as IntegrationKind[];
 
+/** Alertmanager's integrations that avaxmon does not send itself: named as such, not as unknown keys. */
+const FOREIGN_INTEGRATIONS = [
+  'email_configs',
+  'opsgenie_configs',
+  'victorops_configs',
+  'pushover_configs',
+  'sns_configs',
+  'webex_configs',
+  'wechat_configs',
+  'msteams_configs',
+] as const;
+
 /** An Alertmanager receiver: a name and its integrations, each one notification per group. */
 export const alertmanagerReceiverSchema = z
   .object({
@@ -254,8 +266,18 @@ export const alertmanagerReceiverSchema = z
     pagerduty_configs: z.array(integrationSchemas.pagerduty_configs).optional(),
     telegram_configs: z.array(integrationSchemas.telegram_configs).optional(),
     discord_configs: z.array(integrationSchemas.discord_configs).optional(),
+    ...Object.fromEntries(FOREIGN_INTEGRATIONS.map((key) => [key, z.unknown().optional()])),
   })
-  .strict();
+  .strict()
+  .superRefine((receiver, ctx) => {
+    for (const key of FOREIGN_INTEGRATIONS)
+      if ((receiver as Record<string, unknown>)[key] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `avaxmon does not send ${key.replace('_configs', '')} itself: send these alerts through an Alertmanager (a receiver with type: alertmanager), or use ${INTEGRATION_KINDS.join(', ')}`,
+        });
+  });
 
 export type AlertmanagerReceiverInput = z.infer<typeof alertmanagerReceiverSchema>;
 
