@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../dist/simulator/server.js';
 import { parseDuration } from '../dist/config/duration.js';
@@ -15,6 +15,12 @@ const FLIPS = Number(process.env.FLIPS ?? 30);
 const INTERVAL = process.env.INTERVAL ?? '1s';
 const intervalMs = parseDuration(INTERVAL);
 const main = new URL('../dist/main.js', import.meta.url).pathname;
+// What ran and how busy the machine was: a loaded machine's stalls show as outliers (docs/performance.md).
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+const loadAtStart = load();
 
 // The receiver: resolves the waiter of the next notification with its arrival time.
 let waiter;
@@ -99,7 +105,8 @@ const percentile = (values, p) => {
 const row = (name, values) =>
   `| ${name} | ${values.length} | ${percentile(values, 0.5).toFixed(0)} | ${percentile(values, 0.99).toFixed(0)} | ${Math.max(...values).toFixed(0)} |`;
 const budget = intervalMs + 250;
-console.log(`collection interval ${INTERVAL}; budget (interval + 250 ms) ${budget} ms\n`);
+console.log(`daemon ${main}; collection interval ${INTERVAL}; budget (interval + 250 ms) ${budget} ms`);
+console.log(`load average (1, 5, 15 min) at start ${loadAtStart}, at end ${load()}\n`);
 console.log('| notification | flips | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|');
 console.log(row('health flip → firing webhook', firing));
 console.log(row('recovery → resolved webhook', resolved));

@@ -5,13 +5,23 @@ import { importGraph } from './import-cycles.mjs';
 
 /**
  * Evaluation produces alerts and nothing else: it never reaches dispatch (routing, inhibition,
- * silences, grouping, the notification log, receivers) nor the plane that wires the two. Dispatch
- * consumes the alerts evaluation hands it and never runs evaluation. Followed through src/alerts
- * only: the config schema describes the whole `alerts:` section, dispatch's settings included.
+ * silences, grouping, the notification log, receivers), nor the plane that wires the two, nor
+ * state_dir (its alerts are saved through what the plane hands it). Dispatch consumes the alerts
+ * evaluation hands it and never runs evaluation. What was notified lives in the notification log
+ * alone: evaluation's store of alerts (alerts.json) knows nothing of dispatch, and dispatch never
+ * writes that store. Followed through src/alerts only: the config schema describes the whole
+ * `alerts:` section, dispatch's settings included.
  */
 export const ALERT_LAYERS = [
-  { from: 'alerts/evaluation/', never: ['alerts/dispatch/', 'alerts/alert-plane.ts', 'alerts/evaluation-schedule.ts'] },
-  { from: 'alerts/dispatch/', never: ['alerts/evaluation/engine.ts', 'alerts/alert-plane.ts', 'alerts/evaluation-schedule.ts'] },
+  {
+    from: 'alerts/evaluation/',
+    never: ['alerts/dispatch/', 'alerts/state/', 'alerts/alert-plane.ts', 'alerts/evaluation-schedule.ts'],
+  },
+  {
+    from: 'alerts/dispatch/',
+    never: ['alerts/evaluation/engine.ts', 'alerts/state/state-store.ts', 'alerts/alert-plane.ts', 'alerts/evaluation-schedule.ts'],
+  },
+  { from: 'alerts/state/state-store.ts', never: ['alerts/dispatch/'] },
 ];
 
 /** Each forbidden path as the chain of imports that makes it, followed through modules under `within`. */

@@ -32,17 +32,30 @@ describe('src/alerts layers', () => {
 
   it('the check finds evaluation reaching dispatch, directly or through another alerts module', () => {
     const graph = new Map([
-      ['alerts/evaluation/engine.ts', ['alerts/evaluation/rule.ts', 'alerts/state/store.ts', 'config/schema.ts']],
+      ['alerts/evaluation/engine.ts', ['alerts/evaluation/rule.ts', 'alerts/matchers/matchers.ts', 'config/schema.ts']],
       ['alerts/evaluation/rule.ts', ['alerts/dispatch/route/routing.ts']],
-      ['alerts/state/store.ts', ['alerts/dispatch/outbox.ts']],
+      ['alerts/matchers/matchers.ts', ['alerts/dispatch/outbox.ts']],
       // Outside src/alerts the walk stops: the config schema describes dispatch's settings too.
       ['config/schema.ts', ['alerts/dispatch/route/route.ts']],
       ['alerts/dispatch/dispatcher.ts', ['alerts/evaluation/alert-record.ts']],
     ]);
     expect(layerViolations(graph, ALERT_LAYERS)).toEqual([
       ['alerts/evaluation/engine.ts', 'alerts/evaluation/rule.ts', 'alerts/dispatch/route/routing.ts'],
-      ['alerts/evaluation/engine.ts', 'alerts/state/store.ts', 'alerts/dispatch/outbox.ts'],
+      ['alerts/evaluation/engine.ts', 'alerts/matchers/matchers.ts', 'alerts/dispatch/outbox.ts'],
       ['alerts/evaluation/rule.ts', 'alerts/dispatch/route/routing.ts'],
+    ]);
+  });
+
+  it('the check finds what was notified kept outside the notification log: alerts.json reaching dispatch, or dispatch writing it', () => {
+    const graph = new Map([
+      ['alerts/evaluation/engine.ts', ['alerts/state/state-store.ts']],
+      ['alerts/state/state-store.ts', ['alerts/dispatch/flap/flap-damper.ts', 'alerts/state/durable-file.ts']],
+      ['alerts/dispatch/nflog/nflog.ts', ['alerts/state/durable-file.ts', 'alerts/state/state-store.ts']],
+    ]);
+    expect(layerViolations(graph, ALERT_LAYERS)).toEqual([
+      ['alerts/evaluation/engine.ts', 'alerts/state/state-store.ts'],
+      ['alerts/dispatch/nflog/nflog.ts', 'alerts/state/state-store.ts'],
+      ['alerts/state/state-store.ts', 'alerts/dispatch/flap/flap-damper.ts'],
     ]);
   });
 });

@@ -38,6 +38,8 @@ export class AlertPlane {
   private configValue: AlertsConfig;
   private readonly lock: StateDirLock;
   private readonly writeFailures: WriteFailures;
+  /** Evaluation's open alerts in state_dir. */
+  private readonly store: AlertStateStore;
 
   readonly clock: Clock;
   /** What evaluations measure `for`, flap windows and held alerts on: it never steps with the wall clock. */
@@ -74,11 +76,18 @@ export class AlertPlane {
       failures: this.writeFailures,
     });
     const restored = store.load();
+    this.store = store;
+    const nflog = new NotificationLog(config.stateDir, log, this.writeFailures, intervals.now());
+    // A state_dir of a version before the log held it: what was notified moves from alerts.json to the log.
+    if (restored.legacy) nflog.adopt(restored.legacy, intervals.now());
+    nflog.alerts.retain(new Set(restored.alerts.map((alert) => alert.fingerprint)));
+    // Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps.
+    const flap = new FlapDamper(config, log, nflog.flap);
     this.dispatcher = new AlertDispatcher(config, {
       log,
       alerts: () => this.engine.openAlerts,
-      // Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps.
-      flap: new FlapDamper(config, log, restored),
+      flap,
+      notificationLog: nflog,
       enqueue: (notifications) => {
         if (this.outbox.enqueue(notifications).length > 0) this.delivery.kick();
       },
@@ -90,14 +99,13 @@ export class AlertPlane {
       groupNotified: (receiver: string, groupLabels: Readonly<Record<string, string>>) =>
         this.dispatcher.groupNotified(receiver, groupLabels),
     };
-    const nflog = new NotificationLog(config.stateDir, log, this.writeFailures, intervals.now());
     this.delivery = new Delivery(this.outbox, receiversOf(config), config, this.http, log, alertView, nflog, intervals);
     this.engine = new AlertEngine(
       config,
       {
         log,
         consumer: this.dispatcher,
-        save: (alerts, nowMs) => store.save({ alerts, ...this.dispatcher.flap.state(nowMs) }),
+        save: (alerts) => store.save(alerts),
         collectors,
         wallOffsetMs: () => this.steady.wallOffsetMs(),
       },
@@ -138,13 +146,18 @@ export class AlertPlane {
     return this.guarded({}, () => this.engine.evaluateFleet(samples, nowMs));
   }
 
-  /** A failed evaluation (the outbox could not queue) is logged and counts as a change: its state was rolled back. */
+  /**
+   * A failed evaluation (the outbox could not queue) is logged and counts as a change: its state was
+   * rolled back. The notification log is written after the alerts, and not while their file is behind.
+   */
   private guarded(context: Record<string, string>, evaluation: () => boolean): boolean {
     try {
       return evaluation();
     } catch (error) {
       this.log.error({ err: error, ...context }, 'Alert evaluation failed');
       return true;
+    } finally {
+      if (!this.store.behind) this.dispatcher.persist(this.steady.now());
     }
   }
 

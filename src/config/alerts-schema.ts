@@ -18,9 +18,10 @@ import {
   alertmanagerReceiverSchema,
   buildRoute,
   integrationsOf,
-  matcherText,
+  matcherList,
   routeSchema,
   timeIntervalsSchema,
+  type HttpAuthInput,
   type IntegrationInput,
 } from './routing-schema.js';
 
@@ -78,8 +79,8 @@ const labelEquals = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must 
 /** Alertmanager's inhibit rule, with its deprecated source_match(_re) / target_match(_re) too. */
 const inhibitRuleSchema = z
   .object({
-    source_matchers: z.array(matcherText).default([]),
-    target_matchers: z.array(matcherText).default([]),
+    source_matchers: matcherList.default([]),
+    target_matchers: matcherList.default([]),
     source_match: labelEquals.optional(),
     source_match_re: labelEquals.optional(),
     target_match: labelEquals.optional(),
@@ -175,6 +176,8 @@ export interface ReceiverConfig {
   readonly repeatIntervalMs?: number;
   /** tls_config and proxy_url toward this receiver's URLs. */
   readonly transport?: HttpTransport;
+  /** The Authorization header of an Alertmanager-shaped integration's http_config (a secret). */
+  readonly authorization?: string;
   readonly grouping: Grouping;
   /** The Alertmanager receiver this integration belongs to (the webhook's `receiver`); `name` otherwise. */
   readonly receiver?: string;
@@ -373,7 +376,9 @@ function resolveReceivers(alerts: AlertsInput, issues: ConfigIssue[], grouping: 
     if (intervals.has(name)) issues.push({ path: 'time_intervals', message: `duplicate time interval name "${name}"` });
     intervals.set(name, time_intervals);
   }
-  const root = buildRoute(alerts.route, names, new Set(intervals.keys()), issues);
+  // A receiver with a problem of its own still has its name: routes naming it get no second issue.
+  const named = new Set([...names, ...alerts.receivers.flatMap((raw) => (typeof raw.name === 'string' ? [raw.name] : []))]);
+  const root = buildRoute(alerts.route, named, new Set(intervals.keys()), issues);
   const byName = new Map(parsed.flatMap((receiver) => (receiver ? [[receiver.name, receiver] as const] : [])));
   const nodes = [...root.walk()];
   const uses = new Map<string, number>();
@@ -465,7 +470,7 @@ function uniqueIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
 
 /** Reads the receiver's `*_file` secrets, checks what its type needs, and registers every secret. */
 function resolveReceiver(
-  receiver: ReceiverInput & { max_alerts?: number },
+  receiver: ReceiverInput & HttpAuthInput & { max_alerts?: number },
   at: string,
   issues: ConfigIssue[],
   settings: RouteSettings,
@@ -502,6 +507,7 @@ function resolveReceiver(
     timeoutMs: receiver.timeout,
     repeatIntervalMs: settings.repeatIntervalMs ?? receiver.repeat_interval,
     transport: transportOf(receiver),
+    authorization: authorizationOf(receiver, at, issues, secret),
     grouping: settings.route
       ? grouping
       : {
@@ -518,6 +524,41 @@ function resolveReceiver(
   };
   issues.push(...missingFields(resolved, receiver, at));
   return resolved;
+}
+
+/** The Authorization header of http_config's credentials, read as Prometheus reads them: one kind at most. */
+function authorizationOf(
+  auth: HttpAuthInput,
+  at: string,
+  issues: ConfigIssue[],
+  secret: (value: string | undefined, file: string | undefined, key: string) => string | undefined,
+): string | undefined {
+  const kinds = (['authorization', 'basic_auth', 'bearer_token', 'bearer_token_file'] as const).filter((key) => auth[key] !== undefined);
+  if (kinds.length > 1 && !(kinds.length === 2 && kinds.includes('bearer_token') && kinds.includes('bearer_token_file')))
+    issues.push({
+      path: `${at}.http_config`,
+      message: `set at most one of authorization, basic_auth and bearer_token, not ${kinds.join(' and ')}`,
+    });
+  const header = (() => {
+    if (auth.authorization) {
+      const credentials = secret(
+        auth.authorization.credentials,
+        auth.authorization.credentials_file,
+        'http_config.authorization.credentials',
+      );
+      if (auth.authorization.type.toLowerCase() === 'basic')
+        issues.push({ path: `${at}.http_config.authorization.type`, message: 'use basic_auth for Basic credentials, as Prometheus asks' });
+      return credentials === undefined ? undefined : `${auth.authorization.type} ${credentials}`;
+    }
+    if (auth.basic_auth) {
+      const password = secret(auth.basic_auth.password, auth.basic_auth.password_file, 'http_config.basic_auth.password') ?? '';
+      return `Basic ${Buffer.from(`${auth.basic_auth.username}:${password}`).toString('base64')}`;
+    }
+    const token = secret(auth.bearer_token, auth.bearer_token_file, 'http_config.bearer_token');
+    return token === undefined ? undefined : `Bearer ${token}`;
+  })();
+  registerSecret(header);
+  return header;
 }
 
 function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: string): ConfigIssue[] {

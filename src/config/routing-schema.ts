@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compareMatchers, Route, type RouteOptions } from '../alerts/dispatch/route/route.js';
 import { knownLocation, parseClock, parseRange, type TimeInterval } from '../alerts/dispatch/time-mute/time-interval.js';
-import { buildMatcher, parseMatcher, type Matcher } from '../alerts/matchers/matchers.js';
+import { buildMatcher, parseMatcher, parseMatchers, type Matcher } from '../alerts/matchers/matchers.js';
 import type { ConfigIssue } from '../errors.js';
 import { durationMs } from './fields.js';
 import { httpConfigFields } from './http-config-schema.js';
@@ -12,15 +12,18 @@ import { httpConfigFields } from './http-config-schema.js';
  * telegram_configs, discord_configs), `time_intervals` and `inhibit_rules` (see alerts-schema.ts).
  */
 
-/** Alertmanager's matcher list item: one matcher (`severity="critical"`, `severity=critical`). */
-export const matcherText = z.string().transform((text, ctx) => {
+/** Alertmanager's matcher list item: one matcher (`severity="critical"`, `severity=critical`) or several (`{a="1", b!="2"}`). */
+const matchersText = z.string().transform((text, ctx) => {
   try {
-    return parseMatcher(text);
+    return parseMatchers(text);
   } catch (error) {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
     return z.NEVER;
   }
 });
+
+/** Alertmanager's matcher list: each item's matchers, in order. */
+export const matcherList = z.array(matchersText).transform((lists) => lists.flat());
 
 const labelNameKey = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const groupLabel = z.string().regex(/^([A-Za-z_][A-Za-z0-9_]*|\.\.\.)$/, 'must be a label name or "..."');
@@ -46,7 +49,7 @@ export const routeSchema: z.ZodType<RouteInput, unknown> = z.lazy(() =>
       receiver: z.string().min(1).optional(),
       group_by: z.array(groupLabel).optional(),
       continue: z.boolean().optional(),
-      matchers: z.array(matcherText).optional(),
+      matchers: matcherList.optional(),
       /** Deprecated in Alertmanager, still read: equality and regex matchers by label name. */
       match: z.record(z.string().regex(labelNameKey, 'must be a label name'), z.string()).optional(),
       match_re: z.record(z.string().regex(labelNameKey, 'must be a label name'), z.string()).optional(),
@@ -115,9 +118,30 @@ const timeIntervalSchema = z
 
 export const timeIntervalsSchema = z.array(z.object({ name: z.string().min(1), time_intervals: z.array(timeIntervalSchema) }).strict());
 
-/** Alertmanager's http_config: the transport parts avaxmon has; the rest would be silently wrong, so it is refused. */
+/** Prometheus' http_config credentials, one of them per integration: sent as its Authorization header. */
+const httpAuthFields = {
+  authorization: z
+    .object({
+      type: z.string().min(1).default('Bearer'),
+      credentials: z.string().min(1).optional(),
+      credentials_file: z.string().min(1).optional(),
+    })
+    .strict()
+    .optional(),
+  basic_auth: z
+    .object({ username: z.string().min(1), password: z.string().optional(), password_file: z.string().min(1).optional() })
+    .strict()
+    .optional(),
+  /** Deprecated in Prometheus' http_config, still read: `authorization` with type Bearer. */
+  bearer_token: z.string().min(1).optional(),
+  bearer_token_file: z.string().min(1).optional(),
+};
+
+export type HttpAuthInput = { [K in keyof typeof httpAuthFields]?: z.infer<(typeof httpAuthFields)[K]> };
+
+/** Alertmanager's http_config: the parts avaxmon has; the rest (oauth2) would be silently wrong, so it is refused. */
 const httpConfig = z
-  .object({ ...httpConfigFields, follow_redirects: z.boolean().optional(), enable_http2: z.boolean().optional() })
+  .object({ ...httpConfigFields, ...httpAuthFields, follow_redirects: z.boolean().optional(), enable_http2: z.boolean().optional() })
   .strict();
 
 /** Template fields: avaxmon renders its own text, so these are read and not used (docs/alerting.md). */
@@ -183,8 +207,19 @@ const integrationSchemas = {
         'component',
         'group',
       ),
+      service_key: z.unknown().optional(),
+      service_key_file: z.unknown().optional(),
     })
-    .strict(),
+    .strict()
+    .superRefine((config, ctx) => {
+      for (const key of ['service_key', 'service_key_file'] as const)
+        if (config[key] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'PagerDuty Events API v1 is not supported: use routing_key (the integration key of an Events API v2 integration)',
+          });
+    }),
   telegram_configs: z
     .object({
       bot_token: z.string().min(1).optional(),
@@ -210,6 +245,18 @@ const integrationSchemas = {
 export type IntegrationKind = keyof typeof integrationSchemas;
 export const INTEGRATION_KINDS = Object.keys(integrationSchemas) as IntegrationKind[];
 
+/** Alertmanager's integrations that avaxmon does not send itself: named as such, not as unknown keys. */
+const FOREIGN_INTEGRATIONS = [
+  'email_configs',
+  'opsgenie_configs',
+  'victorops_configs',
+  'pushover_configs',
+  'sns_configs',
+  'webex_configs',
+  'wechat_configs',
+  'msteams_configs',
+] as const;
+
 /** An Alertmanager receiver: a name and its integrations, each one notification per group. */
 export const alertmanagerReceiverSchema = z
   .object({
@@ -219,13 +266,23 @@ export const alertmanagerReceiverSchema = z
     pagerduty_configs: z.array(integrationSchemas.pagerduty_configs).optional(),
     telegram_configs: z.array(integrationSchemas.telegram_configs).optional(),
     discord_configs: z.array(integrationSchemas.discord_configs).optional(),
+    ...Object.fromEntries(FOREIGN_INTEGRATIONS.map((key) => [key, z.unknown().optional()])),
   })
-  .strict();
+  .strict()
+  .superRefine((receiver, ctx) => {
+    for (const key of FOREIGN_INTEGRATIONS)
+      if ((receiver as Record<string, unknown>)[key] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `avaxmon does not send ${key.replace('_configs', '')} itself: send these alerts through an Alertmanager (a receiver with type: alertmanager), or use ${INTEGRATION_KINDS.join(', ')}`,
+        });
+  });
 
 export type AlertmanagerReceiverInput = z.infer<typeof alertmanagerReceiverSchema>;
 
 /** An integration in avaxmon's receiver vocabulary (see alerts-schema.ts). */
-export interface IntegrationInput {
+export interface IntegrationInput extends HttpAuthInput {
   readonly type: 'webhook' | 'slack' | 'pagerduty' | 'telegram' | 'discord';
   readonly url?: string;
   readonly url_file?: string;

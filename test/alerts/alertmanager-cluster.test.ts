@@ -12,7 +12,8 @@ import { startRecorder } from './recorder.js';
  * docs/scaling.md's high availability, end to end: two avaxmon replicas with the same config send to
  * a two-member Alertmanager cluster (gossiping its notification log on loopback), and the operator's
  * webhook gets one notification per change of the group. Mid-incident, one replica and one
- * Alertmanager are killed with -9: the resolve still arrives, once.
+ * Alertmanager are killed with -9: the resolve still arrives, once. A silence made in the cluster
+ * holds through the kill -9 of the member it was made on.
  */
 
 const hasAlertmanager = requireTool(ALERTMANAGER, 'prometheus-alertmanager');
@@ -145,5 +146,53 @@ describe.skipIf(!hasAlertmanager)('two replicas behind a two-member Alertmanager
     expect(received[1].alerts.map((alert) => `${alert.status}:${alert.labels.alertname}:${alert.labels.target}`)).toEqual([
       'resolved:AvalancheNodeUnhealthy:node-a',
     ]);
+  }, 120_000);
+
+  it('a silence made in the cluster outlives the kill -9 of the member it was made on: the replicas’ resends page nobody until it expires', async () => {
+    const hook = await startRecorder();
+    cleanups.push(() => hook.close());
+    const sim = await startSimulator();
+    cleanups.push(() => sim.close());
+    const [portA, portB] = [await freePort(), await freePort()];
+    const alertmanagers = [await clusterMember(hook.url, portA, portB), await clusterMember(hook.url, portB, portA)];
+    await until(async () => (await members(alertmanagers[0].url)) === 2 && (await members(alertmanagers[1].url)) === 2);
+    const urls = alertmanagers.map((member) => member.url);
+    await replica(sim.url, urls);
+    await replica(sim.url, urls);
+
+    // The operator silences the node on one member, as amtool would; it gossips to the other.
+    const now = Date.now();
+    const posted = await fetch(`${alertmanagers[0].url}/api/v2/silences`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        matchers: [{ name: 'target', value: 'node-a', isRegex: false, isEqual: true }],
+        startsAt: new Date(now).toISOString(),
+        endsAt: new Date(now + 3_600_000).toISOString(),
+        createdBy: 'test',
+        comment: 'maintenance',
+      }),
+    }).then((response) => response.json() as Promise<{ silenceID: string }>);
+    const silencesOn = (url: string) =>
+      fetch(`${url}/api/v2/silences`).then((response) => response.json() as Promise<Array<{ id: string; status: { state: string } }>>);
+    await until(async () => (await silencesOn(alertmanagers[1].url)).some((silence) => silence.id === posted.silenceID));
+    await alertmanagers[0].kill();
+
+    sim.apply({ fail_check: 'network' });
+    // Both replicas send the alert to the survivor every 2 s; it is silenced there, so nothing reaches the operator.
+    await until(async () => {
+      const alerts = await fetch(`${alertmanagers[1].url}/api/v2/alerts`).then(
+        (response) => response.json() as Promise<Array<{ labels: Record<string, string>; status: { state: string } }>>,
+      );
+      return alerts.some((alert) => alert.labels.alertname === 'AvalancheNodeUnhealthy' && alert.status.state === 'suppressed');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(hook.requests).toHaveLength(0);
+
+    // The silence ends: the alert, still firing, pages once.
+    await fetch(`${alertmanagers[1].url}/api/v2/silence/${posted.silenceID}`, { method: 'DELETE' });
+    await until(() => hook.requests.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(hook.requests.map((request) => (request.json as AmWebhook).status)).toEqual(['firing']);
   }, 120_000);
 });

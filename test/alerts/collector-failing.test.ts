@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { AlertEngine } from '../../src/alerts/evaluation/engine.js';
+import { parseConfig } from '../../src/config/load.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import { statuses } from './recorder.js';
-import { drained, health, sec, startAlerting, T0, targetUp, webhookAlerts, type Harness } from './harness.js';
+import { drained, health, sec, silentLog, startAlerting, T0, targetUp, webhookAlerts, type Harness } from './harness.js';
+import { noDispatch } from './no-dispatch.js';
 
 const harnesses: Harness[] = [];
 afterEach(async () => {
@@ -96,5 +99,40 @@ describe('stale_expiry', () => {
     harness.alerting.evaluate([targetUp('validator-1'), ...collector('health', 0, T0 / 1000)], sec(3660));
     await drained(harness.alerting);
     expect(statuses(harness.hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+  });
+});
+
+describe('the unknown-data hold is evaluation’s own', () => {
+  const engine = () =>
+    new AlertEngine(
+      parseConfig(`alerts:
+  rules:
+    AvalancheNodeUnhealthy: { for: 1m }
+    AvalancheHealthCheckFailing: { enabled: false }
+    AvaxmonCollectorFailing: { enabled: false }`).alerts!,
+      { log: silentLog, consumer: noDispatch, save: () => {} },
+    );
+  const states = (alerts: AlertEngine) => alerts.active().map((alert) => `${alert.state}${alert.stale ? ' (stale)' : ''}`);
+  const failing = [targetUp('validator-1'), ...collector('health', 0, T0 / 1000)];
+
+  it('holds a firing alert whose data is missing, with no dispatch behind it to say whom it paged', () => {
+    const alerts = engine();
+    alerts.evaluate([...health(0), ...collector('health', 1, T0 / 1000)], sec(0));
+    alerts.evaluate([...health(0), ...collector('health', 1, T0 / 1000)], sec(60));
+    expect(states(alerts)).toEqual(['firing']);
+    alerts.evaluate(failing, sec(120));
+    alerts.evaluate(failing, sec(3600));
+    expect(states(alerts)).toEqual(['firing (stale)']);
+    // No collector failing: held 5 minutes from when the data went missing, then gone.
+    alerts.evaluate([targetUp('validator-1')], sec(3900));
+    expect(states(alerts)).toEqual([]);
+  });
+
+  it('lets a pending alert whose data is missing go: it cannot fire on data it does not have', () => {
+    const alerts = engine();
+    alerts.evaluate([...health(0), ...collector('health', 1, T0 / 1000)], sec(0));
+    expect(states(alerts)).toEqual(['pending']);
+    alerts.evaluate(failing, sec(30));
+    expect(states(alerts)).toEqual([]);
   });
 });

@@ -107,10 +107,14 @@ describe('a crash between queuing a resolve and saving the state', () => {
   it('never sends the firing that the queued resolve says is over, whatever the restored state says', async () => {
     const { hook, stateDir, config } = await restartStack();
     const clock = new ManualClock();
-    let stateWhileFiring = Buffer.alloc(0);
-    await firingRefusedThenResolved(config, clock, hook, () => (stateWhileFiring = readFileSync(join(stateDir, 'alerts.json'))));
+    // The state is evaluation's alerts.json and the notification log, which says the alert was notified.
+    const stateFiles = ['alerts.json', 'nflog.json'];
+    let stateWhileFiring: Buffer[] = [];
+    await firingRefusedThenResolved(config, clock, hook, () => {
+      stateWhileFiring = stateFiles.map((file) => readFileSync(join(stateDir, file)));
+    });
     // As if killed once the resolve was in the outbox but before the state saying so was written.
-    writeFileSync(join(stateDir, 'alerts.json'), stateWhileFiring);
+    for (const [index, file] of stateFiles.entries()) writeFileSync(join(stateDir, file), stateWhileFiring[index]);
 
     // The receiver asked for 60 s before the next try.
     expect(await restartAndDeliver(config, clock, hook, 60_000)).toEqual(['resolved']);

@@ -28,7 +28,8 @@ export interface Harness {
 
 /**
  * An alert plane with one loopback webhook receiver named `hook`. `alerts` is YAML indented by two
- * spaces: everything under `alerts:` but state_dir, retry and the hook receiver; `receivers` adds receivers.
+ * spaces: everything under `alerts:` but state_dir, retry and the hook receiver; `receivers` adds receivers
+ * (HOOK_URL in them stands for the hook's base URL).
  */
 export async function startAlerting(
   alerts: string,
@@ -43,7 +44,7 @@ export async function startAlerting(
 ${alerts.includes('group_') ? '' : '  group_wait: 0s\n  group_interval: 0s\n'}${alerts}
   receivers:
     - { name: hook, type: webhook, url: ${hook.url}/hook }
-${receivers}`).alerts!;
+${receivers.replaceAll('HOOK_URL', hook.url)}`).alerts!;
   const alerting = new AlertPlane(config, silentLog, collectors);
   return {
     alerting,

@@ -2,12 +2,13 @@ import type { Logger } from 'pino';
 import type { AlertsConfig, ReceiverConfig } from '../../config/alerts-schema.js';
 import type { AlertRecord, AlertStatus } from '../evaluation/alert-record.js';
 import type { AlertConsumer, AlertUpdate, OpenAlerts, PreviousAlert } from '../evaluation/alert-updates.js';
-import type { FlapDamper } from './flap/flap-damper.js';
+import type { FlapDamper, SavedFlapState } from './flap/flap-damper.js';
 import { groupLabelsOf } from './group/group-labels.js';
 import { Inhibitor } from './inhibit/inhibition.js';
 import type { FiringAlert } from './notify/delivery.js';
 import { payloadOf } from './notify/payload.js';
 import { ALERTMANAGER_RESEND_MS } from './notify/receivers/alertmanager.js';
+import type { NotificationLog } from './nflog/nflog.js';
 import type { NewNotification } from './outbox.js';
 import { routesNow } from './route/routing.js';
 import { timeMuted } from './time-mute/time-mute.js';
@@ -17,6 +18,8 @@ export interface DispatcherDeps {
   /** The open alerts, as evaluation holds them. */
   readonly alerts: () => OpenAlerts;
   readonly flap: FlapDamper;
+  /** Whom each alert was notified to; written at commit when an evaluation changed it. */
+  readonly notificationLog: NotificationLog;
   /** Durably queues notifications; returns once they are on disk, throws when it cannot. */
   readonly enqueue: (notifications: readonly NewNotification[]) => void;
   /** The ids of the active silences matching these labels, at a wall time. */
@@ -37,14 +40,22 @@ export class AlertDispatcher implements AlertConsumer {
   private outgoing: NewNotification[] = [];
   /** The time of the latest evaluation: when delivery reports a notification, it went out after it. */
   private lastEvaluationMs?: number;
+  /** The flap damper's memory the log was last written with by persist(). */
+  private savedFlap: SavedFlapState;
 
   constructor(
     private config: AlertsConfig,
     private readonly deps: DispatcherDeps,
-  ) {}
+  ) {
+    this.savedFlap = deps.notificationLog.flap;
+  }
 
   get flap(): FlapDamper {
     return this.deps.flap;
+  }
+
+  private get notes() {
+    return this.deps.notificationLog.alerts;
   }
 
   reconfigure(config: AlertsConfig): void {
@@ -56,6 +67,7 @@ export class AlertDispatcher implements AlertConsumer {
     this.lastEvaluationMs = Math.max(this.lastEvaluationMs ?? nowMs, nowMs);
     this.outgoing = [];
     this.deps.flap.begin();
+    this.notes.begin();
   }
 
   take(updates: readonly AlertUpdate[], nowMs: number): ReadonlySet<string> {
@@ -73,7 +85,10 @@ export class AlertDispatcher implements AlertConsumer {
       if (update.kind === 'firing') firing.push(update);
       else if (update.kind === 'kept') this.outgoing.push(...this.keepAlive(alert, nowMs));
       else if (this.close(alert, nowMs)) keptOpen.add(alert.fingerprint);
-      else closed.add(alert.fingerprint);
+      else {
+        closed.add(alert.fingerprint);
+        this.notes.forget(alert.fingerprint);
+      }
     }
     // Muting is decided once every alert's state is known: a source may come after its targets.
     const open = this.deps.alerts();
@@ -90,18 +105,35 @@ export class AlertDispatcher implements AlertConsumer {
     return keptOpen;
   }
 
+  /** Queues the evaluation's notifications; the notification log is written by persist(). */
   commit(nowMs: number): boolean {
     const outgoing = this.outgoing;
     if (outgoing.length > 0) this.deps.enqueue(outgoing);
     this.outgoing = [];
-    this.deps.flap.commit();
     this.groupsSent(outgoing, nowMs);
+    // A copy, on the evaluations' clock, which the damper's windows count on.
+    if (this.deps.flap.commit()) this.deps.notificationLog.flap = structuredClone(this.deps.flap.state(nowMs));
+    this.notes.commit();
     return outgoing.length > 0;
+  }
+
+  /**
+   * Writes the notification log if evaluations changed it. Called once evaluation saved its alerts:
+   * killed in between, the restart finds an alert firing that the log does not say was notified,
+   * and queues its notification again under the same key, which the outbox stores once and its
+   * journal of delivered keys sends once. The other way round, the log could say an alert that
+   * the restart finds pending was notified, and its first firing would never go out.
+   */
+  persist(nowMs: number): void {
+    if (this.deps.notificationLog.flap === this.savedFlap && !this.notes.dirty) return;
+    this.savedFlap = this.deps.notificationLog.flap;
+    this.deps.notificationLog.save(nowMs);
   }
 
   rollback(): void {
     this.outgoing = [];
     this.deps.flap.rollback();
+    this.notes.rollback();
   }
 
   /** What delivery renders a group from: the alerts firing now, and whom each was shown to. */
@@ -109,7 +141,7 @@ export class AlertDispatcher implements AlertConsumer {
     const firing = new Map<string, FiringAlert>();
     for (const alert of this.deps.alerts().all()) {
       if (alert.state !== 'firing') continue;
-      const shownTo = new Set(alert.muted ? [] : Object.keys(alert.notified));
+      const shownTo = new Set(alert.muted ? [] : this.notes.receivers(alert.fingerprint));
       firing.set(alert.fingerprint, { alert: payloadOf(alert, 'firing', nowMs, this.config.externalUrl), shownTo });
     }
     return firing;
@@ -127,8 +159,8 @@ export class AlertDispatcher implements AlertConsumer {
     const atMs = this.lastEvaluationMs;
     const group = JSON.stringify(groupLabels);
     for (const alert of this.deps.alerts().all()) {
-      const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
-      if (shown && groupKeyOf(receiver, alert.labels) === group) alert.notified[receiver.name] = atMs;
+      const shown = alert.state === 'firing' && !alert.muted && this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
+      if (shown && groupKeyOf(receiver, alert.labels) === group) this.notes.told(alert.fingerprint, receiver.name, atMs);
     }
   }
 
@@ -138,7 +170,8 @@ export class AlertDispatcher implements AlertConsumer {
    */
   private notifyFiring(alert: AlertRecord, nowMs: number, previous?: PreviousAlert): NewNotification[] {
     const routed = this.config.receivers.filter((receiver) => routesNow(receiver, alert.labels, nowMs));
-    if (Object.keys(alert.notified).length === 0) {
+    const told = (receiver: ReceiverConfig) => this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
+    if (this.notes.receivers(alert.fingerprint).length === 0) {
       if (routed.length === 0) return [];
       const decision = this.deps.flap.decide(alert, 'firing', nowMs, alert.held !== 'firing');
       if (decision === 'hold') {
@@ -150,16 +183,15 @@ export class AlertDispatcher implements AlertConsumer {
       return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
     }
     if (previous && routed.length > 0) {
-      alert.reminders += 1;
+      this.notes.nextReminder(alert.fingerprint);
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert severity changed');
       return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, false, previous));
     }
     // A receiver that has not heard of the episode (its silence ended, or it was added by a reload) hears of it now.
-    const unaware = routed.filter((receiver) => alert.notified[receiver.name] === undefined);
-    if (unaware.length > 0) alert.reminders += 1;
-    const told = unaware.map((receiver) => this.notification(alert, receiver, 'firing', nowMs));
+    const unaware = routed.filter((receiver) => !told(receiver));
+    if (unaware.length > 0) this.notes.nextReminder(alert.fingerprint);
     return [
-      ...told,
+      ...unaware.map((receiver) => this.notification(alert, receiver, 'firing', nowMs)),
       ...this.reminders(alert, nowMs, (receiver) => routesNow(receiver, alert.labels, nowMs) && !unaware.includes(receiver)),
     ];
   }
@@ -171,14 +203,12 @@ export class AlertDispatcher implements AlertConsumer {
    */
   private withdraw(alert: AlertRecord, nowMs: number): NewNotification[] {
     const told = this.config.receivers.filter(
-      (receiver) => receiver.type === 'alertmanager' && alert.notified[receiver.name] !== undefined,
+      (receiver) => receiver.type === 'alertmanager' && this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined,
     );
     if (told.length === 0) return [];
-    alert.reminders += 1;
-    for (const receiver of told) delete alert.notified[receiver.name];
-    return told.map((receiver) =>
-      this.notification(alert, receiver, 'resolved', nowMs, false, false, undefined, `muted-${alert.reminders}`),
-    );
+    const number = this.notes.nextReminder(alert.fingerprint);
+    for (const receiver of told) this.notes.untold(alert.fingerprint, receiver.name);
+    return told.map((receiver) => this.notification(alert, receiver, 'resolved', nowMs, false, false, undefined, `muted-${number}`));
   }
 
   /**
@@ -206,21 +236,19 @@ export class AlertDispatcher implements AlertConsumer {
       );
       if (groups.size === 0) continue;
       for (const alert of this.deps.alerts().all()) {
-        const shown = alert.state === 'firing' && !alert.muted && alert.notified[receiver.name] !== undefined;
-        if (shown && groups.has(groupKeyOf(receiver, alert.labels))) alert.notified[receiver.name] = nowMs;
+        const shown = alert.state === 'firing' && !alert.muted && this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
+        if (shown && groups.has(groupKeyOf(receiver, alert.labels))) this.notes.told(alert.fingerprint, receiver.name, nowMs);
       }
     }
   }
 
   private reminders(alert: AlertRecord, nowMs: number, eligible: (receiver: ReceiverConfig) => boolean): NewNotification[] {
-    const due = this.config.receivers.filter(
-      (receiver) =>
-        eligible(receiver) &&
-        alert.notified[receiver.name] !== undefined &&
-        nowMs - alert.notified[receiver.name] >= this.repeatInterval(receiver),
-    );
+    const due = this.config.receivers.filter((receiver) => {
+      const notifiedMs = this.notes.notifiedAt(alert.fingerprint, receiver.name);
+      return eligible(receiver) && notifiedMs !== undefined && nowMs - notifiedMs >= this.repeatInterval(receiver);
+    });
     if (due.length === 0) return [];
-    alert.reminders += 1;
+    this.notes.nextReminder(alert.fingerprint);
     return due.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, true));
   }
 
@@ -230,7 +258,7 @@ export class AlertDispatcher implements AlertConsumer {
    * Returns whether the alert stays open, its resolve held.
    */
   private close(alert: AlertRecord, nowMs: number): boolean {
-    const notifiedTo = Object.keys(alert.notified);
+    const notifiedTo = this.notes.receivers(alert.fingerprint);
     if (notifiedTo.length === 0) {
       if (alert.held === 'firing') this.deps.flap.noteChange(alert.fingerprint, nowMs);
       return false;
@@ -260,9 +288,9 @@ export class AlertDispatcher implements AlertConsumer {
     reminder = false,
     flapNotice = false,
     previous?: PreviousAlert,
-    suffix = status === 'firing' ? `firing-${alert.reminders}` : 'resolved',
+    suffix = status === 'firing' ? `firing-${this.notes.reminders(alert.fingerprint)}` : 'resolved',
   ): NewNotification {
-    if (status === 'firing') alert.notified[receiver.name] = nowMs;
+    if (status === 'firing') this.notes.told(alert.fingerprint, receiver.name, nowMs);
     const payload = {
       ...payloadOf(alert, status, nowMs, this.config.externalUrl),
       ...(previous ? { previousLabels: previous.labels, previousAnnotations: previous.annotations } : {}),

@@ -299,17 +299,16 @@ export class AlertEngine {
       annotations: {},
       state: 'pending',
       activeSinceMs: nowMs,
-      notified: {},
-      reminders: 0,
     };
     this.remember(fingerprint, alert);
     return alert;
   }
 
   /**
-   * True while a notified alert's data is missing: as long as a collector of its target fails, else
+   * True while a firing alert's data is missing: as long as a collector of its target fails, else
    * up to UNKNOWN_HOLD_MS. The data is missing when no source series carries the alert's identity:
-   * another series of the same target says nothing about it.
+   * another series of the same target says nothing about it. A pending alert is not held: with its
+   * data unknown it cannot go on to fire, and no receiver was told of it.
    */
   private holdUnknown(alert: AlertRecord, index: SampleIndex, nowMs: number): boolean {
     const sources = ruleRegistry.get(alert.rule)?.sources ?? [];
@@ -317,7 +316,7 @@ export class AlertEngine {
     const known = sources.some(({ metric, labels }) =>
       index.all(metric).some((sample) => sameLabels(pick(sample.labels, labels), identity)),
     );
-    if (known || Object.keys(alert.notified).length === 0 || !this.config.rules[alert.rule]?.enabled) return false;
+    if (known || alert.state !== 'firing' || !this.config.rules[alert.rule]?.enabled) return false;
     alert.unknownSinceMs ??= nowMs;
     if (collectorFailing(index, alert.labels.target)) {
       alert.stale = true;

@@ -25,6 +25,32 @@ export function parseMatcher(text: string, maxProgramSize = MAX_PROGRAM_SIZE): M
   return buildMatcher(match[1], match[2] as MatchOp, value, maxProgramSize);
 }
 
+/**
+ * One item of a config's matcher list, as Alertmanager's ParseMatchers reads it: one matcher or
+ * several, comma-separated, optionally in braces (`{service="files", severity!="info"}`). A comma
+ * inside quotes belongs to the value.
+ */
+export function parseMatchers(text: string, maxProgramSize = MAX_PROGRAM_SIZE): Matcher[] {
+  const inner = text.trim().replace(/^\{/, '').replace(/\}$/, '');
+  const tokens: string[] = [];
+  let token = '';
+  let quoted = false;
+  let escaped = false;
+  for (const char of inner) {
+    if (char === ',' && !quoted) {
+      tokens.push(token);
+      token = '';
+      continue;
+    }
+    if (char === '"' && !escaped) quoted = !quoted;
+    escaped = char === '\\' && !escaped;
+    token += char;
+  }
+  if (token.trim() !== '') tokens.push(token);
+  if (tokens.length === 0) throw new Error(`"${text}" holds no label matcher`);
+  return tokens.map((each) => parseMatcher(each, maxProgramSize));
+}
+
 /** A matcher with its regex compiled; throws naming the pattern when RE2 refuses it. */
 export function buildMatcher(name: string, op: MatchOp, value: string, maxProgramSize = MAX_PROGRAM_SIZE): Matcher {
   if (op === '=' || op === '!=') return { name, op, value };

@@ -1,23 +1,45 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { SavedFlapState } from '../dispatch/flap/flap-damper.js';
 import type { AlertRecord } from '../evaluation/alert-record.js';
 import { writeFileDurably } from './durable-file.js';
 import { WriteFailures } from './write-failures.js';
 
-/** What survives a restart: the open alerts (with what dispatch noted on them) and the flap damper's memory. */
-export interface SavedAlertState extends SavedFlapState {
-  readonly alerts: readonly AlertRecord[];
+/**
+ * What version 1 of `alerts.json` kept beside evaluation's alerts: whom each was notified to, and
+ * the flap damper's memory. They are the notification log's now; a start hands them over to it.
+ */
+export interface LegacyNotificationState {
+  readonly alerts: Readonly<Record<string, { readonly receivers: Readonly<Record<string, number>>; readonly reminders: number }>>;
+  readonly transitions: Readonly<Record<string, readonly number[]>>;
+  readonly flapping: Readonly<Record<string, { readonly sinceMs: number; lastChangeMs: number }>>;
 }
 
-const STATE_VERSION = 1;
-const EMPTY: SavedAlertState = { alerts: [], transitions: {} };
+/** What survives a restart of evaluation: the open alerts. */
+export interface SavedAlertState {
+  readonly alerts: readonly AlertRecord[];
+  /** Found in a state_dir written by a version before 2. */
+  readonly legacy?: LegacyNotificationState;
+}
 
-/** The open alerts and the flap damper's memory in `<state_dir>/alerts.json`, so a restart neither re-announces nor forgets. */
+/** Version 1 also held what dispatch notified (on each alert, and the flap damper's memory). */
+const STATE_VERSION = 2;
+const EMPTY: SavedAlertState = { alerts: [] };
+
+type StoredV1Alert = AlertRecord & { notified?: Record<string, number>; reminders?: number };
+interface StoredState {
+  readonly version: number;
+  readonly alerts: readonly StoredV1Alert[];
+  readonly transitions?: LegacyNotificationState['transitions'];
+  readonly flapping?: LegacyNotificationState['flapping'];
+}
+
+/** Evaluation's open alerts in `<state_dir>/alerts.json`, so a restart neither re-announces nor forgets. */
 export class AlertStateStore {
   private readonly file: string;
   private lastWritten = '';
+  /** The last save failed: the file is older than the alerts in memory. */
+  behind = false;
 
   constructor(
     stateDir: string,
@@ -37,10 +59,13 @@ export class AlertStateStore {
       throw error;
     }
     try {
-      const state = JSON.parse(text) as SavedAlertState & { version: number };
-      if (state.version !== STATE_VERSION) throw new Error(`unknown state version ${state.version}`);
-      this.lastWritten = text;
-      return { alerts: state.alerts, transitions: state.transitions ?? {}, flapping: state.flapping ?? {} };
+      const state = JSON.parse(text) as StoredState;
+      if (state.version === STATE_VERSION) {
+        this.lastWritten = text;
+        return { alerts: state.alerts };
+      }
+      if (state.version === 1) return fromVersion1(state);
+      throw new Error(`unknown state version ${state.version}`);
     } catch (error) {
       this.log.error({ file: this.file, err: error }, 'Alert state unreadable; starting with no alerts');
       return EMPTY;
@@ -51,16 +76,28 @@ export class AlertStateStore {
    * Writes only when something changed: most evaluations change nothing. A failed write keeps the
    * state in memory (evaluation goes on) and is retried at the next change or evaluation.
    */
-  save(state: SavedAlertState): void {
-    const text = JSON.stringify({ version: STATE_VERSION, ...state });
+  save(alerts: readonly AlertRecord[]): void {
+    const text = JSON.stringify({ version: STATE_VERSION, alerts });
     if (text === this.lastWritten) return;
     try {
       writeFileDurably(this.file, text);
     } catch (error) {
       this.failures.failed('alerts', error);
+      this.behind = true;
       return;
     }
     this.failures.succeeded('alerts');
     this.lastWritten = text;
+    this.behind = false;
   }
+}
+
+/** The alerts without what dispatch noted on them, which is handed over separately. */
+function fromVersion1(state: StoredState): SavedAlertState {
+  const notified: Record<string, LegacyNotificationState['alerts'][string]> = {};
+  const alerts = state.alerts.map(({ notified: receivers, reminders, ...alert }) => {
+    notified[alert.fingerprint] = { receivers: receivers ?? {}, reminders: reminders ?? 0 };
+    return alert;
+  });
+  return { alerts, legacy: { alerts: notified, transitions: state.transitions ?? {}, flapping: state.flapping ?? {} } };
 }

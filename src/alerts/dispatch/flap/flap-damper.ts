@@ -125,8 +125,11 @@ export class FlapDamper {
     this.journal = new Map();
   }
 
-  commit(): void {
+  /** Ends the evaluation's journal; returns whether the evaluation changed the damper's memory. */
+  commit(): boolean {
+    const changed = (this.journal?.size ?? 0) > 0;
     this.journal = undefined;
+    return changed;
   }
 
   /** Puts back every entry the evaluation since begin() changed. */

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { readStateFile, writeFileDurably } from '../../state/durable-file.js';
 import type { WriteFailures } from '../../state/write-failures.js';
+import type { SavedFlapState } from '../flap/flap-damper.js';
+import { type AlertNotified, NotifiedAlerts } from './notified-alerts.js';
 
 /** What a group's last notification listed, by Alertmanager fingerprint (of the label sets). */
 export interface NotifiedGroup {
@@ -17,6 +19,8 @@ export interface NotifiedGroup {
 
 /** Alertmanager keeps notification log entries this long (--data.retention, 120h). */
 const RETENTION_MS = 120 * 3_600_000;
+const LOG_VERSION = 2;
+const NO_FLAP: SavedFlapState = { transitions: {}, flapping: {} };
 
 interface StoredEntry {
   readonly group: string;
@@ -26,14 +30,33 @@ interface StoredEntry {
   readonly atMs: number;
 }
 
+/** `nflog.json` since version 2; version 1 was the array of group entries alone. */
+interface StoredLog {
+  readonly version: number;
+  readonly groups: StoredEntry[];
+  readonly alerts: Record<string, AlertNotified>;
+  readonly flap: SavedFlapState;
+}
+
+/** What a state_dir written before version 2 of the log kept in `alerts.json` instead. */
+export interface HandedOverState extends SavedFlapState {
+  readonly alerts: Readonly<Record<string, AlertNotified>>;
+}
+
 /**
- * The notification log (Alertmanager's nflog/): per receiver and group, what its last notification
- * said was firing and resolved. Delivery asks it whether a group has news; it is kept in
- * `<state_dir>/nflog.json`, written durably after every notification, so a restart neither repeats
- * a notification nor forgets that a group was notified (its resolve still goes out).
+ * The notification log (Alertmanager's nflog/), the one place that says what was notified: per
+ * receiver and group, what its last notification said was firing and resolved (delivery asks it
+ * whether a group has news); per open alert, which receivers were told it fires, when, and how many
+ * reminders followed (dispatch decides reminders and resolves from it); and the flap damper's
+ * memory of recent notifications. It is kept in `<state_dir>/nflog.json`, written durably after
+ * every notification and every evaluation that changed it, so a restart neither repeats a
+ * notification nor forgets that an alert or a group was notified (its resolve still goes out).
  */
 export class NotificationLog {
-  private readonly entries = new Map<string, NotifiedGroup>();
+  private readonly groups = new Map<string, NotifiedGroup>();
+  readonly alerts = new NotifiedAlerts();
+  /** The flap damper's memory as of the last evaluation that changed it (at a start, as last written). */
+  flap: SavedFlapState;
   private readonly file: string;
 
   constructor(
@@ -43,21 +66,34 @@ export class NotificationLog {
     nowMs: number,
   ) {
     this.file = join(stateDir, 'nflog.json');
-    this.load(nowMs);
+    this.flap = this.load(nowMs);
+    this.alerts.dirty = false;
+  }
+
+  /**
+   * Takes over what a state_dir written before version 2 of the log kept in `alerts.json`; what
+   * the log itself says wins. Written at once: the next save of `alerts.json` drops it from there.
+   */
+  adopt(legacy: HandedOverState, nowMs: number): void {
+    for (const [fingerprint, entry] of Object.entries(legacy.alerts))
+      if (!this.alerts.has(fingerprint)) this.alerts.restore(fingerprint, entry);
+    const flapKnown = Object.keys(this.flap.transitions).length + Object.keys(this.flap.flapping ?? {}).length > 0;
+    if (!flapKnown) this.flap = { transitions: legacy.transitions, flapping: legacy.flapping };
+    this.save(nowMs);
   }
 
   get(group: string): NotifiedGroup | undefined {
-    return this.entries.get(group);
+    return this.groups.get(group);
   }
 
   set(group: string, entry: NotifiedGroup, nowMs = entry.atMs): void {
-    this.entries.set(group, entry);
+    this.groups.set(group, entry);
     this.save(nowMs);
   }
 
   /** A notification of the group failed: its firing alerts count as maybe seen. */
   tried(group: string, firing: Iterable<string>, nowMs: number): void {
-    const last = this.entries.get(group);
+    const last = this.groups.get(group);
     const tried = new Set([...(last?.tried ?? []), ...firing]);
     if (last?.tried && tried.size === last.tried.size) return;
     this.set(group, { firing: last?.firing ?? new Set(), resolved: last?.resolved ?? new Set(), tried, atMs: last?.atMs ?? nowMs }, nowMs);
@@ -65,20 +101,27 @@ export class NotificationLog {
 
   /** The group ended (nothing fires after a notification of its resolves): the next alert begins a new one. */
   delete(group: string, nowMs: number): void {
-    if (this.entries.delete(group)) this.save(nowMs);
+    if (this.groups.delete(group)) this.save(nowMs);
   }
 
-  private save(nowMs: number): void {
-    for (const [group, entry] of this.entries) if (nowMs - entry.atMs > RETENTION_MS) this.entries.delete(group);
-    const stored: StoredEntry[] = [...this.entries].map(([group, entry]) => ({
-      group,
-      firing: [...entry.firing],
-      resolved: [...entry.resolved],
-      tried: entry.tried && [...entry.tried],
-      atMs: entry.atMs,
-    }));
+  /** Writes the log now; a failed write keeps it in memory and is retried by the next save. */
+  save(nowMs: number): void {
+    for (const [group, entry] of this.groups) if (nowMs - entry.atMs > RETENTION_MS) this.groups.delete(group);
+    const stored: StoredLog = {
+      version: LOG_VERSION,
+      groups: [...this.groups].map(([group, entry]) => ({
+        group,
+        firing: [...entry.firing],
+        resolved: [...entry.resolved],
+        tried: entry.tried && [...entry.tried],
+        atMs: entry.atMs,
+      })),
+      alerts: this.alerts.snapshot(),
+      flap: this.flap,
+    };
     try {
       writeFileDurably(this.file, JSON.stringify(stored));
+      this.alerts.dirty = false;
       this.failures.succeeded('nflog');
     } catch (error) {
       // Kept in memory: only a restart before the next successful write would forget it.
@@ -86,20 +129,26 @@ export class NotificationLog {
     }
   }
 
-  private load(nowMs: number): void {
+  private load(nowMs: number): SavedFlapState {
     const text = readStateFile(this.file);
-    if (text === undefined) return;
+    if (text === undefined) return NO_FLAP;
     try {
-      for (const entry of JSON.parse(text) as StoredEntry[])
+      const parsed = JSON.parse(text) as StoredLog | StoredEntry[];
+      const stored: StoredLog = Array.isArray(parsed) ? { version: 1, groups: parsed, alerts: {}, flap: NO_FLAP } : parsed;
+      if (stored.version > LOG_VERSION) throw new Error(`unknown notification log version ${stored.version}`);
+      for (const entry of stored.groups)
         if (nowMs - entry.atMs <= RETENTION_MS)
-          this.entries.set(entry.group, {
+          this.groups.set(entry.group, {
             firing: new Set(entry.firing),
             resolved: new Set(entry.resolved),
             tried: entry.tried && new Set(entry.tried),
             atMs: entry.atMs,
           });
+      for (const [fingerprint, entry] of Object.entries(stored.alerts)) this.alerts.restore(fingerprint, entry);
+      return stored.flap;
     } catch (error) {
       this.log.error({ file: this.file, err: error }, 'Notification log unreadable; starting with none');
+      return NO_FLAP;
     }
   }
 }

@@ -239,9 +239,10 @@ export class Delivery {
       // The log before the outbox: killed in between, the restart finds the queued notification already
       // logged and sends nothing twice. The other way round it forgot the group was ever notified,
       // and dropped the group's resolve as news to nobody.
+      // The group's alerts' repeat timers restart with it, in the same write of the log.
+      this.alerts.groupNotified(batch.receiver, batch.groupLabels);
       if (grouped) this.notified.set(batch.lane, { ...notifiedGroup(notifications), atMs: this.clock.now() });
       for (const entry of live) this.finish(entry, 'delivered');
-      this.alerts.groupNotified(batch.receiver, batch.groupLabels);
       // A group left with nothing firing ends, as Alertmanager's does: the next alert starts a new one, with group_wait.
       if (notifications.every((notification) => notification.alert.status === 'resolved') && !this.groupFiring(firing, batch)) {
         this.firstFlushMs.delete(batch.lane);

@@ -38,7 +38,12 @@ export async function postJson(ctx: SendContext, config: ReceiverConfig, post: J
     const response = await ctx.http.request({
       url: post.url,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'avaxmon', ...post.headers },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'avaxmon',
+        ...(config.authorization === undefined ? {} : { authorization: config.authorization }),
+        ...post.headers,
+      },
       body: post.body,
       timeoutMs: config.timeoutMs,
       upstream: `receiver ${config.name}`,
