@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CompiledProjection, NOT_JSON, projectJson, type Projection } from '../../src/clients/json-projection.js';
 
@@ -52,6 +53,20 @@ describe('projectJson: a field-only read of a JSON document', () => {
     ['a string where an array is projected: kept as sent', '{"peers":"none"}', { peers: [{ nodeID: true }] }],
   ])('reads %s as JSON.parse does, keeping only the projected parts', (_, text, projection) => {
     expect(project(text, projection)).toStrictEqual(reference(JSON.parse(text), projection));
+  });
+
+  const fixtures = new URL('../fixtures/avalanchego/', import.meta.url);
+  const recorded = readdirSync(fixtures, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .flatMap((version) =>
+      readdirSync(new URL(`${version}/`, fixtures)).map((file) => [
+        `${version}/${file}`,
+        readFileSync(new URL(`${version}/${file}`, fixtures), 'utf8'),
+      ]),
+    );
+  it.each(recorded)('reads the recorded answer %s whole as JSON.parse does', (_, text) => {
+    expect(project(text, true)).toStrictEqual(JSON.parse(text));
   });
 
   it('keeps a "__proto__" key as an own field, as JSON.parse does, never as the prototype', () => {
