@@ -19,10 +19,10 @@ const OTHER_VERSION = 'other';
 interface Peers {
   /** numPeers, or the peers listed when a node leaves it out. */
   readonly count: number;
-  readonly nodeIds: string[];
-  readonly versions: Version[];
+  readonly nodeIds: readonly string[];
+  readonly versions: readonly Version[];
   /** Each peer's observedUptime, in whole percent as sent; NaN for a peer that sends none. */
-  readonly observedPercents: number[];
+  readonly observedPercents: Float64Array;
   readonly benchedByChain: Map<string, number>;
 }
 
@@ -95,16 +95,18 @@ export function createPeersCollector(): Collector {
 function readPeers(read: FieldReader, reply: unknown): Peers {
   const result = read.object(reply, 'result');
   const versionOf = versionReader();
-  const nodeIds: string[] = [];
-  const versions: Version[] = [];
-  const observedPercents: number[] = [];
+  const listed = read.array(result.peers ?? [], 'peers');
+  // Sized once: grown by push, the three columns were copied over and over for 1,800 peers.
+  const nodeIds = new Array<string>(listed.length);
+  const versions = new Array<Version>(listed.length);
+  const observedPercents = new Float64Array(listed.length);
   const benchedByChain = new Map<string, number>();
-  read.each(result.peers ?? [], 'peers', (fields, peer) => {
+  read.each(listed, 'peers', (fields, peer, index) => {
     if (fields.benched !== undefined) countBenched(benchedByChain, peer, peer.array(fields.benched, 'benched'));
-    nodeIds.push(peer.string(fields.nodeID, 'nodeID'));
-    versions.push(versionOf(peer.string(fields.version, 'version')));
+    nodeIds[index] = peer.string(fields.nodeID, 'nodeID');
+    versions[index] = versionOf(peer.string(fields.version, 'version'));
     // observedUptime is a whole-percent string ("99").
-    observedPercents.push(fields.observedUptime === undefined ? Number.NaN : peer.number(fields.observedUptime, 'observedUptime'));
+    observedPercents[index] = fields.observedUptime === undefined ? Number.NaN : peer.number(fields.observedUptime, 'observedUptime');
   });
   // numPeers is a json.Uint64 (a string) although the docs show a number.
   const count = result.numPeers === undefined ? nodeIds.length : read.uint64(result.numPeers, 'numPeers');
