@@ -170,7 +170,7 @@ class ProjectingReader {
       const after = this.next();
       this.at++;
       if (after === close) {
-        this.depth--;
+        this.leave(undefined);
         return;
       }
       if (after !== COMMA) throw SYNTAX;
