@@ -1,4 +1,3 @@
-import { gorillaAnswer } from '../clients/jsonrpc.js';
 import { FieldReader, type Entry } from '../clients/parse.js';
 import type { SubnetConfig } from '../config/schema.js';
 import { subnetValidatorMetrics } from '../metrics/catalogue/validators.js';
@@ -7,21 +6,6 @@ import { callOptional, type OptionalMethod } from './optional-method.js';
 import { resolveNodeIds } from './validators/watched-nodes.js';
 
 const METHOD = 'validators.getCurrentValidators';
-/** The fields of an entry read below (a field read must be listed). */
-const VALIDATORS_ANSWER = gorillaAnswer({
-  validators: [
-    {
-      nodeID: true,
-      isActive: true,
-      isL1Validator: true,
-      isConnected: true,
-      uptimeSeconds: true,
-      uptimePercentage: true,
-      weight: true,
-      startTimestamp: true,
-    },
-  ],
-});
 
 /**
  * subnet-evm's validators API on each configured L1 chain (/ext/bc/<blockchain_id>/validators):
@@ -52,7 +36,7 @@ async function collectChain(ctx: CollectContext, out: SampleSet, subnet: SubnetC
   if (nodeIds.length === 0) return;
   const read = new FieldReader(ctx.target.name, METHOD);
   const answer = await callOptional(ctx, out, validatorsApiOf(subnet.name), () =>
-    ctx.node.callProjected(`/ext/bc/${subnet.blockchain_id}/validators`, METHOD, { nodeIDs: nodeIds }, VALIDATORS_ANSWER, ctx.signal),
+    ctx.node.call(`/ext/bc/${subnet.blockchain_id}/validators`, METHOD, { nodeIDs: nodeIds }, ctx.signal),
   );
   if (answer === undefined) return;
   const listed = new Map<string, Entry>();

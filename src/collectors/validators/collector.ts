@@ -1,4 +1,3 @@
-import { gorillaAnswer } from '../../clients/jsonrpc.js';
 import { FieldReader, type Entry } from '../../clients/parse.js';
 import type { SubnetConfig } from '../../config/schema.js';
 import { callUpMetrics } from '../../metrics/catalogue/call-up.js';
@@ -15,32 +14,6 @@ import { sideCall, UNANSWERED, type Answer } from '../side-call.js';
 import { slowFact } from '../slow-fact.js';
 
 const METHOD = 'platform.getCurrentValidators';
-/**
- * The fields of a getCurrentValidators entry read below (a field read must be listed): owners,
- * signer keys and transaction ids are never made into objects, which counts for the whole set
- * read network-wide (1.4 MB on Mainnet).
- */
-const VALIDATORS_ANSWER = gorillaAnswer({
-  validators: [
-    {
-      nodeID: true,
-      validationID: true,
-      balance: true,
-      weight: true,
-      startTime: true,
-      endTime: true,
-      connected: true,
-      uptime: true,
-      potentialReward: true,
-      delegationFee: true,
-      delegatorCount: true,
-      delegatorWeight: true,
-      nextPeriod: true,
-      validatorAuthority: true,
-      autoCompoundRewardShares: true,
-    },
-  ],
-});
 const NAVAX_PER_AVAX = 1e9;
 const MILLIONTHS = 1e6;
 
@@ -140,7 +113,7 @@ async function subnetValidators(run: Run, subnet: SubnetConfig, watched: readonl
 async function currentValidators(run: Run, subnetId: string | undefined, nodeIds: readonly string[] | undefined): Promise<Iterable<Entry>> {
   if (nodeIds !== undefined && nodeIds.length === 0) return [];
   const params = { ...(subnetId ? { subnetID: subnetId } : {}), ...(nodeIds ? { nodeIDs: nodeIds } : {}) };
-  const reply = run.read.object(await run.ctx.node.callProjected('/ext/bc/P', METHOD, params, VALIDATORS_ANSWER, run.ctx.signal), 'result');
+  const reply = run.read.object(await run.ctx.node.call('/ext/bc/P', METHOD, params, run.ctx.signal), 'result');
   const list = run.read.array(reply.validators, 'validators');
   // Re-iterable: each pass makes the entries' readers as it goes (see FieldReader.entries).
   return { [Symbol.iterator]: () => run.read.entries(list, 'validators') };
