@@ -1,6 +1,7 @@
 import { UpstreamError, type Outcome } from '../errors.js';
-import type { HttpClient, HttpResponse } from './http.js';
-import { gorillaRequestBody, parseGorillaResponse } from './jsonrpc.js';
+import type { BytesResponse, HttpClient, HttpRequest, HttpResponse } from './http.js';
+import type { CompiledProjection } from './json-projection.js';
+import { gorillaRequestBody, parseGorillaProjected, parseGorillaResponse } from './jsonrpc.js';
 import { NotSentError } from './not-sent-error.js';
 import { bodySuffix, parseJsonBody } from './response-body.js';
 
@@ -46,6 +47,25 @@ export class NodeClient {
     });
   }
 
+  /**
+   * As call, reading from the answer's bytes only the parts of `result` that `answer` projects
+   * (see gorillaAnswer): for large answers of which a few fields per entry are used.
+   */
+  async callProjected<T = unknown>(
+    path: string,
+    method: string,
+    params: unknown,
+    answer: CompiledProjection,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.recorded(method, () =>
+      this.http.requestBytes(
+        this.postRequest(this.url(path), method, gorillaRequestBody(method, params, this.nextId++), signal),
+        (response: BytesResponse) => parseGorillaProjected(response, this.target, method, path, answer) as T,
+      ),
+    );
+  }
+
   /** GET on a health path; 200 and 503 both carry the report, so both are answers. */
   async getHealth(path: string, signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
     const operation = `GET ${path.split('?')[0]}`;
@@ -81,7 +101,11 @@ export class NodeClient {
 
   /** A POST with a JSON body to any URL, counted under this target (used for EVM RPC). */
   async postJson(url: string, operation: string, body: string, signal?: AbortSignal): Promise<HttpResponse> {
-    return this.http.request({
+    return this.http.request(this.postRequest(url, operation, body, signal));
+  }
+
+  private postRequest(url: string, operation: string, body: string, signal?: AbortSignal): HttpRequest {
+    return {
       url,
       method: 'POST',
       headers: { 'content-type': 'application/json', ...this.options.headers },
@@ -91,7 +115,7 @@ export class NodeClient {
       operation,
       signal,
       onQueueWait: this.onQueueWait,
-    });
+    };
   }
 
   private readonly onQueueWait = (waitedMs: number): void => this.recorder.recordQueueWait(this.target, waitedMs / 1000);

@@ -32,6 +32,11 @@ export class BodyBytes {
     return this.buffer.toString('utf8', 0, this.length);
   }
 
+  /** The bytes read, without a copy: valid until release(), after which the view is empty. */
+  view(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+
   /**
    * Hands the bytes' memory back now rather than at V8's next full collection. A body takes many
    * turns of the event loop to arrive, so its buffer object usually reaches the old generation, and

@@ -54,6 +54,17 @@ export interface HttpResponse {
   readonly text: string;
 }
 
+/**
+ * A response whose body is read from its bytes while the reader runs: the bytes are handed back
+ * once it returns, so nothing may keep them. `text()` decodes them, for what reads text.
+ */
+export interface BytesResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly bytes: Buffer;
+  text(): string;
+}
+
 export interface HttpClientOptions {
   readonly maxResponseBytes: number;
   readonly connectTimeoutMs?: number;
@@ -102,6 +113,19 @@ export class HttpClient {
    * wait before it is reported through onQueueWait and bounded by the caller's signal alone.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
+    return this.requestBody(request, ({ status, headers, text }) => ({ status, headers, text: text() }));
+  }
+
+  /**
+   * As request, with the body's bytes given to `read` (which must not keep them: they are handed
+   * back once it returns) instead of decoded to a string: a reader of a few fields of a large
+   * answer needs no copy of it as text.
+   */
+  async requestBytes<T>(request: HttpRequest, read: (response: BytesResponse) => T): Promise<T> {
+    return this.requestBody(request, read);
+  }
+
+  private async requestBody<T>(request: HttpRequest, read: (response: BytesResponse) => T): Promise<T> {
     const url = new URL(request.url);
     const origin = this.pool(url.origin, request.timeoutMs);
     const slot = await origin.gate.acquire(request.signal).catch((reason: unknown) => {
@@ -109,13 +133,13 @@ export class HttpClient {
     });
     request.onQueueWait?.(slot.waitedMs);
     try {
-      return await this.send(origin.dispatcher, url, request);
+      return await this.send(origin.dispatcher, url, request, read);
     } finally {
       slot.release();
     }
   }
 
-  private async send(dispatcher: Dispatcher, url: URL, request: HttpRequest): Promise<HttpResponse> {
+  private async send<T>(dispatcher: Dispatcher, url: URL, request: HttpRequest, read: (response: BytesResponse) => T): Promise<T> {
     const { signal, release } = deadline(request.timeoutMs, request.signal);
     try {
       const response = await dispatcher.request({
@@ -129,14 +153,16 @@ export class HttpClient {
         bodyTimeout: 0,
         signal,
       });
-      const text = await readCapped(
+      const { statusCode: status, headers } = response;
+      return await readCapped(
         response.body,
         { cap: this.maxResponseBytes, memory: this.responseMemory },
         request,
-        Number(response.headers['content-length'] ?? 0),
+        Number(headers['content-length'] ?? 0),
+        (bytes) => readerOwn(() => read({ status, headers, bytes: bytes.view(), text: () => bytes.text() })),
       );
-      return { status: response.statusCode, headers: response.headers, text };
     } catch (error) {
+      if (error instanceof ReaderFailure) throw error.cause;
       if (error instanceof UpstreamError) throw error;
       const outcome = classifyTransportError(error, signal);
       throw new UpstreamError(request.upstream, request.operation, outcome, describe(error, outcome, signal), {
@@ -179,17 +205,19 @@ export class HttpClient {
 }
 
 /**
- * Reads a body within the per-response cap and the daemon's response memory budget. A declared
- * Content-Length is checked before reading a byte; an endless or undeclared body as it arrives.
+ * Reads a body within the per-response cap and the daemon's response memory budget, and gives its
+ * bytes to `consume` before handing them back. A declared Content-Length is checked before reading
+ * a byte; an endless or undeclared body as it arrives.
  */
 type Body = AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown };
 
-async function readCapped(
+async function readCapped<T>(
   body: Body,
   limits: { cap: number; memory: ResponseMemory },
   request: HttpRequest,
   declaredBytes: number,
-): Promise<string> {
+  consume: (bytes: BodyBytes) => T,
+): Promise<T> {
   const { cap, memory } = limits;
   let size = 0;
   let taken = 0;
@@ -213,10 +241,23 @@ async function readCapped(
       taken += chunk.length;
       bytes.append(chunk);
     }
-    return bytes.text();
+    return consume(bytes);
   } finally {
     bytes.release();
     memory.give(taken);
+  }
+}
+
+/** What the reader of a body threw: its own error, never taken for a transport failure. */
+class ReaderFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+function readerOwn<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new ReaderFailure(error);
   }
 }
 

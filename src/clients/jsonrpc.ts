@@ -1,5 +1,6 @@
 import { UpstreamError } from '../errors.js';
-import type { HttpResponse } from './http.js';
+import type { BytesResponse, HttpResponse } from './http.js';
+import { CompiledProjection, projectJson, type Projection } from './json-projection.js';
 import { jsonRpcResult } from './jsonrpc-envelope.js';
 import { bodySuffix } from './response-body.js';
 
@@ -35,4 +36,36 @@ export function parseGorillaResponse(response: HttpResponse, upstream: string, m
       rpcCode: code,
     });
   });
+}
+
+/** A gorilla answer whose `result` is read as `result` projects it (see parseGorillaProjected). */
+export function gorillaAnswer(result: Projection): CompiledProjection {
+  return new CompiledProjection({ result, error: true });
+}
+
+/**
+ * parseGorillaResponse for an answer read from its bytes, keeping only the parts of `result` that
+ * `answer` (made by gorillaAnswer) projects. Anything but a plain answer (another status, an
+ * `error` member, bytes that are not JSON) is read as text by parseGorillaResponse, so it fails
+ * with the same words as every other call.
+ */
+export function parseGorillaProjected(
+  response: BytesResponse,
+  upstream: string,
+  method: string,
+  path: string,
+  answer: CompiledProjection,
+): unknown {
+  if (response.status === 200) {
+    const body = projectJson(response.bytes, answer) as { result?: unknown; error?: unknown } | null;
+    if (
+      body !== null &&
+      typeof body === 'object' &&
+      !Array.isArray(body) &&
+      (body.error === undefined || body.error === null) &&
+      'result' in body
+    )
+      return body.result;
+  }
+  return parseGorillaResponse({ status: response.status, headers: response.headers, text: response.text() }, upstream, method, path);
 }

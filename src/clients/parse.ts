@@ -43,6 +43,22 @@ export class FieldReader {
     }
   }
 
+  /**
+   * Calls `visit` with each object of an array, and one reader for them all, scoped to the object
+   * being visited: for a pass that reduces each entry at once and keeps neither (1,800 peers a run),
+   * where entries' reader per entry is waste.
+   */
+  each(value: unknown, path: string, visit: (fields: Record<string, unknown>, read: FieldReader, index: number) => void): void {
+    const items = this.array(value, path);
+    let index = 0;
+    const read = new FieldReader(this.upstream, this.method, () => `${this.prefix()}${path}[${index}].`);
+    for (; index < items.length; index++) {
+      const item = items[index];
+      if (!isRecord(item)) this.fail(`${path}[${index}]`, 'an object', item);
+      visit(item, read, index);
+    }
+  }
+
   object(value: unknown, path: string): Record<string, unknown> {
     if (!isRecord(value)) this.fail(path, 'an object', value);
     return value;

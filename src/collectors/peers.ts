@@ -1,22 +1,29 @@
-import { FieldReader, type Entry } from '../clients/parse.js';
+import { gorillaAnswer } from '../clients/jsonrpc.js';
+import { FieldReader } from '../clients/parse.js';
 import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { nodeInfoMetrics, peersMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { sideCall, UNANSWERED } from './side-call.js';
-import { uptimeSeenByValidatorPeers } from './validators/deciding-view.js';
+import { uptimeSeenByStakePerPercent } from './validators/deciding-view.js';
 import { slowFact } from './slow-fact.js';
 import { validatorWeights, WEIGHTS_METHOD } from './validator-weights.js';
 import { isNewer, parseVersion } from './version-compare.js';
-import { weightByValue, weightedPercentile, type Weighted } from './weighted-percentile.js';
+import { weightByValue, weightedPercentile } from './weighted-percentile.js';
 
 const OTHER_VERSION = 'other';
 
-interface Peer {
-  readonly nodeId: string;
-  readonly version: Version;
-  /** Whole percent, as sent. */
-  readonly observedPercent?: number;
-  readonly benched: readonly string[];
+/**
+ * info.peers as read: a column per field used, not an object per peer, and the benched peers
+ * already counted per chain. 1,800 peers a run, at every node of a fleet once a minute.
+ */
+interface Peers {
+  /** numPeers, or the peers listed when a node leaves it out. */
+  readonly count: number;
+  readonly nodeIds: readonly string[];
+  readonly versions: readonly Version[];
+  /** Each peer's observedUptime, in whole percent as sent; NaN for a peer that sends none. */
+  readonly observedPercents: Float64Array;
+  readonly benchedByChain: Map<string, number>;
 }
 
 /** An announced version, parsed; one object per distinct text, shared by every peer announcing it. */
@@ -25,11 +32,20 @@ interface Version {
   readonly label: string;
 }
 
-/** A validator among the peers, with its stake. */
-interface ValidatorPeer {
-  readonly peer: Peer;
-  readonly weight: number;
+/** The validators among the peers: their count, their stake, and how their stake sees this node. */
+interface ValidatorPeers {
+  readonly count: number;
+  readonly stake: number;
+  /** Stake of the validator peers announcing a newer version than the node's own; 0 without it. */
+  readonly newerStake: number;
+  /** Stake per whole percent of observed uptime: a hundred entries at most, whatever the peers. */
+  readonly stakeByObservedPercent: Map<number, number>;
+  /** The same, without the node's own view of itself: the deciding view (deciding-view.ts). */
+  readonly othersStakeByObservedPercent: Map<number, number>;
 }
+
+/** The fields of info.peers read: a peer's other ten (addresses, times, ACPs, subnets) are never made into objects. */
+const PEERS_ANSWER = gorillaAnswer({ numPeers: true, peers: [{ nodeID: true, version: true, observedUptime: true, benched: true }] });
 
 const METRICS = [...peersMetrics, ...callUpMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')];
 
@@ -46,10 +62,11 @@ export function createPeersCollector(): Collector {
     async collect(ctx) {
       const read = new FieldReader(ctx.target.name, 'info.peers');
       const out = new SampleSet({ target: ctx.target.name });
-      const [{ count, peers }, weights, ownAnswer] = await Promise.all([
-        // Reduced to the peers as soon as it arrives: the parsed answer (about a megabyte) must not
-        // wait for the weights, which take two more calls every ten minutes, or V8 promotes it.
-        ctx.node.call('/ext/info', 'info.peers', {}, ctx.signal).then((reply) => readPeers(read, reply)),
+      const [peers, weights, ownAnswer] = await Promise.all([
+        // Read for the four fields used and reduced to the peers as soon as it arrives: the answer
+        // (600 KB from 1,800 peers) is never a tree of objects, and what is read does not wait for
+        // the weights, which take two more calls every ten minutes, long enough for V8 to promote it.
+        ctx.node.callProjected('/ext/info', 'info.peers', {}, PEERS_ANSWER, ctx.signal).then((reply) => readPeers(read, reply)),
         validatorWeights(ctx),
         // Without the node's own version only the newer-version share is left out.
         sideCall(ctx, out, { collector: 'peers', method: 'info.getNodeVersion' }, () =>
@@ -58,40 +75,49 @@ export function createPeersCollector(): Collector {
       ]);
       const own = ownAnswer === UNANSWERED ? undefined : ownAnswer;
       out.add('avaxmon_node_api_available', { method: WEIGHTS_METHOD }, weights !== undefined);
-      out.add('avaxmon_node_peers', {}, count);
+      out.add('avaxmon_node_peers', {}, peers.count);
       exportVersions(out, peers, own);
-      exportBenched(out, peers);
-      const validators = weights ? validatorPeers(peers, weights) : undefined;
+      for (const [chain, count] of peers.benchedByChain) out.add('avaxmon_node_benched_peers', { chain }, count);
+      const validators = weights ? validatorPeers(peers, weights, own, ctx.facts.nodeId) : undefined;
       // The validators collector reads the deciding view of this node's uptime from this run: the
       // view is kept, never the 1,800 peers it comes from (a fleet of 1,000 targets would hold them all).
-      ctx.facts.decidingUptime = { atMs: ctx.nowMs, ratio: validators && uptimeSeenByValidatorPeers(validators, ctx.facts.nodeId) };
+      ctx.facts.decidingUptime = {
+        atMs: ctx.nowMs,
+        ratio: validators && uptimeSeenByStakePerPercent(validators.othersStakeByObservedPercent),
+      };
       if (validators) exportValidatorPeers(out, validators, own);
       return out.observation();
     },
   };
 }
 
-/** info.peers reduced to its count and peers, so the answer itself is held no longer than this. */
-function readPeers(read: FieldReader, reply: unknown): { count: number; peers: Peer[] } {
+/** info.peers reduced to its columns, so the answer itself is held no longer than this. */
+function readPeers(read: FieldReader, reply: unknown): Peers {
   const result = read.object(reply, 'result');
   const versionOf = versionReader();
-  const peers: Peer[] = [];
-  for (const entry of read.entries(result.peers ?? [], 'peers')) peers.push(parsePeer(entry, versionOf));
+  const listed = read.array(result.peers ?? [], 'peers');
+  // Sized once: grown by push, the three columns were copied over and over for 1,800 peers.
+  const nodeIds = new Array<string>(listed.length);
+  const versions = new Array<Version>(listed.length);
+  const observedPercents = new Float64Array(listed.length);
+  const benchedByChain = new Map<string, number>();
+  read.each(listed, 'peers', (fields, peer, index) => {
+    if (fields.benched !== undefined) countBenched(benchedByChain, peer, peer.array(fields.benched, 'benched'));
+    nodeIds[index] = peer.string(fields.nodeID, 'nodeID');
+    versions[index] = versionOf(peer.string(fields.version, 'version'));
+    // observedUptime is a whole-percent string ("99").
+    observedPercents[index] = fields.observedUptime === undefined ? Number.NaN : peer.number(fields.observedUptime, 'observedUptime');
+  });
   // numPeers is a json.Uint64 (a string) although the docs show a number.
-  return { count: result.numPeers === undefined ? peers.length : read.uint64(result.numPeers, 'numPeers'), peers };
+  const count = result.numPeers === undefined ? nodeIds.length : read.uint64(result.numPeers, 'numPeers');
+  return { count, nodeIds, versions, observedPercents, benchedByChain };
 }
 
-/** Field paths are relative to the entry: a path per field and peer, built eagerly, was a fifth of what a run allocated. */
-function parsePeer({ fields, read }: Entry, versionOf: (text: string) => Version): Peer {
-  const benched = read.array(fields.benched ?? [], 'benched');
-  for (let at = 0; at < benched.length; at++) read.string(benched[at], `benched[${at}]`);
-  return {
-    nodeId: read.string(fields.nodeID, 'nodeID'),
-    version: versionOf(read.string(fields.version, 'version')),
-    // observedUptime is a whole-percent string ("99").
-    observedPercent: fields.observedUptime === undefined ? undefined : read.number(fields.observedUptime, 'observedUptime'),
-    benched: benched as string[],
-  };
+function countBenched(benchedByChain: Map<string, number>, read: FieldReader, chains: readonly unknown[]): void {
+  for (let at = 0; at < chains.length; at++) {
+    const chain = read.string(chains[at], `benched[${at}]`);
+    benchedByChain.set(chain, (benchedByChain.get(chain) ?? 0) + 1);
+  }
 }
 
 /**
@@ -116,54 +142,57 @@ function versionOfText(announced: string): Version {
   return { parsed, label: parsed ? `avalanchego/${parsed.join('.')}` : OTHER_VERSION };
 }
 
-function exportVersions(out: SampleSet, peers: readonly Peer[], own: number[] | undefined): void {
+function exportVersions(out: SampleSet, peers: Peers, own: number[] | undefined): void {
   const byVersion = new Map<string, number>();
-  for (const { version } of peers) byVersion.set(version.label, (byVersion.get(version.label) ?? 0) + 1);
+  for (const { label } of peers.versions) byVersion.set(label, (byVersion.get(label) ?? 0) + 1);
   for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
-  if (own && peers.length > 0) {
+  if (own && peers.versions.length > 0) {
     let newer = 0;
-    for (const peer of peers) if (isNewerThan(peer, own)) newer += 1;
-    out.add('avaxmon_node_peers_newer_version_ratio', {}, newer / peers.length);
+    for (const version of peers.versions) if (isNewerThan(version, own)) newer += 1;
+    out.add('avaxmon_node_peers_newer_version_ratio', {}, newer / peers.versions.length);
   }
 }
 
-function exportBenched(out: SampleSet, peers: readonly Peer[]): void {
-  const benchedByChain = new Map<string, number>();
-  for (const peer of peers) for (const chain of peer.benched) benchedByChain.set(chain, (benchedByChain.get(chain) ?? 0) + 1);
-  for (const [chain, count] of benchedByChain) out.add('avaxmon_node_benched_peers', { chain }, count);
-}
-
-/** The peers that validate the primary network, each with its stake. */
-function validatorPeers(peers: readonly Peer[], weights: ReadonlyMap<string, number>): ValidatorPeer[] {
-  const validators: ValidatorPeer[] = [];
-  for (const peer of peers) {
-    const weight = weights.get(peer.nodeId);
-    if (weight) validators.push({ peer, weight });
+/** The peers that validate the primary network, summed by their stake in one pass. */
+function validatorPeers(
+  peers: Peers,
+  weights: ReadonlyMap<string, number>,
+  own: number[] | undefined,
+  selfId: string | undefined,
+): ValidatorPeers {
+  let count = 0;
+  let stake = 0;
+  let newerStake = 0;
+  const stakeByObservedPercent = new Map<number, number>();
+  const othersStakeByObservedPercent = new Map<number, number>();
+  for (let index = 0; index < peers.nodeIds.length; index++) {
+    const nodeId = peers.nodeIds[index];
+    const weight = weights.get(nodeId);
+    if (!weight) continue;
+    count += 1;
+    stake += weight;
+    if (own && isNewerThan(peers.versions[index], own)) newerStake += weight;
+    const percent = peers.observedPercents[index];
+    if (Number.isNaN(percent)) continue;
+    stakeByObservedPercent.set(percent, (stakeByObservedPercent.get(percent) ?? 0) + weight);
+    if (nodeId !== selfId) othersStakeByObservedPercent.set(percent, (othersStakeByObservedPercent.get(percent) ?? 0) + weight);
   }
-  return validators;
+  return { count, stake, newerStake, stakeByObservedPercent, othersStakeByObservedPercent };
 }
 
 /** Statistics over the peers that validate the primary network, each weighted by its stake. */
-function exportValidatorPeers(out: SampleSet, validators: readonly ValidatorPeer[], own: number[] | undefined): void {
-  out.add('avaxmon_node_validator_peers', {}, validators.length);
-  const stake = validators.reduce((sum, { weight }) => sum + weight, 0);
-  if (stake === 0) return;
-  if (own) {
-    const newer = validators.filter(({ peer }) => isNewerThan(peer, own)).reduce((sum, { weight }) => sum + weight, 0);
-    out.add('avaxmon_node_peers_newer_version_stake_ratio', {}, newer / stake);
-  }
-  const observed: Weighted[] = [];
-  for (const { peer, weight } of validators)
-    if (peer.observedPercent !== undefined) observed.push({ value: peer.observedPercent / 100, weight });
-  if (observed.length === 0) return;
-  const uptimes = weightByValue(observed);
+function exportValidatorPeers(out: SampleSet, validators: ValidatorPeers, own: number[] | undefined): void {
+  out.add('avaxmon_node_validator_peers', {}, validators.count);
+  if (validators.stake === 0) return;
+  if (own) out.add('avaxmon_node_peers_newer_version_stake_ratio', {}, validators.newerStake / validators.stake);
+  if (validators.stakeByObservedPercent.size === 0) return;
+  const uptimes = weightByValue([...validators.stakeByObservedPercent].map(([percent, weight]) => ({ value: percent / 100, weight })));
   out.add('avaxmon_node_observed_uptime_min_ratio', {}, uptimes[0].value);
   out.add('avaxmon_node_observed_uptime_p10_ratio', {}, weightedPercentile(uptimes, 0.1));
   out.add('avaxmon_node_observed_uptime_median_ratio', {}, weightedPercentile(uptimes, 0.5));
 }
 
-function isNewerThan(peer: Peer, own: readonly number[]): boolean {
-  const { parsed } = peer.version;
+function isNewerThan({ parsed }: Version, own: readonly number[]): boolean {
   return parsed !== undefined && isNewer(parsed, own);
 }
 

@@ -1,3 +1,4 @@
+import { gorillaAnswer } from '../clients/jsonrpc.js';
 import { FieldReader } from '../clients/parse.js';
 import { callUpMetrics } from '../metrics/catalogue/call-up.js';
 import { upgradesMetrics } from '../metrics/catalogue/node.js';
@@ -8,6 +9,8 @@ import { sideCall, UNANSWERED } from './side-call.js';
 const UNSCHEDULED_AFTER_SECONDS = Date.parse('9000-01-01T00:00:00Z') / 1000;
 
 const METRICS = [...upgradesMetrics, ...callUpMetrics];
+/** Each ACP's three weights: since Helicon an ACP also lists its supporters' and objectors' node ids (125 KB), never read. */
+const ACPS_ANSWER = gorillaAnswer({ acps: { '*': { supportWeight: true, objectWeight: true, abstainWeight: true } } });
 
 /**
  * info.upgrades (activation times) and info.acps (ACP vote weights). info.acps is the node's tally
@@ -23,7 +26,9 @@ export function createUpgradesCollector(): Collector {
       const [upgrades, acps] = await Promise.all([
         ctx.node.call('/ext/info', 'info.upgrades', {}, ctx.signal),
         // The ACP tally is its own part: without it the upgrade times still count.
-        sideCall(ctx, out, { collector: 'upgrades', method: 'info.acps' }, () => ctx.node.call('/ext/info', 'info.acps', {}, ctx.signal)),
+        sideCall(ctx, out, { collector: 'upgrades', method: 'info.acps' }, () =>
+          ctx.node.callProjected('/ext/info', 'info.acps', {}, ACPS_ANSWER, ctx.signal),
+        ),
       ]);
       const readUpgrades = new FieldReader(ctx.target.name, 'info.upgrades');
       for (const [field, value] of Object.entries(readUpgrades.object(upgrades, 'result'))) {

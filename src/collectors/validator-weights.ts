@@ -1,8 +1,14 @@
+import { gorillaAnswer } from '../clients/jsonrpc.js';
 import { FieldReader } from '../clients/parse.js';
 import { UpstreamError } from '../errors.js';
 import type { CollectContext } from './collector.js';
 
 export const WEIGHTS_METHOD = 'platform.getValidatorsAt';
+/**
+ * Of each validator, its weight (v1.15's map of node id to entry, whose BLS keys are left unread),
+ * or an older node's `validators` map of bare weights, whole.
+ */
+const WEIGHTS_ANSWER = gorillaAnswer({ validators: true, '*': { weight: true } });
 /** The primary validator set changes slowly; refetching its weights this often keeps the load low. */
 const WEIGHTS_MAX_AGE_MS = 10 * 60_000;
 
@@ -73,7 +79,7 @@ async function fetchWeights(ctx: CollectContext): Promise<Map<string, number>> {
     'height',
   );
   const read = new FieldReader(ctx.target.name, WEIGHTS_METHOD);
-  const reply = read.object(await ctx.node.call('/ext/bc/P', WEIGHTS_METHOD, { height }, ctx.signal), 'result');
+  const reply = read.object(await ctx.node.callProjected('/ext/bc/P', WEIGHTS_METHOD, { height }, WEIGHTS_ANSWER, ctx.signal), 'result');
   // v1.15 answers the map itself, each weight a json.Uint64; older nodes wrapped it in `validators`
   // with bare uint64 weights (plain JSON numbers).
   const legacy = reply.validators !== undefined;

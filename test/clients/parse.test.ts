@@ -53,3 +53,19 @@ describe('FieldReader: every field read by its type', () => {
     expect(read.optional('7', 'a', read.number)).toBe(7);
   });
 });
+
+describe('FieldReader.each: one reader for every entry of an array', () => {
+  it('names the entry being read, and a non-object entry, by their index', () => {
+    const peers = [{ nodeID: 'a' }, { nodeID: 'b' }, { nodeID: 3 }, 'x'];
+    const seen: string[] = [];
+    const error = refusal(() =>
+      read.within('result').each(peers, 'peers', (fields, entry) => seen.push(entry.string(fields.nodeID, 'nodeID'))),
+    );
+    expect(seen).toEqual(['a', 'b']);
+    expect(error!.message).toBe('node-a platform.getCurrentValidators: result.peers[2].nodeID: expected a string, got 3');
+    expect(refusal(() => read.each(peers.slice(3), 'peers', () => undefined))!.message).toMatch(
+      /: peers\[0\]: expected an object, got "x"$/,
+    );
+    expect(refusal(() => read.each({}, 'peers', () => undefined))!.message).toMatch(/: peers: expected an array, got \{\}$/);
+  });
+});

@@ -26,6 +26,8 @@ export interface Harness {
   readonly target: TargetConfig;
   readonly self: SelfMetrics;
   readonly logs: string[];
+  /** The target's facts, kept across runs (what one collector leaves for another). */
+  readonly facts: TargetFacts;
   /** Runs the collector once over real HTTP, with memory and facts kept across runs. */
   run(collector: Collector, nowMs?: number): Promise<Sample[]>;
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export async function startHarness(
     target,
     self,
     logs,
+    facts,
     async run(collector, nowMs = Date.now()) {
       if (!memories.has(collector.name)) memories.set(collector.name, new Map());
       const memory = memories.get(collector.name)!;

@@ -3,7 +3,7 @@ import {
   DECIDING_STAKE_SHARE,
   observedUptimeRatio,
   uptimeSeenByShare,
-  uptimeSeenByValidatorPeers,
+  uptimeSeenByStakePerPercent,
 } from '../../src/collectors/validators/deciding-view.js';
 import { downtimeBudgetSeconds } from '../../src/collectors/validators/downtime-budget.js';
 
@@ -94,17 +94,20 @@ describe('the deciding view: the uptime at least 75% of the connected stake sees
     }
   });
 
-  it("from info.peers: each validator peer's whole-percent view weighted by its stake, the node's own view left out", () => {
+  it("from info.peers: each validator peer's whole-percent view weighted by its stake, summed per percent first", () => {
     const peers = Array.from({ length: 1_800 }, (_, index) => ({
-      peer: { nodeId: `NodeID-${index}`, observedPercent: index % 7 === 0 ? undefined : 60 + ((index * 37) % 41) },
+      observedPercent: index % 7 === 0 ? undefined : 60 + ((index * 37) % 41),
       weight: 2_000_000_000_000 + index * 1_000_003,
     }));
-    const self = 'NodeID-5';
     const perPeer = peers
-      .filter(({ peer }) => peer.observedPercent !== undefined && peer.nodeId !== self)
-      .map(({ peer, weight }) => ({ uptimeRatio: observedUptimeRatio(peer.observedPercent!), weight }));
-    expect(uptimeSeenByValidatorPeers(peers, self)).toBe(uptimeSeenByShare(perPeer, DECIDING_STAKE_SHARE));
-    // Only the node itself: no view at all, never its own reassuring one.
-    expect(uptimeSeenByValidatorPeers([{ peer: { nodeId: self, observedPercent: 100 }, weight: 1 }], self)).toBeUndefined();
+      .filter(({ observedPercent }) => observedPercent !== undefined)
+      .map(({ observedPercent, weight }) => ({ uptimeRatio: observedUptimeRatio(observedPercent!), weight }));
+    const stakeByPercent = new Map<number, number>();
+    for (const { observedPercent, weight } of peers)
+      if (observedPercent !== undefined) stakeByPercent.set(observedPercent, (stakeByPercent.get(observedPercent) ?? 0) + weight);
+    expect(stakeByPercent.size).toBeLessThanOrEqual(41);
+    expect(uptimeSeenByStakePerPercent(stakeByPercent)).toBe(uptimeSeenByShare(perPeer, DECIDING_STAKE_SHARE));
+    // No validator's view: no view at all, never a reassuring one.
+    expect(uptimeSeenByStakePerPercent(new Map())).toBeUndefined();
   });
 });

@@ -53,6 +53,17 @@ describe('peers collector: statistics over validators, weighted by stake', () =>
     expect(value(samples, 'avaxmon_node_api_available', { method: 'platform.getValidatorsAt' })).toBe(1);
   });
 
+  it("leaves the node's own view of itself out of the deciding view it leaves for the validators collector", async () => {
+    harness = await tenValidatorPeers();
+    await harness.run(createPeersCollector());
+    // Peer 0 holds most of the stake and sees this node at 50 %: it decides.
+    expect(harness.facts.decidingUptime?.ratio).toBe(0.505);
+    harness.facts.nodeId = harness.sim.state.peers[0].nodeId;
+    await harness.run(createPeersCollector());
+    // Were it this node itself, the other validators' 99 % decide.
+    expect(harness.facts.decidingUptime?.ratio).toBe(0.995);
+  });
+
   it('reports the stake share on a newer release next to the unweighted peer share', async () => {
     harness = await tenValidatorPeers();
     const samples = await harness.run(createPeersCollector());

@@ -8,6 +8,7 @@ function targetAnswering(name: string, set: Record<string, number>): CollectCont
   const answer = Object.fromEntries(Object.entries(set).map(([nodeId, weight]) => [nodeId, { weight: String(weight) }]));
   const node = {
     call: async (_path: string, method: string) => (method === 'platform.getHeight' ? { height: '100' } : answer),
+    callProjected: async () => answer,
   };
   return {
     target: { name },

@@ -57,6 +57,17 @@ const failingRuns: Mutation[] = [
   { collector: createPeersCollector, answer: 'info.peers', field: 'numPeers', value: 60 },
   { collector: createPeersCollector, answer: 'info.peers', field: 'peers[5].benched[0]', value: 7 },
   { collector: createPeersCollector, answer: 'info.peers', field: 'peers[2].observedUptime', value: '98%' },
+  // info.peers is read for four fields of each peer (json-projection.ts): each still has its type checked.
+  { collector: createPeersCollector, answer: 'info.peers', field: 'peers[3].nodeID', value: 12 },
+  { collector: createPeersCollector, answer: 'info.peers', field: 'peers[4].version', value: { major: 1 } },
+  { collector: createPeersCollector, answer: 'info.peers', field: 'peers[6].benched', value: 'C' },
+  { collector: createPeersCollector, answer: 'info.peers', field: 'peers', value: { 0: { nodeID: 'NodeID-x' } } },
+  {
+    collector: createPeersCollector,
+    answer: 'platform.getValidatorsAt',
+    field: (result) => Object.keys(result)[1],
+    value: '2000000000000',
+  },
   {
     collector: createPeersCollector,
     answer: 'platform.getValidatorsAt',
@@ -115,6 +126,20 @@ const failingRuns: Mutation[] = [
     value: 25e9,
   },
   {
+    collector: createValidatorsCollector,
+    yaml: NETWORK_WIDE,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[6].nodeID',
+    value: 6,
+  },
+  {
+    collector: createValidatorsCollector,
+    yaml: NETWORK_WIDE,
+    answer: 'platform.getCurrentValidators',
+    field: 'validators[7].connected',
+    value: 1,
+  },
+  {
     collector: createL1ValidatorsCollector,
     yaml: WITH_SUBNETS,
     answer: 'validators.getCurrentValidators',
@@ -127,6 +152,13 @@ const failingRuns: Mutation[] = [
     answer: 'validators.getCurrentValidators',
     field: 'validators[0].uptimePercentage',
     value: '99.5x',
+  },
+  {
+    collector: createL1ValidatorsCollector,
+    yaml: WITH_SUBNETS,
+    answer: 'validators.getCurrentValidators',
+    field: 'validators[0].nodeID',
+    value: ['NodeID-x'],
   },
   // Every chain answers eth_getChainConfig, so every chain's part fails, and with them the run.
   { collector: createFeeConfigCollector, yaml: SIM_SUBNETS_YAML, answer: 'eth_getChainConfig', field: 'chainId', value: '0xa86a' },

@@ -46,26 +46,14 @@ export function uptimeSeenByShare(views: readonly StakeView[], share: number): n
 /** Peers' views older than this are not used: the peers collector has stopped answering. */
 const PEER_UPTIMES_MAX_AGE_MS = 5 * 60_000;
 
-/** A validator peer: its view of this node's uptime (info.peers observedUptime) and its stake. */
-export interface ValidatorPeerView {
-  readonly peer: { readonly nodeId: string; readonly observedPercent?: number };
-  readonly weight: number;
-}
-
 /**
  * This node's uptime as the deciding share of the connected primary validators sees it: their
- * observedUptime weighted by their stake (platform.getValidatorsAt), computed by the peers
- * collector from the run's info.peers. The node's own view of itself (always about 100 %) is left
- * out: with no validator connected there is no view at all, never a reassuring one.
+ * observedUptime weighted by their stake (platform.getValidatorsAt), as the peers collector sums
+ * the stake per whole percent from the run's info.peers, so 1,800 peers make a hundred views at
+ * most. The node's own view of itself (always about 100 %) is left out there: with no validator
+ * connected there is no view at all, never a reassuring one.
  */
-export function uptimeSeenByValidatorPeers(validators: readonly ValidatorPeerView[], selfId: string | undefined): number | undefined {
-  // Views are whole percents: their stake summed per percent first, so 1,800 peers make a hundred
-  // views at most instead of an object each for every run.
-  const stakeByPercent = new Map<number, number>();
-  for (const { peer, weight } of validators) {
-    const percent = peer.observedPercent;
-    if (percent !== undefined && peer.nodeId !== selfId) stakeByPercent.set(percent, (stakeByPercent.get(percent) ?? 0) + weight);
-  }
+export function uptimeSeenByStakePerPercent(stakeByPercent: ReadonlyMap<number, number>): number | undefined {
   const views: StakeView[] = [];
   for (const [percent, weight] of stakeByPercent) views.push({ uptimeRatio: observedUptimeRatio(percent), weight });
   return uptimeSeenByShare(views, DECIDING_STAKE_SHARE);

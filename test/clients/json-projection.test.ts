@@ -1,0 +1,130 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CompiledProjection, NOT_JSON, projectJson, type Projection } from '../../src/clients/json-projection.js';
+
+const project = (text: string, projection: Projection) => projectJson(Buffer.from(text, 'utf8'), new CompiledProjection(projection));
+
+/** What JSON.parse gives, with only the projected parts: the reference the reader must match. */
+function reference(value: unknown, projection: Projection): unknown {
+  if (projection === true) return value;
+  if (Array.isArray(projection)) return Array.isArray(value) ? value.map((item) => reference(item, projection[0])) : value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const shape = projection as Record<string, Projection>;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const kept = Object.hasOwn(shape, key) && key !== '*' ? shape[key] : shape['*'];
+    if (kept !== undefined)
+      Object.defineProperty(out, key, { value: reference(item, kept), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+const PEERS: Projection = {
+  result: { numPeers: true, peers: [{ nodeID: true, version: true, observedUptime: true, benched: true }] },
+  error: true,
+};
+
+describe('projectJson: a field-only read of a JSON document', () => {
+  it.each<[string, string, Projection]>([
+    ['a peers answer', peersAnswer(), PEERS],
+    ['the whole document kept', peersAnswer(), true],
+    [
+      'a map of entries by key',
+      '{"NodeID-A":{"publicKey":"0x01","weight":"2"},"NodeID-B":{"weight":"3","x":[1,{"y":null}]}}',
+      { '*': { weight: true } },
+    ],
+    [
+      'a listed key beside the map',
+      '{"validators":{"NodeID-A":2000},"NodeID-B":{"weight":"1"}}',
+      { validators: true, '*': { weight: true } },
+    ],
+    [
+      'escapes in keys and values',
+      '{"n\\u006fdeID":"a\\"b\\\\c\\/\\n\\u00e9","version":"\\ud83d\\ude00"}',
+      { nodeID: true, version: true },
+    ],
+    ['text beyond ASCII', '{"nodeID":"Nöde-ß","other":"日本"}', { nodeID: true }],
+    ['numbers of every form', '{"a":[0,-0,1.5,-2e3,3E+2,4e-2,123456789012345678901234567890,1e999]}', { a: true }],
+    ['literals and empty containers', '{"a":true,"b":false,"c":null,"d":{},"e":[],"f":""}', true],
+    ['whitespace everywhere', ' \n\t{ "a" : [ 1 , { "b" : "c" } ] , "d" : 2 }\r\n ', { a: [{ b: true }] }],
+    ['a duplicate key: the last wins', '{"a":1,"a":2,"b":{"c":1},"b":{"c":3}}', { a: true, b: { c: true } }],
+    ['an array where an object is projected: kept whole', '{"result":[{"a":1}]}', { result: { a: true } }],
+    ['an object where an array is projected: kept whole', '{"peers":{"0":{"nodeID":"x","ip":"y"}}}', { peers: [{ nodeID: true }] }],
+    ['a string where an array is projected: kept as sent', '{"peers":"none"}', { peers: [{ nodeID: true }] }],
+  ])('reads %s as JSON.parse does, keeping only the projected parts', (_, text, projection) => {
+    expect(project(text, projection)).toStrictEqual(reference(JSON.parse(text), projection));
+  });
+
+  const fixtures = new URL('../fixtures/avalanchego/', import.meta.url);
+  const recorded = readdirSync(fixtures, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .flatMap((version) =>
+      readdirSync(new URL(`${version}/`, fixtures)).map((file) => [
+        `${version}/${file}`,
+        readFileSync(new URL(`${version}/${file}`, fixtures), 'utf8'),
+      ]),
+    );
+  it.each(recorded)('reads the recorded answer %s whole as JSON.parse does', (_, text) => {
+    expect(project(text, true)).toStrictEqual(JSON.parse(text));
+  });
+
+  it('keeps a "__proto__" key as an own field, as JSON.parse does, never as the prototype', () => {
+    const text = '{"__proto__":{"weight":"1"},"NodeID-A":{"weight":"2"}}';
+    const read = project(text, { '*': { weight: true } }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.keys(read)).toEqual(['__proto__', 'NodeID-A']);
+    expect(project('{"__proto__":{"x":1}}', true)).toStrictEqual(JSON.parse('{"__proto__":{"x":1}}'));
+  });
+
+  it('skips the unprojected parts without making them: a field left out is absent', () => {
+    const read = project('{"result":{"numPeers":"1","peers":[{"nodeID":"N","ip":"1.2.3.4:9651","supportedACPs":[23,24]}]}}', PEERS);
+    expect(read).toStrictEqual({ result: { numPeers: '1', peers: [{ nodeID: 'N' }] } });
+  });
+
+  it.each([
+    ['an empty body', ''],
+    ['a truncated body', peersAnswer().slice(0, 400)],
+    ['an HTML page', '<html><body>502 Bad Gateway</body></html>'],
+    ['plain text', 'upstream connect error'],
+    ['a trailing comma', '{"a":1,}'],
+    ['a missing comma', '[1 2]'],
+    ['a leading zero', '{"a":01}'],
+    ['a bare minus', '[-]'],
+    ['a fraction without digits', '[1.]'],
+    ['an unknown escape', '{"a":"\\x"}'],
+    ['a short \\u escape', '{"a":"\\u12"}'],
+    ['a raw control character in a string', '{"a":"tab\there"}'],
+    ['a misspelt literal', '{"a":tru}'],
+    ['single quotes', "{'a':1}"],
+    ['two documents', '{"a":1}{"b":2}'],
+    ['an unterminated string in a skipped part', '{"ip":"1.2.3.4}'],
+  ])('says %s is not JSON, as JSON.parse refuses it', (_, text) => {
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+    expect(project(text, PEERS)).toBe(NOT_JSON);
+    expect(project(text, true)).toBe(NOT_JSON);
+  });
+
+  it('leaves nesting deeper than any answer to its caller (which reads the text with JSON.parse), never to the stack', () => {
+    expect(project(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, true)).toBe(NOT_JSON);
+  });
+});
+
+/** An info.peers answer as AvalancheGo v1.14 sends one, 30 peers. */
+function peersAnswer(): string {
+  const peers = Array.from({ length: 30 }, (_, index) => ({
+    ip: `198.51.100.${index}:9651`,
+    publicIP: `198.51.100.${index}:9651`,
+    nodeID: `NodeID-${'abcdefghij'[index % 10]}${index}`,
+    version: `avalanchego/1.14.${index % 3}`,
+    upgradeTime: 1763568000,
+    lastSent: '2026-11-22T00:00:00.123456789Z',
+    lastReceived: '2026-11-22T00:00:00Z',
+    observedUptime: String(90 + (index % 11)),
+    trackedSubnets: index % 4 === 0 ? ['2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM'] : [],
+    supportedACPs: [23, 24, 25, 30, 31, 41, 62, 77, 103, 118, 125, 131, 151, 176],
+    objectedACPs: [],
+    benched: index % 7 === 0 ? ['C'] : [],
+  }));
+  return JSON.stringify({ jsonrpc: '2.0', result: { numPeers: String(peers.length), peers }, id: 1 });
+}
