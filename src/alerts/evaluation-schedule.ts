@@ -4,8 +4,9 @@ import type { ResponseMemory } from '../clients/response-memory.js';
 import { every, systemClock, type Clock } from '../schedule/clock.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
+import type { Sample } from '../metrics/metric-desc.js';
 import { AlertPlane } from './alert-plane.js';
-import { FLEET_FAMILIES, rulesByFamily } from './evaluation/read-families.js';
+import { familiesReadBy, FLEET_FAMILIES, rulesByFamily } from './evaluation/read-families.js';
 import type { CollectorLookup } from './evaluation/rule.js';
 import type { SettledListener, TargetScope } from './evaluation/engine.js';
 import { ruleRegistry } from './evaluation/rules/index.js';
@@ -115,7 +116,7 @@ export class EvaluationSchedule {
     if (!this.alerting || !this.stopTimers) return;
     const rules = families && rulesReading(families);
     if (rules?.size === 0) return;
-    const scope = { target, samples: this.snapshot.samplesOf(target), rules, settled: this.settleFor(target) };
+    const scope = { target, samples: this.samplesFor(target, rules), rules, settled: this.settleFor(target) };
     if (this.alerting.evaluateTarget(scope)) this.publishAlertCounts();
   }
 
@@ -160,7 +161,13 @@ export class EvaluationSchedule {
       (families) => this.snapshot.changedSince(target, families),
       this.alerting!.openRulesOf(target),
     );
-    return { target, samples: rules.size > 0 ? this.snapshot.samplesOf(target) : [], rules, settled: this.settleFor(target) };
+    return { target, samples: rules.size > 0 ? this.samplesFor(target, rules) : [], rules, settled: this.settleFor(target) };
+  }
+
+  /** What `rules` (all when undefined) read of the target; a full sweep, the reference, is given every sample of it. */
+  private samplesFor(target: string, rules: ReadonlySet<string> | undefined): Sample[] {
+    if (!rules || this.shared.sweep === 'full') return this.snapshot.samplesOf(target);
+    return this.snapshot.samplesOf(target, familiesReadBy(rules));
   }
 
   /** Records the rules that settled over the target's samples as they are now (undefined for a full sweep). */

@@ -219,10 +219,12 @@ export class MetricsSnapshot {
     return out;
   }
 
-  /** The samples labelled with this target, from whichever slices hold them. */
-  samplesOf(target: string): Sample[] {
+  /** The samples labelled with this target (of `families` only, when given), from whichever slices hold them. */
+  samplesOf(target: string, families?: ReadonlySet<string>): Sample[] {
     const out: Sample[] = [];
-    const ofTarget = (_name: string, labels: Labels) => labels.target === target;
+    const ofTarget = families
+      ? (name: string, labels: Labels) => labels.target === target && families.has(name)
+      : (_name: string, labels: Labels) => labels.target === target;
     for (const key of this.slicesOfTarget.get(target) ?? []) this.slices.get(key)?.kept.appendTo(out, ofTarget);
     return out;
   }

@@ -14,6 +14,10 @@ import { silentLog } from './harness.js';
 const TARGETS = Array.from({ length: 8 }, (_, index) => `node-${index}`);
 /** Targets whose collectors succeed and find nothing to alert on: the sweep leaves their rules out. */
 const CALM = new Set(['node-6', 'node-7']);
+/** A target whose samples never change, with an upgrade that comes within AvalancheUpgradeScheduled's week two minutes in. */
+const TIMED = 'node-5';
+const MOVING = TARGETS.filter((target) => target !== TIMED);
+const WEEK_S = 7 * 86_400;
 const SLICES_PER_TARGET = 5;
 const STEPS = 900;
 const stops: Array<() => Promise<void>> = [];
@@ -54,13 +58,26 @@ const FAMILIES: ReadonlyArray<{ name: string; labels: readonly string[] }> = (()
  */
 function valueOf(next: () => number, nowSeconds: number): number {
   const palette = [0, 1, 1, 1, 0.2, 0.5, 0.79, 0.8, 0.81, 0.9, 0.95, 0.99, 2, 5, 10, 50, 1_000, 2e6];
-  const offsets = [-86_400, -3_600, -600, -300, -200, -90, -45, 30, 90, 200, 600, 3_600, 86_000, 86_500, 604_700, 604_900, 2e6];
+  // Some just past a threshold of a day or a week, to cross it while the stream runs.
+  const offsets = [
+    -86_400, -3_600, -600, -300, -200, -90, -45, 30, 90, 200, 600, 3_600, 86_000, 86_500, 86_700, 604_700, 604_900, 605_200, 2e6,
+  ];
   if (next() < 0.3) return Math.round(nowSeconds + offsets[Math.floor(next() * offsets.length)]);
   return palette[Math.floor(next() * palette.length)];
 }
 
 /** One slice of a target: a fifth of the families, one or two series each. */
 function sliceSamples(next: () => number, target: string, slice: number, nowSeconds: number): Sample[] {
+  if (target === TIMED) {
+    const upgrade = { target, upgrade: 'Fortuna' };
+    return slice > 0
+      ? []
+      : [
+          { name: 'avaxmon_target_up', labels: { target }, value: 1 },
+          { name: 'avaxmon_network_upgrade_activation_timestamp_seconds', labels: upgrade, value: Math.round(nowSeconds) + WEEK_S + 120 },
+          { name: 'avaxmon_network_upgrade_scheduled', labels: upgrade, value: 1 },
+        ];
+  }
   if (CALM.has(target)) {
     const labels = { target, collector: `c${slice}` };
     return [
@@ -147,7 +164,7 @@ describe('the incremental sweep', () => {
         let changed = false;
         // Now and then a run moves a slice: new values, or nothing (a collector failing).
         if (next() < 0.15) {
-          const target = TARGETS[Math.floor(next() * TARGETS.length)];
+          const target = MOVING[Math.floor(next() * MOVING.length)];
           const slice = Math.floor(next() * SLICES_PER_TARGET);
           set(target, slice, next() < 0.1 ? [] : sliceSamples(next, target, slice, clock.now() / 1000));
           changed = true;
@@ -160,6 +177,8 @@ describe('the incremental sweep', () => {
         }
       }
       expect(states.size).toBeGreaterThan(20);
+      // The upgrade came within the week with no sample of its target moving: the sweep saw it by time alone.
+      expect(full.alerts.current!.activeAlerts().some((alert) => alert.labels.target === TIMED)).toBe(true);
       // Alerts opened or fired while no sample moved: by time alone.
       expect(timeDriven).toBeGreaterThan(10);
       // And the incremental sweep left the calm targets' samples unread.
