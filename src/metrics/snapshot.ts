@@ -135,7 +135,7 @@ export class MetricsSnapshot {
     // Same lines, same kept samples: the slice stays as it was, so this run's copies die young
     // instead of being promoted to replace identical ones (most slices of a fleet do not move).
     if (rendered === previous?.rendered) return;
-    const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
+    const kept = KeptSamples.of(samples, this.options.keepSamplesOf, previous?.kept);
     const targetsBefore = (previous?.kept ?? KeptSamples.none).targets();
     const targetsAfter = kept.targets();
     this.version += 1;
