@@ -114,17 +114,20 @@ async function schedule(clock: ManualClock, sweep: 'incremental' | 'full') {
   stops.push(() => clock.runUntil(alerts.stop()));
   // A receiver that never answers: dispatch decides and records what it sends, and no delivery
   // (whose timing is the network's) feeds back into the alerts compared.
-  await alerts.configure(
-    parseConfig(`alerts:
-  state_dir: ${mkdtempSync(join(tmpdir(), `avaxmon-incremental-${sweep}-`))}
+  const stateDir = mkdtempSync(join(tmpdir(), `avaxmon-incremental-${sweep}-`));
+  const configure = (disabled?: string) =>
+    alerts.configure(
+      parseConfig(`alerts:
+  state_dir: ${stateDir}
   group_wait: 0s
   group_interval: 0s
   receivers: [{ name: hook, type: webhook, url: "http://127.0.0.1:9/hook" }]
-  rules: { AvaxmonNotificationsFailing: { enabled: false } }
+  rules: { AvaxmonNotificationsFailing: { enabled: false }${disabled ? `, ${disabled}: { enabled: false }` : ''} }
 `).alerts,
-    TARGETS,
-  );
-  return { snapshot, alerts, samplesRead: () => samplesRead };
+      TARGETS,
+    );
+  await configure();
+  return { snapshot, alerts, configure, samplesRead: () => samplesRead };
 }
 
 /**
@@ -167,6 +170,15 @@ describe('the incremental sweep', () => {
           const target = MOVING[Math.floor(next() * MOVING.length)];
           const slice = Math.floor(next() * SLICES_PER_TARGET);
           set(target, slice, next() < 0.1 ? [] : sliceSamples(next, target, slice, clock.now() / 1000));
+          changed = true;
+        }
+        // Halfway, a reload disables the rule with the most open alerts: they resolve at the next sweep.
+        if (step === STEPS / 2) {
+          const open = new Map<string, number>();
+          for (const alert of full.alerts.current!.activeAlerts()) open.set(alert.rule, (open.get(alert.rule) ?? 0) + 1);
+          const [disabled] = [...open].filter(([rule]) => rule !== 'AvalancheUpgradeScheduled').sort((a, b) => b[1] - a[1])[0];
+          await full.configure(disabled);
+          await incremental.configure(disabled);
           changed = true;
         }
         await clock.advance(1_000);

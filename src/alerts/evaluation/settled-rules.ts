@@ -24,9 +24,10 @@ export class SettledRules {
   }
 
   /**
-   * Of `rules`, those to evaluate for `target`: all but the settled ones whose families did not
-   * change since (`changedSince` gives the latest version at which any of them changed) and that
-   * have no open alert on the target.
+   * The rules to evaluate for `target`: every rule with an open alert there (`openRules`, whether
+   * still enabled or not: a full sweep resolves the alerts of a rule a reload disabled), and of
+   * `rules` all but the settled ones whose families did not change since (`changedSince` gives the
+   * latest version at which any of them changed).
    */
   unsettled(
     target: string,
@@ -35,7 +36,7 @@ export class SettledRules {
     openRules: ReadonlySet<string>,
   ): Set<string> {
     const settled = this.byTarget.get(target);
-    const out = new Set<string>();
+    const out = new Set<string>(openRules);
     for (const rule of rules) {
       const entry = settled?.get(rule);
       if (entry && !openRules.has(rule) && changedSince(entry.families) <= entry.version) continue;
