@@ -300,8 +300,8 @@ export class MetricsSnapshot {
 
   /** Every target some slice holds samples of. */
   targets(): string[] {
-    this.settleDeferred();
-    return [...this.slicesOfTarget.keys()];
+    // A deferred slice's target counts without it being produced: the sweep asks every 10 s.
+    return [...new Set([...this.slicesOfTarget.keys(), ...this.deferred.keys()])];
   }
 
   /** The families a slice holds now. */

@@ -28,6 +28,7 @@ describe('a deferred slice', () => {
     );
     expect(produced).toBe(1);
     defer(300);
+    expect(snapshot.targets()).toEqual(['a']);
     // What another family's reader asks cannot be in it: it is not produced for them.
     expect(snapshot.samplesOf('a', new Set(['avaxmon_node_healthy']))).toEqual([]);
     expect(snapshot.changedSince('a', ['avaxmon_node_healthy'])).toBeLessThanOrEqual(snapshot.currentVersion);
@@ -44,6 +45,8 @@ describe('a deferred slice', () => {
   it('is dropped by a slice set meanwhile, and may hold only the families it declared', () => {
     const snapshot = new MetricsSnapshot(allMetrics);
     snapshot.deferSlice('~runs/a', 'a', RUN_FAMILIES, () => [success('a', 100)]);
+    // Its target counts before it is produced.
+    expect(snapshot.targets()).toEqual(['a']);
     snapshot.setSlice('~runs/a', []);
     expect(snapshot.samples()).toEqual([]);
     snapshot.deferSlice('~runs/a', 'a', RUN_FAMILIES, () => [{ name: 'avaxmon_node_healthy', labels: { target: 'a' }, value: 1 }]);
