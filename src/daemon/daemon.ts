@@ -20,7 +20,7 @@ import { PublicApiJobs } from '../collectors/public/index.js';
 import { allMetrics } from '../metrics/catalogue/index.js';
 import { CollectionLag } from '../metrics/collection-lag.js';
 import { MetricsSnapshot } from '../metrics/snapshot.js';
-import { RUN_FAMILIES, SelfMetrics } from '../metrics/self-metrics.js';
+import { SelfMetrics } from '../metrics/self-metrics.js';
 import { scrubSecrets } from '../config/redact.js';
 import { assertStateDirUsable } from '../config/state-dir.js';
 import { ABANDON_GRACE_MS, Scheduler, type Job } from '../schedule/scheduler.js';
@@ -372,8 +372,7 @@ export class Daemon implements DaemonView {
 
   private publishSelfOf(target: string): void {
     if (this.self.takeStatusMoved(target)) this.snapshot.setSlice(selfSliceOf(target), this.self.statusSamples(target));
-    // Rendered when next read (a scrape, or a rule reading the target), not after each of its runs.
-    this.snapshot.deferSlice(runsSliceOf(target), target, RUN_FAMILIES, () => this.self.runSamples(target));
+    this.snapshot.setSlice(runsSliceOf(target), this.self.runSamples(target));
     this.requestsMoved.add(target);
   }
 

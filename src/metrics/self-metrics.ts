@@ -264,9 +264,6 @@ function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): S
   return samples;
 }
 
-/** The families of runSamples(). */
-export const RUN_FAMILIES: readonly string[] = ['avaxmon_collector_duration_seconds', 'avaxmon_collector_last_success_timestamp_seconds'];
-
 function collectorRunSamples(status: CollectorStatus): Sample[] {
   const labels = { target: status.target, collector: status.collector };
   const samples: Sample[] = [];

@@ -102,12 +102,6 @@ export class MetricsSnapshot {
   /** Slice keys holding each family of SnapshotOptions.indexSlicesOf. */
   private readonly slicesOfFamily = new Map<string, Set<string>>();
   private readonly familyChanges = new TargetFamilyChanges();
-  /** Slices to set when next read (see deferSlice): what gives their samples, by target and key. */
-  private readonly deferred = new Map<string, Map<string, () => readonly Sample[]>>();
-  /** The target of each deferred slice, by key. */
-  private readonly deferredTarget = new Map<string, string>();
-  /** Every family a deferred slice was declared to hold. */
-  private readonly deferredFamilies = new Set<string>();
   private readonly gzipGroups: Record<ExpositionFormat, GzipGroups> = { text: new GzipGroups(), openmetrics: new GzipGroups() };
   private readonly renditions = new Map<RenditionKey, Rendition>();
   private readonly trailing = new Map<RenditionKey, Timer>();
@@ -133,66 +127,8 @@ export class MetricsSnapshot {
     }
   }
 
-  /**
-   * Replaces the slice `key`, of `target`'s samples, with what `produce` gives when it is next read:
-   * by a scrape's assembly, or a reader of the samples, the target's or all. For a slice every run
-   * moves and that few readers need between two scrapes (the durations and success times of a
-   * target's collectors): it is rendered once per scrape, not once per run, and no reader ever
-   * sees it older than the last deferral.
-   */
-  deferSlice(key: string, target: string, families: readonly string[], produce: () => readonly Sample[]): void {
-    for (const family of families) this.deferredFamilies.add(family);
-    this.deferredTarget.set(key, target);
-    let slices = this.deferred.get(target);
-    if (!slices) this.deferred.set(target, (slices = new Map()));
-    slices.set(key, produce);
-  }
-
-  /** Sets the deferred slices of `target`, or of every target. */
-  private settleDeferred(target?: string): void {
-    if (target === undefined) {
-      for (const each of [...this.deferred.keys()]) this.settleDeferred(each);
-      return;
-    }
-    const slices = this.deferred.get(target);
-    if (!slices) return;
-    this.deferred.delete(target);
-    for (const [key, produce] of slices) {
-      this.deferredTarget.delete(key);
-      const samples = produce();
-      // Readers of other families skip the settling: a family not declared would be read old.
-      const undeclared = samples.find((sample) => !this.deferredFamilies.has(sample.name));
-      if (undeclared) throw new Error(`deferred slice ${key} holds ${undeclared.name}, not declared to deferSlice`);
-      this.replaceSlice(key, samples);
-    }
-  }
-
-  /** Sets the deferred slices of `target` (of every target when undefined) if they may hold any of `families` (all when undefined). */
-  private settleDeferredFor(target: string | undefined, families: Iterable<string> | undefined): void {
-    if (this.deferred.size === 0) return;
-    if (families && ![...families].some((family) => this.deferredFamilies.has(family))) return;
-    this.settleDeferred(target);
-  }
-
-  /** Sets the slice `key` now if it was deferred, with the rest of its target's. */
-  private settleDeferredSlice(key: string): void {
-    const target = this.deferredTarget.get(key);
-    if (target !== undefined) this.settleDeferred(target);
-  }
-
   /** Replaces one slice (e.g. "validator-1/health") whole; an empty list removes its series. */
   setSlice(key: string, samples: readonly Sample[]): void {
-    const target = this.deferredTarget.get(key);
-    if (target !== undefined) {
-      this.deferredTarget.delete(key);
-      const slices = this.deferred.get(target)!;
-      slices.delete(key);
-      if (slices.size === 0) this.deferred.delete(target);
-    }
-    this.replaceSlice(key, samples);
-  }
-
-  private replaceSlice(key: string, samples: readonly Sample[]): void {
     const previous = this.slices.get(key);
     if (!previous && samples.length === 0) return;
     const rendered = renderSamples(samples, previous?.rendered);
@@ -250,7 +186,6 @@ export class MetricsSnapshot {
    * changed: when it is not past the version an evaluation read them at, they are the same.
    */
   changedSince(target: string, families: Iterable<string>): number {
-    this.settleDeferredFor(target, families);
     return this.familyChanges.latest(target, families, this.version);
   }
 
@@ -259,13 +194,11 @@ export class MetricsSnapshot {
    * slice as it was changed nothing a rule reads.
    */
   sliceVersion(key: string): number | undefined {
-    this.settleDeferredSlice(key);
     return this.slices.get(key)?.version;
   }
 
   /** Every kept sample; for the alert sweep, tests and tools, never on the collection path. */
   samples(): Sample[] {
-    this.settleDeferred();
     const out: Sample[] = [];
     for (const slice of this.slices.values()) slice.kept.appendTo(out);
     return out;
@@ -273,7 +206,6 @@ export class MetricsSnapshot {
 
   /** The kept samples of these families only (the fleet tick reads a few of tens of thousands). */
   samplesNamed(names: ReadonlySet<string>): Sample[] {
-    this.settleDeferredFor(undefined, names);
     const out: Sample[] = [];
     const unindexed = new Set<string>();
     for (const name of names) {
@@ -289,7 +221,6 @@ export class MetricsSnapshot {
 
   /** The samples labelled with this target (of `families` only, when given), from whichever slices hold them. */
   samplesOf(target: string, families?: ReadonlySet<string>): Sample[] {
-    this.settleDeferredFor(target, families);
     const out: Sample[] = [];
     const ofTarget = families
       ? (name: string, labels: Labels) => labels.target === target && families.has(name)
@@ -300,13 +231,11 @@ export class MetricsSnapshot {
 
   /** Every target some slice holds samples of. */
   targets(): string[] {
-    // A deferred slice's target counts without it being produced: the sweep asks every 10 s.
-    return [...new Set([...this.slicesOfTarget.keys(), ...this.deferred.keys()])];
+    return [...this.slicesOfTarget.keys()];
   }
 
   /** The families a slice holds now. */
   familiesOf(key: string): string[] {
-    this.settleDeferredSlice(key);
     return [...(this.slices.get(key)?.rendered.names ?? [])];
   }
 
@@ -318,7 +247,6 @@ export class MetricsSnapshot {
   /** The current body, assembled now if anything changed; for tests and one-off callers. */
   body(format: ExpositionFormat, gzip: boolean): Buffer {
     for (const refresh of this.refreshers) refresh();
-    this.settleDeferred();
     const rendition = this.currentOrAssemble(format, gzip);
     rendition.handedOut = true;
     return bodyOf(rendition);
@@ -344,7 +272,6 @@ export class MetricsSnapshot {
 
   private served(format: ExpositionFormat, gzip: boolean): Rendition {
     for (const refresh of this.refreshers) refresh();
-    this.settleDeferred();
     const nowMs = this.clock.now();
     this.dropIdlePlainBodies(nowMs);
     const rendition = this.freshEnough(format, gzip);
@@ -382,8 +309,6 @@ export class MetricsSnapshot {
   }
 
   private currentOrAssemble(format: ExpositionFormat, gzip: boolean): Rendition {
-    // A trailing assembly too: its body holds what was deferred until now.
-    this.settleDeferred();
     const key = renditionKey(format, gzip);
     const current = this.renditions.get(key);
     if (current?.version === this.version) return current;
