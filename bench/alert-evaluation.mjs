@@ -26,12 +26,13 @@ async function microsPerEvaluation(healthy) {
   receivers: [{ name: hook, type: webhook, url: "http://127.0.0.1:9/hook" }]
 `).alerts;
   const alerting = new AlertPlane(config, pino({ level: 'silent' }));
-  for (let index = 0; index < TARGETS; index++) alerting.evaluateTarget(`node-${index}`, samplesOf(`node-${index}`, healthy));
+  for (let index = 0; index < TARGETS; index++)
+    alerting.evaluateTarget({ target: `node-${index}`, samples: samplesOf(`node-${index}`, healthy) });
   const open = alerting.activeAlerts().length;
   const started = performance.now();
   for (let run = 0; run < RUNS; run++) {
     const target = `node-${run % TARGETS}`;
-    alerting.evaluateTarget(target, samplesOf(target, healthy));
+    alerting.evaluateTarget({ target, samples: samplesOf(target, healthy) });
   }
   const micros = ((performance.now() - started) * 1000) / RUNS;
   await alerting.stop(0);

@@ -10,7 +10,7 @@ import { AlertDispatcher } from './dispatch/dispatcher.js';
 import { FlapDamper } from './dispatch/flap/flap-damper.js';
 import { Delivery, type LastDelivery } from './dispatch/notify/delivery.js';
 import { NotificationLog } from './dispatch/nflog/nflog.js';
-import { AlertEngine } from './evaluation/engine.js';
+import { AlertEngine, type TargetScope } from './evaluation/engine.js';
 import { Outbox } from './dispatch/outbox.js';
 import { createReceiver } from './dispatch/notify/receivers/index.js';
 import type { Receiver } from './dispatch/notify/receivers/receiver.js';
@@ -124,21 +124,25 @@ export class AlertPlane {
     return this.guarded({}, () => this.engine.evaluate(samples, nowMs));
   }
 
-  /** Evaluates `rules` (all when omitted) for one target over its own samples; see AlertEngine.evaluateTarget. */
-  evaluateTarget(target: string, samples: readonly Sample[], rules?: ReadonlySet<string>, nowMs = this.steady.now()): boolean {
-    return this.guarded({ target }, () => this.engine.evaluateTarget(target, samples, nowMs, rules));
+  /** Evaluates the scope's rules (all when omitted) for one target over its own samples; see AlertEngine.evaluateTargets. */
+  evaluateTarget(scope: TargetScope, nowMs = this.steady.now()): boolean {
+    return this.guarded({ target: scope.target }, () => this.engine.evaluateTargets([scope], nowMs));
   }
 
-  /** Every per-target rule of these targets; see AlertEngine.evaluateTargets. */
-  evaluateTargets(
-    scopes: ReadonlyArray<{ readonly target: string; readonly samples: readonly Sample[] }>,
-    nowMs = this.steady.now(),
-  ): boolean {
+  /** The per-target rules of these targets; see AlertEngine.evaluateTargets. */
+  evaluateTargets(scopes: readonly TargetScope[], nowMs = this.steady.now()): boolean {
     return this.guarded({}, () => this.engine.evaluateTargets(scopes, nowMs));
   }
 
   alertTargets(): string[] {
     return this.engine.alertTargets();
+  }
+
+  /** The rules with an open alert on the target. */
+  openRulesOf(target: string): Set<string> {
+    const rules = new Set<string>();
+    for (const alert of this.engine.openAlerts.ofTarget(target)) rules.add(alert.rule);
+    return rules;
   }
 
   /** Evaluates the fleet-wide rules over every sample; see AlertEngine.evaluateFleet. */

@@ -4,9 +4,13 @@ import type { ResponseMemory } from '../clients/response-memory.js';
 import { every, systemClock, type Clock } from '../schedule/clock.js';
 import type { AlertsConfig } from '../config/alerts-schema.js';
 import type { MetricsSnapshot } from '../metrics/snapshot.js';
+import type { Sample } from '../metrics/metric-desc.js';
 import { AlertPlane } from './alert-plane.js';
-import { FLEET_FAMILIES, rulesByFamily } from './evaluation/read-families.js';
+import { familiesReadBy, FLEET_FAMILIES, rulesByFamily } from './evaluation/read-families.js';
 import type { CollectorLookup } from './evaluation/rule.js';
+import type { SettledListener, TargetScope } from './evaluation/engine.js';
+import { ruleRegistry } from './evaluation/rules/index.js';
+import { SettledRules } from './evaluation/settled-rules.js';
 import { renderAlertsSection } from '../server/alerts-section.js';
 
 const ALERTS_SLICE = '~alerts';
@@ -45,11 +49,21 @@ export class EvaluationSchedule {
   /** The targets the current sweep has yet to cover, and how many it takes at each tick. */
   private sweepQueue: string[] = [];
   private sweepShare = 0;
+  /** What the sweep may leave out (see SettledRules); unused by a full sweep. */
+  private readonly settled = new SettledRules();
+  /** The enabled per-target rules, what a sweep evaluates for each target. */
+  private targetRules: string[] = [];
 
   constructor(
     private readonly log: Logger,
     private readonly snapshot: MetricsSnapshot,
-    private readonly shared: { collectors?: CollectorLookup; responseMemory?: ResponseMemory; clock?: Clock } = {},
+    private readonly shared: {
+      collectors?: CollectorLookup;
+      responseMemory?: ResponseMemory;
+      clock?: Clock;
+      /** 'full' evaluates every rule of every target at each sweep: the reference the default, incremental sweep is tested against. */
+      sweep?: 'incremental' | 'full';
+    } = {},
   ) {
     // A handful of series (per receiver and outcome), cheap to take at each scrape.
     snapshot.beforeServe(() => this.publishDeliverySamples());
@@ -64,10 +78,13 @@ export class EvaluationSchedule {
    * the configured targets' names, which the alerts' `target` label takes.
    */
   async configure(config: AlertsConfig | undefined, targets: readonly string[] = []): Promise<void> {
+    // Settled verdicts hold for the rules' settings they were reached with.
+    this.settled.retain();
+    this.targetRules = config ? perTargetRules(config) : [];
     if (config && this.alerting) return this.alerting.reconfigure(config, targets);
     if (config) {
-      const { collectors, ...resources } = this.shared;
-      this.alerting = new AlertPlane(config, this.log.child({ component: 'alerts' }), collectors, { ...resources, targets });
+      const { collectors, responseMemory, clock } = this.shared;
+      this.alerting = new AlertPlane(config, this.log.child({ component: 'alerts' }), collectors, { responseMemory, clock, targets });
       return;
     }
     const removed = this.alerting;
@@ -99,7 +116,8 @@ export class EvaluationSchedule {
     if (!this.alerting || !this.stopTimers) return;
     const rules = families && rulesReading(families);
     if (rules?.size === 0) return;
-    if (this.alerting.evaluateTarget(target, this.snapshot.samplesOf(target), rules)) this.publishAlertCounts();
+    const scope = { target, samples: this.samplesFor(target, rules), rules, settled: this.settleFor(target) };
+    if (this.alerting.evaluateTarget(scope)) this.publishAlertCounts();
   }
 
   statusSection(view: StatusView): string {
@@ -124,9 +142,39 @@ export class EvaluationSchedule {
     if (this.sweepQueue.length === 0) {
       this.sweepQueue = [...new Set([...this.snapshot.targets(), ...this.alerting.alertTargets()])];
       this.sweepShare = Math.ceil(this.sweepQueue.length / TICKS_PER_SWEEP);
+      this.settled.retain(new Set(this.sweepQueue));
     }
-    const scopes = this.sweepQueue.splice(0, this.sweepShare).map((target) => ({ target, samples: this.snapshot.samplesOf(target) }));
+    const scopes = this.sweepQueue.splice(0, this.sweepShare).map((target) => this.sweepScope(target));
     if (scopes.length > 0 && this.alerting.evaluateTargets(scopes)) this.publishAlertCounts();
+  }
+
+  /**
+   * A target's part of the sweep: the rules that may find otherwise than at their last evaluation.
+   * With none, its samples are not read; the target still has its (empty) turn, so dispatch is
+   * given each evaluation's alerts exactly as a full sweep would give them.
+   */
+  private sweepScope(target: string): TargetScope {
+    if (this.shared.sweep === 'full') return { target, samples: this.snapshot.samplesOf(target) };
+    const rules = this.settled.unsettled(
+      target,
+      this.targetRules,
+      (families) => this.snapshot.changedSince(target, families),
+      this.alerting!.openRulesOf(target),
+    );
+    return { target, samples: rules.size > 0 ? this.samplesFor(target, rules) : [], rules, settled: this.settleFor(target) };
+  }
+
+  /** What `rules` (all when undefined) read of the target; a full sweep, the reference, is given every sample of it. */
+  private samplesFor(target: string, rules: ReadonlySet<string> | undefined): Sample[] {
+    if (!rules || this.shared.sweep === 'full') return this.snapshot.samplesOf(target);
+    return this.snapshot.samplesOf(target, familiesReadBy(rules));
+  }
+
+  /** Records the rules that settled over the target's samples as they are now (undefined for a full sweep). */
+  private settleFor(target: string): SettledListener | undefined {
+    if (this.shared.sweep === 'full') return undefined;
+    const version = this.snapshot.currentVersion;
+    return (rule, reads) => this.settled.settle(target, rule, version, reads);
   }
 
   private evaluateFleet(): void {
@@ -143,6 +191,11 @@ export class EvaluationSchedule {
   private publishAlertCounts(): void {
     this.snapshot.setSlice(ALERTS_SLICE, this.alerting?.alertSamples() ?? []);
   }
+}
+
+/** The enabled rules that read one target at a time (not fleet-wide). */
+function perTargetRules(config: AlertsConfig): string[] {
+  return [...ruleRegistry].filter(([name, rule]) => rule.fleetReads === undefined && config.rules[name]?.enabled).map(([name]) => name);
 }
 
 function rulesReading(families: ReadonlySet<string>): Set<string> {

@@ -19,8 +19,13 @@ export class KeptSamples {
     private readonly values: readonly number[],
   ) {}
 
-  /** The samples of the families in `keep` (all when undefined). */
-  static of(samples: readonly Sample[], keep: ReadonlySet<string> | undefined): KeptSamples {
+  /**
+   * The samples of the families in `keep` (all when undefined): `previous` itself when they are the
+   * same. A run whose kept samples did not move (only families no rule reads did) then leaves the
+   * kept ones as they were, long since in the old generation, and its copies die young.
+   */
+  static of(samples: readonly Sample[], keep: ReadonlySet<string> | undefined, previous?: KeptSamples): KeptSamples {
+    if (previous?.holdsSame(samples, keep)) return previous;
     const kept = keep ? samples.filter((sample) => keep.has(sample.name)) : samples;
     if (kept.length === 0) return KeptSamples.none;
     return new KeptSamples(
@@ -28,6 +33,18 @@ export class KeptSamples {
       sharedLabels(kept),
       kept.map((sample) => sample.value),
     );
+  }
+
+  /** Whether the kept ones of `samples` are these, in the same order. */
+  private holdsSame(samples: readonly Sample[], keep: ReadonlySet<string> | undefined): boolean {
+    let index = 0;
+    for (const sample of samples) {
+      if (keep && !keep.has(sample.name)) continue;
+      if (index >= this.names.length || this.names[index] !== sample.name || !Object.is(this.values[index], sample.value)) return false;
+      if (!sameLabels(this.labels[index], sample.labels)) return false;
+      index++;
+    }
+    return index === this.names.length;
   }
 
   /** The targets these samples are labelled with. */

@@ -5,6 +5,7 @@ import type { DeflateWriter } from './deflate-writer.js';
 import { GzipGroups, type GzipFamily } from './gzip-groups.js';
 import { gzipMember, type DeflatePart } from './gzip-stream.js';
 import { KeptSamples } from './kept-samples.js';
+import { TargetFamilyChanges } from './target-family-changes.js';
 
 /**
  * A new assembly of a format and encoding starts at most this often after the last one, or ten times
@@ -100,6 +101,7 @@ export class MetricsSnapshot {
   private readonly slicesOfTarget = new Map<string, Set<string>>();
   /** Slice keys holding each family of SnapshotOptions.indexSlicesOf. */
   private readonly slicesOfFamily = new Map<string, Set<string>>();
+  private readonly familyChanges = new TargetFamilyChanges();
   private readonly gzipGroups: Record<ExpositionFormat, GzipGroups> = { text: new GzipGroups(), openmetrics: new GzipGroups() };
   private readonly renditions = new Map<RenditionKey, Rendition>();
   private readonly trailing = new Map<RenditionKey, Timer>();
@@ -133,36 +135,58 @@ export class MetricsSnapshot {
     // Same lines, same kept samples: the slice stays as it was, so this run's copies die young
     // instead of being promoted to replace identical ones (most slices of a fleet do not move).
     if (rendered === previous?.rendered) return;
-    const kept = KeptSamples.of(samples, this.options.keepSamplesOf);
-    this.indexTargets(key, previous?.kept ?? KeptSamples.none, kept);
+    const kept = KeptSamples.of(samples, this.options.keepSamplesOf, previous?.kept);
+    const targetsBefore = (previous?.kept ?? KeptSamples.none).targets();
+    const targetsAfter = kept.targets();
     this.version += 1;
-    this.trackFamilies(key, previous?.rendered, rendered);
+    this.trackFamilies(key, previous?.rendered, rendered, new Set([...targetsBefore, ...targetsAfter]));
+    // After the changes are recorded: a target no slice holds any more is forgotten with them.
+    this.indexTargets(key, targetsBefore, targetsAfter);
     if (samples.length === 0) this.slices.delete(key);
     else this.slices.set(key, { kept, rendered, version: this.version });
   }
 
   /**
-   * What a replaced slice changes for each family: the index of SnapshotOptions.indexSlicesOf, and
-   * for the gzip groups its bytes and the version its lines last changed at.
+   * What a replaced slice changes for each family: the index of SnapshotOptions.indexSlicesOf, for the
+   * gzip groups its bytes and the version its lines last changed at, and for the alert sweep the
+   * version at which a kept family last changed for each of the slice's targets.
    */
-  private trackFamilies(key: string, before: RenderedSlice | undefined, after: RenderedSlice): void {
+  private trackFamilies(key: string, before: RenderedSlice | undefined, after: RenderedSlice, targets: ReadonlySet<string>): void {
+    const changed = (name: string) => {
+      const family = this.families.get(name);
+      if (family) family.changedAt = this.version;
+      if (this.options.keepSamplesOf && !this.options.keepSamplesOf.has(name)) return;
+      for (const target of targets) this.familyChanges.changed(target, name, this.version);
+    };
     for (const name of before?.names ?? []) {
       const range = rangeOf(before!, name)!;
       const family = this.families.get(name);
       if (family) family.bytes -= range.end - range.start;
       if (after.names.includes(name)) continue;
       this.slicesOfFamily.get(name)?.delete(key);
-      if (family) family.changedAt = this.version;
+      changed(name);
     }
     for (const name of after.names) {
       const range = rangeOf(after, name)!;
       this.slicesOfFamily.get(name)?.add(key);
       const family = this.families.get(name);
-      if (!family) continue;
-      family.bytes += range.end - range.start;
+      if (family) family.bytes += range.end - range.start;
       const was = before && rangeOf(before, name);
-      if (!was || before!.buffer.compare(after.buffer, range.start, range.end, was.start, was.end) !== 0) family.changedAt = this.version;
+      if (!was || before!.buffer.compare(after.buffer, range.start, range.end, was.start, was.end) !== 0) changed(name);
     }
+  }
+
+  /** The version of the last change: what an evaluation reading the samples now saw. */
+  get currentVersion(): number {
+    return this.version;
+  }
+
+  /**
+   * The latest version at which the samples of any of `families` labelled with `target` may have
+   * changed: when it is not past the version an evaluation read them at, they are the same.
+   */
+  changedSince(target: string, families: Iterable<string>): number {
+    return this.familyChanges.latest(target, families, this.version);
   }
 
   /**
@@ -195,10 +219,12 @@ export class MetricsSnapshot {
     return out;
   }
 
-  /** The samples labelled with this target, from whichever slices hold them. */
-  samplesOf(target: string): Sample[] {
+  /** The samples labelled with this target (of `families` only, when given), from whichever slices hold them. */
+  samplesOf(target: string, families?: ReadonlySet<string>): Sample[] {
     const out: Sample[] = [];
-    const ofTarget = (_name: string, labels: Labels) => labels.target === target;
+    const ofTarget = families
+      ? (name: string, labels: Labels) => labels.target === target && families.has(name)
+      : (_name: string, labels: Labels) => labels.target === target;
     for (const key of this.slicesOfTarget.get(target) ?? []) this.slices.get(key)?.kept.appendTo(out, ofTarget);
     return out;
   }
@@ -347,13 +373,14 @@ export class MetricsSnapshot {
     return lines;
   }
 
-  private indexTargets(key: string, before: KeptSamples, after: KeptSamples): void {
-    const targetsAfter = after.targets();
-    for (const target of before.targets()) {
+  private indexTargets(key: string, targetsBefore: ReadonlySet<string>, targetsAfter: ReadonlySet<string>): void {
+    for (const target of targetsBefore) {
       if (targetsAfter.has(target)) continue;
       const keys = this.slicesOfTarget.get(target);
       keys?.delete(key);
-      if (keys?.size === 0) this.slicesOfTarget.delete(target);
+      if (keys?.size !== 0) continue;
+      this.slicesOfTarget.delete(target);
+      this.familyChanges.forget(target);
     }
     for (const target of targetsAfter) {
       let keys = this.slicesOfTarget.get(target);

@@ -27,3 +27,25 @@ describe('kept samples', () => {
     expect(read[5].labels).toEqual({ target: 'a' });
   });
 });
+
+describe('kept samples of a slice rendered again', () => {
+  const keep = new Set(['avaxmon_node_healthy']);
+  const run = (healthy: number, duration: number): Sample[] => [
+    sample('avaxmon_node_healthy', { target: 'a' }, healthy),
+    sample('avaxmon_unkept_duration_seconds', { target: 'a' }, duration),
+  ];
+
+  it('are the previous ones while the kept samples are the same, whatever the others did', () => {
+    const first = KeptSamples.of(run(1, 0.1), keep);
+    expect(KeptSamples.of(run(1, 0.2), keep, first)).toBe(first);
+    const moved = KeptSamples.of(run(0, 0.2), keep, first);
+    expect(moved).not.toBe(first);
+    const read: Sample[] = [];
+    moved.appendTo(read);
+    expect(read).toEqual([sample('avaxmon_node_healthy', { target: 'a' }, 0)]);
+    // A sample more, or other labels, is not the same either.
+    expect(KeptSamples.of([...run(1, 0.2), sample('avaxmon_node_healthy', { target: 'b' }, 1)], keep, first)).not.toBe(first);
+    expect(KeptSamples.of([sample('avaxmon_node_healthy', { target: 'b' }, 1)], keep, first)).not.toBe(first);
+    expect(KeptSamples.of([], keep, first)).toBe(KeptSamples.none);
+  });
+});

@@ -26,7 +26,15 @@ interface EvaluationScope {
   readonly samples: readonly Sample[];
   /** Only these rules; every rule of the scope's kind when omitted. */
   readonly rules?: ReadonlySet<string>;
+  /** Told of each rule that found nothing from these samples alone, and the families it read (see SettledRules). */
+  readonly settled?: SettledListener;
 }
+
+/** A rule found nothing, reading only these families: no clock, no memory, no collector lookup. */
+export type SettledListener = (rule: string, reads: ReadonlySet<string>) => void;
+
+/** One target's evaluation: its samples, and optionally only some rules (see EvaluationScope). */
+export type TargetScope = Omit<EvaluationScope, 'target'> & { readonly target: string };
 
 export interface EngineDeps {
   readonly log: Logger;
@@ -103,15 +111,10 @@ export class AlertEngine {
   }
 
   /**
-   * Evaluates `rules` (every per-target rule when omitted) for one target, over that target's samples
-   * only; the alerts of other targets and other rules are left as they are.
+   * The per-target rules of each of these targets (its scope's `rules`, or all), over its own samples
+   * only: a run's target, or a share of a sweep. The alerts of other targets and rules are left as they are.
    */
-  evaluateTarget(target: string, samples: readonly Sample[], nowMs: number, rules?: ReadonlySet<string>): boolean {
-    return this.evaluateScopes([{ target, samples, rules }], nowMs);
-  }
-
-  /** Every per-target rule of each of these targets, over its own samples: a share of a sweep. */
-  evaluateTargets(scopes: ReadonlyArray<{ readonly target: string; readonly samples: readonly Sample[] }>, nowMs: number): boolean {
+  evaluateTargets(scopes: readonly TargetScope[], nowMs: number): boolean {
     return this.evaluateScopes(scopes, nowMs);
   }
 
@@ -261,24 +264,39 @@ export class AlertEngine {
       // Per rule and target: a rule sees one target at a time, and forgets what it no longer sees.
       const memoryScope = scope.target ?? FLEET_SCOPE;
       const memories = this.memories;
+      const wallMs = this.wallMs(nowMs);
+      const collectors = this.deps.collectors;
+      // Whether the verdict came from the samples alone: a rule that read the clock, a memory or a
+      // collector's state may find otherwise with the same samples later.
+      let samplesAlone = !memories.holds(name, memoryScope);
+      const reads = scope.settled ? new Set<string>() : undefined;
+      index.reads = reads;
       let found: Candidate[];
       try {
         found = rule.evaluate({
           samples: index,
-          nowMs: this.wallMs(nowMs),
+          get nowMs() {
+            samplesAlone = false;
+            return wallMs;
+          },
           params: settings.params,
           get memory() {
             return memories.of(name, memoryScope);
           },
-          collectors: this.deps.collectors,
+          get collectors() {
+            samplesAlone = false;
+            return collectors;
+          },
         });
       } catch (error) {
         this.deps.log.error({ rule: name, err: error }, 'Alert rule failed to evaluate');
         failedRules.add(name);
         continue;
       } finally {
+        index.reads = undefined;
         memories.dropIfEmpty(name, memoryScope);
       }
+      if (reads && found.length === 0 && samplesAlone && !memories.holds(name, memoryScope)) scope.settled!(name, reads);
       for (const candidate of markStale(rule, index, found)) {
         const labels = { alertname: name, ...candidate.labels, severity: settings.severity ?? candidate.severity };
         yield { rule: name, labels, candidate };

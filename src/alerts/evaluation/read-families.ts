@@ -31,3 +31,27 @@ export const FLEET_FAMILIES: ReadonlySet<string> = new Set([
  * that never looks at them (three quarters of a fleet's samples).
  */
 export const ALERT_READ_FAMILIES: ReadonlySet<string> = new Set([...rulesByFamily.keys(), ...FLEET_FAMILIES]);
+
+/** Rule sets seen by familiesReadBy, by their names joined: few sets recur (a run's families, a sweep's unsettled rules). */
+const readsOfRuleSet = new Map<string, ReadonlySet<string>>();
+const MAX_REMEMBERED_RULE_SETS = 256;
+
+/**
+ * The families `rules` read, and the engine's own: all an evaluation of those rules looks at, so it
+ * is given those samples of its target only, not the target's every kept sample.
+ */
+export function familiesReadBy(rules: ReadonlySet<string>): ReadonlySet<string> {
+  const key = [...rules].join(' ');
+  let families = readsOfRuleSet.get(key);
+  if (families) return families;
+  families = new Set([
+    ...ENGINE_READS,
+    ...[...rules].flatMap((name) => {
+      const rule = ruleRegistry.get(name);
+      return rule ? [...rule.sources.map((source) => source.metric), ...(rule.alsoReads ?? [])] : [];
+    }),
+  ]);
+  if (readsOfRuleSet.size >= MAX_REMEMBERED_RULE_SETS) readsOfRuleSet.clear();
+  readsOfRuleSet.set(key, families);
+  return families;
+}

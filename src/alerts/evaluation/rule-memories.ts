@@ -15,6 +15,11 @@ export class RuleMemories {
     return memory;
   }
 
+  /** Whether the rule remembers anything for the scope. */
+  holds(rule: string, scope: string): boolean {
+    return (this.byRule.get(rule)?.get(scope)?.size ?? 0) > 0;
+  }
+
   /** An empty memory is the same as none: a rule forgets what it no longer sees, and so do we. */
   dropIfEmpty(rule: string, scope: string): void {
     const byScope = this.byRule.get(rule);

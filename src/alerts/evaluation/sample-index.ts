@@ -13,7 +13,11 @@ export class SampleIndex {
     for (const sample of samples) append(this.byName, sample.name, sample);
   }
 
+  /** While set, the families looked up are added to it: what a rule's verdict was decided from. */
+  reads?: Set<string>;
+
   all(name: string): readonly Sample[] {
+    this.reads?.add(name);
     return this.byName.get(name) ?? [];
   }
 

@@ -21,11 +21,10 @@ const keyOf = (labels: Watched['labels']) => `${labels.target}\u0000${labels.sub
  * it; without this, its AvalancheStakeExpiring would only resolve, which reads as "fixed".
  */
 export function validationEndings(ctx: RuleContext, noticeSeconds: number): Candidate[] {
-  const nowSeconds = ctx.nowMs / 1000;
   remember(ctx);
   const endings: Candidate[] = [];
   for (const [key, watched] of ctx.memory as Map<string, Watched>) {
-    const since = nowSeconds - watched.endSeconds;
+    const since = ctx.nowMs / 1000 - watched.endSeconds;
     if (since < 0 || !watched.seenRunning) continue;
     if (since >= noticeSeconds) {
       ctx.memory.delete(key);
@@ -38,7 +37,6 @@ export function validationEndings(ctx: RuleContext, noticeSeconds: number): Cand
 
 /** Notes every watched validation that will not renew, with what decides its reward. */
 function remember(ctx: RuleContext): void {
-  const nowSeconds = ctx.nowMs / 1000;
   for (const sample of ctx.samples.all('avaxmon_validator_end_timestamp_seconds')) {
     const { target, subnet, node_id } = sample.labels;
     const labels = { target, subnet, node_id };
@@ -54,7 +52,7 @@ function remember(ctx: RuleContext): void {
       uptime: ctx.samples.valueOf('avaxmon_validator_uptime_ratio', network),
       requirement: ctx.samples.valueOf('avaxmon_validator_uptime_requirement_ratio', labels),
       rewardAvax: ctx.samples.valueOf('avaxmon_validator_potential_reward_avax', labels),
-      seenRunning: (before?.seenRunning ?? false) || nowSeconds < sample.value,
+      seenRunning: (before?.seenRunning ?? false) || ctx.nowMs / 1000 < sample.value,
     } satisfies Watched);
   }
 }

@@ -115,14 +115,14 @@ export const avalancheNodeUnhealthy: AlertRule = {
     'GET /ext/health reports the node unhealthy (avaxmon_node_healthy == 0); the description names the failing checks. A node failing only its bootstrap checks (`bootstrapped`, and while it fails the checks of its chains: P, X, C, or for an L1 chain the check AvalancheGo names by its blockchain id), as after a restart, is a warning until its bootstrap is `bootstrap_grace` (30m) old, then critical; critical at once if its downtime budget (less the age of stale facts) is shorter than that. Failing only `futureupgrade` is a warning: AvalancheUpgradeScheduled pages a day before the upgrade.',
   evaluate(ctx) {
     const grace = ctx.params.bootstrap_grace;
-    const nowSeconds = ctx.nowMs / 1000;
+    // The clock is read for an unhealthy node only: a healthy one's verdict is its samples' alone (see SettledRules).
     return ctx.samples
       .all('avaxmon_node_healthy')
       .filter((sample) => sample.value === 0)
       .map((sample) => {
         const target = sample.labels.target;
         const failing = failingChecks(ctx.samples, target);
-        const bootstrapping = bootstrapSeconds(ctx.samples, target, failing, nowSeconds);
+        const bootstrapping = bootstrapSeconds(ctx.samples, target, failing, ctx.nowMs / 1000);
         const budget = bootstrapping === undefined ? undefined : budgetBelow(ctx.samples, target, grace);
         const upgradeOnly = failing.length > 0 && failing.every((check) => check === FUTURE_UPGRADE_CHECK);
         const restarting = bootstrapping !== undefined && bootstrapping < grace && budget === undefined;
