@@ -115,16 +115,21 @@ async function members(url: string): Promise<number> {
   return Number(/^alertmanager_cluster_members (\S+)$/m.exec(text)?.[1] ?? 0);
 }
 
+/** A webhook recorder, the node simulator and a two-member Alertmanager cluster that sees itself formed. */
+async function formedCluster() {
+  const hook = await startRecorder();
+  cleanups.push(() => hook.close());
+  const sim = await startSimulator();
+  cleanups.push(() => sim.close());
+  const [portA, portB] = [await freePort(), await freePort()];
+  const alertmanagers = [await clusterMember(hook.url, portA, portB), await clusterMember(hook.url, portB, portA)];
+  await until(async () => (await members(alertmanagers[0].url)) === 2 && (await members(alertmanagers[1].url)) === 2);
+  return { hook, sim, alertmanagers, urls: alertmanagers.map((member) => member.url) };
+}
+
 describe.skipIf(!hasAlertmanager)('two replicas behind a two-member Alertmanager cluster', () => {
   it('one notification per change; kill -9 of a replica and an Alertmanager mid-incident loses nothing and doubles nothing', async () => {
-    const hook = await startRecorder();
-    cleanups.push(() => hook.close());
-    const sim = await startSimulator();
-    cleanups.push(() => sim.close());
-    const [portA, portB] = [await freePort(), await freePort()];
-    const alertmanagers = [await clusterMember(hook.url, portA, portB), await clusterMember(hook.url, portB, portA)];
-    await until(async () => (await members(alertmanagers[0].url)) === 2 && (await members(alertmanagers[1].url)) === 2);
-    const urls = alertmanagers.map((member) => member.url);
+    const { hook, sim, alertmanagers, urls } = await formedCluster();
     const replicas = [await replica(sim.url, urls), await replica(sim.url, urls)];
 
     sim.apply({ fail_check: 'network' });
@@ -149,14 +154,7 @@ describe.skipIf(!hasAlertmanager)('two replicas behind a two-member Alertmanager
   }, 120_000);
 
   it('a silence made in the cluster outlives the kill -9 of the member it was made on: the replicas’ resends page nobody until it expires', async () => {
-    const hook = await startRecorder();
-    cleanups.push(() => hook.close());
-    const sim = await startSimulator();
-    cleanups.push(() => sim.close());
-    const [portA, portB] = [await freePort(), await freePort()];
-    const alertmanagers = [await clusterMember(hook.url, portA, portB), await clusterMember(hook.url, portB, portA)];
-    await until(async () => (await members(alertmanagers[0].url)) === 2 && (await members(alertmanagers[1].url)) === 2);
-    const urls = alertmanagers.map((member) => member.url);
+    const { hook, sim, alertmanagers, urls } = await formedCluster();
     await replica(sim.url, urls);
     await replica(sim.url, urls);
 
