@@ -40,9 +40,8 @@ export const avalancheChainStalled: AlertRule = {
     },
   },
   sources: [{ metric: 'avaxmon_chain_last_progress_timestamp_seconds', labels: ['target', 'chain'] }],
-  alsoReads: [OBSERVED_AT],
   // Compares a chain with the same chain on the network's other targets.
-  fleetReads: ['avaxmon_chain_last_progress_timestamp_seconds', 'avaxmon_chain_height', 'avaxmon_node_network_id'],
+  fleetReads: ['avaxmon_chain_last_progress_timestamp_seconds', 'avaxmon_chain_height', 'avaxmon_node_network_id', OBSERVED_AT],
   prometheus: {
     group: 'avaxmon-chain',
     alerts: [
