@@ -22,6 +22,13 @@ describe('a wrong method on the /-/ paths', () => {
     expect(await response.text()).toContain(`${method} is not allowed on ${path}`);
   });
 
+  it('answers 405, not 415, whatever the body of the wrong method', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const response = await fetch(`${stack.url}/-/reload`, { method: 'PUT', headers: form, body: 'a=1' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
   it('leaves the right methods working', async () => {
     expect((await fetch(`${stack.url}/-/healthy`)).status).toBe(200);
     expect((await fetch(`${stack.url}/-/healthy`, { method: 'HEAD' })).status).toBe(200);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DaemonView } from '../daemon-view.js';
 import { needs } from '../route-authority.js';
 
@@ -27,15 +27,18 @@ export function registerOpsRoutes(app: FastifyInstance, daemon: DaemonView): voi
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
 function methodNotAllowed(app: FastifyInstance, url: string, allowed: readonly string[]): void {
+  const refuse = async (request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', allowed.join(', '))
+      .type('text/plain')
+      .send(`${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}.\n`);
   app.route({
     method: METHODS.filter((method) => !allowed.includes(method)),
     url,
     ...needs('refuse'),
-    handler: async (request, reply) =>
-      reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .type('text/plain')
-        .send(`${request.method} is not allowed on ${url}; use ${allowed.join(' or ')}.\n`),
+    // Answered before the body is read: a body of a type nobody parses would otherwise get 415.
+    onRequest: refuse,
+    handler: refuse,
   });
 }
