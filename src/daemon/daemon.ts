@@ -21,7 +21,7 @@ import { allMetrics } from '../metrics/catalogue/index.js';
 import { CollectionLag } from '../metrics/collection-lag.js';
 import { MetricsSnapshot } from '../metrics/snapshot.js';
 import { SelfMetrics } from '../metrics/self-metrics.js';
-import { scrubSecrets } from '../config/redact.js';
+import { displayUrl, scrubSecrets } from '../config/redact.js';
 import { assertStateDirUsable } from '../config/state-dir.js';
 import { ABANDON_GRACE_MS, Scheduler, type Job } from '../schedule/scheduler.js';
 import { stableHash } from '../schedule/stable-hash.js';
@@ -310,6 +310,22 @@ export class Daemon implements DaemonView {
     const jobs = runs.map((run) => this.jobFor(run));
     for (const job of jobs) this.jobs.set(job.id, job);
     await scheduler.start(jobs);
+    this.warnMisdirectedTargets(config);
+  }
+
+  /**
+   * Each collector announces its own failure, one line per call, and none of those lines says what
+   * the operator has to fix when the URL is simply not a node's API: this one does, after the first
+   * round and after each reload's.
+   */
+  private warnMisdirectedTargets(config: Config): void {
+    if (this.stopping) return;
+    for (const target of config.targets)
+      if (this.self.answersButNotAsAnApi(target.name))
+        this.log.warn(
+          { target: target.name, url: displayUrl(target.url) },
+          "Target answers HTTP, but not as AvalancheGo: is its url the node's HTTP API (port 9650 by default, no path)?",
+        );
   }
 
   private jobFor(run: SliceRun): SliceJob {

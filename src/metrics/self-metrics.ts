@@ -36,6 +36,8 @@ export class SelfMetrics {
   private readonly collectors = new Map<string, CollectorStatus>();
   private readonly collectorsOfTarget = new Map<string, Set<string>>();
   private readonly reachability = new Map<string, Reachability>();
+  /** Targets that answered at least one request as an API does. */
+  private readonly answeredAsApi = new Set<string>();
   /** Targets whose status samples may have moved since takeStatusMoved() last said so. */
   private readonly statusMovedTargets = new Set<string>();
   private reloadSuccessful = true;
@@ -58,6 +60,7 @@ export class SelfMetrics {
     let counter = this.requests.get(target);
     if (!counter) this.requests.set(target, (counter = new LabelledCounter('avaxmon_rpc_requests_total', ['target', 'method', 'outcome'])));
     counter.add({ target, method, outcome });
+    if (outcome === 'success' || outcome === 'rpc_error') this.answeredAsApi.add(target);
   }
 
   recordQueueWait(target: string, waitedSeconds: number): void {
@@ -119,6 +122,14 @@ export class SelfMetrics {
     this.statusMoved(target);
   }
 
+  /**
+   * The target answers HTTP, yet none of its answers was an API's (a result or a JSON-RPC error):
+   * its URL most likely points at something else (another service, a proxy's error page, a wrong port).
+   */
+  answersButNotAsAnApi(target: string): boolean {
+    return this.isTargetUp(target) === true && this.requests.has(target) && !this.answeredAsApi.has(target);
+  }
+
   private status(target: string, collector: string): CollectorStatus {
     const key = `${target}/${collector}`;
     let status = this.collectors.get(key);
@@ -177,6 +188,7 @@ export class SelfMetrics {
     for (const key of this.queueWaitSeconds.keys()) if (!targets.has(key)) this.queueWaitSeconds.delete(key);
     for (const key of this.reachability.keys()) if (!targets.has(key)) this.reachability.delete(key);
     for (const key of this.statusMovedTargets) if (!targets.has(key)) this.statusMovedTargets.delete(key);
+    for (const key of this.answeredAsApi) if (!targets.has(key)) this.answeredAsApi.delete(key);
     for (const [key, status] of this.collectors) {
       if (collectorKeys.has(key)) continue;
       this.collectors.delete(key);

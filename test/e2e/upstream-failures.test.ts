@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/ports.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
@@ -108,6 +110,35 @@ describe('an unreachable target', () => {
       const peersFailures = stack.logs.filter((entry) => entry.includes('Collection failed') && entry.includes('"collector":"peers"'));
       expect(peersFailures.filter((entry) => entry.includes('"level":"warn"')).length).toBeLessThanOrEqual(1);
       expect(peersFailures.filter((entry) => entry.includes('"level":"debug"')).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe('a target that answers HTTP but is not AvalancheGo', () => {
+  it('says so in one line naming the target and what to check; a real node never gets that line', async () => {
+    const notANode = createServer((_, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<html>Not Found</html>'));
+    await new Promise<void>((resolve) => notANode.listen(0, '127.0.0.1', resolve));
+    const stack = await startStack({ manualTime: true, targetUrl: `http://127.0.0.1:${(notANode.address() as AddressInfo).port}` });
+    try {
+      const lines = stack.logs.filter((entry) => entry.includes('but not as AvalancheGo'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/"level":"warn".*"target":"node-a"/);
+      expect(lines[0]).toContain('port 9650 by default');
+    } finally {
+      await stack.close();
+      notANode.close();
+    }
+    expect(stack.logs.some((entry) => entry.includes('Target unreachable'))).toBe(false);
+  });
+
+  it('is not said of a node whose APIs answer, even with errors', async () => {
+    const stack = await startStack({ manualTime: true });
+    try {
+      stack.sim.apply({ fault: { match: 'info.peers', kind: 'html' } });
+      await scrape(stack.url);
+      expect(stack.logs.some((entry) => entry.includes('but not as AvalancheGo'))).toBe(false);
     } finally {
       await stack.close();
     }
