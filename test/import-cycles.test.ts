@@ -58,4 +58,25 @@ describe('src/alerts layers', () => {
       ['alerts/state/state-store.ts', 'alerts/dispatch/flap/flap-damper.ts'],
     ]);
   });
+
+  it("the check finds a view reading dispatch's verdicts from dispatch's own state, not through the plane", () => {
+    const graph = new Map([
+      [
+        'server/alerts-section.ts',
+        [
+          'alerts/alert-plane.ts',
+          'alerts/dispatch/verdicts.ts',
+          'alerts/dispatch/flap/flap-damper.ts',
+          'alerts/dispatch/silence/silences.ts',
+        ],
+      ],
+      ['server/routes/alertmanager-api.ts', ['alerts/dispatch/nflog/notified-alerts.ts']],
+      // The plane wires everything: a view reaching dispatch through it is no violation.
+      ['alerts/alert-plane.ts', ['alerts/dispatch/dispatcher.ts']],
+    ]);
+    expect(layerViolations(graph, ALERT_LAYERS)).toEqual([
+      ['server/alerts-section.ts', 'alerts/dispatch/flap/flap-damper.ts'],
+      ['server/routes/alertmanager-api.ts', 'alerts/dispatch/nflog/notified-alerts.ts'],
+    ]);
+  });
 });

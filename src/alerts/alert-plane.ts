@@ -7,6 +7,7 @@ import type { AlertsConfig } from '../config/alerts-schema.js';
 import { LabelledCounter } from '../metrics/labelled-counter.js';
 import type { Sample } from '../metrics/metric-desc.js';
 import { AlertDispatcher } from './dispatch/dispatcher.js';
+import type { AlertVerdicts } from './dispatch/verdicts.js';
 import { FlapDamper } from './dispatch/flap/flap-damper.js';
 import { Delivery, type LastDelivery } from './dispatch/notify/delivery.js';
 import { NotificationLog } from './dispatch/nflog/nflog.js';
@@ -30,7 +31,7 @@ const MAX_RESPONSE_BYTES = 1024 * 1024;
  */
 export class AlertPlane {
   readonly engine: AlertEngine;
-  readonly dispatcher: AlertDispatcher;
+  private readonly dispatcher: AlertDispatcher;
   readonly outbox: Outbox;
   readonly silences: Silences;
   private readonly delivery: Delivery;
@@ -78,8 +79,12 @@ export class AlertPlane {
     const restored = store.load();
     this.store = store;
     const nflog = new NotificationLog(config.stateDir, log, this.writeFailures, intervals.now());
-    // A state_dir of a version before the log held it: what was notified moves from alerts.json to the log.
-    if (restored.legacy) nflog.adopt(restored.legacy, intervals.now());
+    // A state_dir of a version before the log held it: what was notified, and dispatch's verdicts,
+    // move from alerts.json to the log; only once the log has them is alerts.json rewritten without.
+    if (restored.legacy) {
+      nflog.adopt(restored.legacy, intervals.now());
+      store.save(restored.alerts);
+    }
     nflog.alerts.retain(new Set(restored.alerts.map((alert) => alert.fingerprint)));
     // Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps.
     const flap = new FlapDamper(config, log, nflog.flap);
@@ -117,6 +122,11 @@ export class AlertPlane {
 
   get config(): AlertsConfig {
     return this.configValue;
+  }
+
+  /** Dispatch's verdicts on each open alert (flapping, held, muted): what views show beside it. */
+  get verdicts(): AlertVerdicts {
+    return this.dispatcher;
   }
 
   /** Every rule over every target; returns whether any alert changed. */

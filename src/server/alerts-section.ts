@@ -76,12 +76,11 @@ function cut(text: string): string {
 }
 
 function stateText(alerting: AlertPlane, alert: AlertRecord): string {
+  const { flappingSince, held, muted } = alerting.verdicts.verdictOn(alert.fingerprint);
   const notes = [
-    alerting.dispatcher.flap.flappingSince(alert.fingerprint) !== undefined
-      ? `flapping${alert.held ? `, ${alert.held} held until it settles` : ''}`
-      : '',
+    flappingSince !== undefined ? `flapping${held ? `, ${held} held until it settles` : ''}` : '',
     alert.stale ? 'stale: a collector of the target is failing' : '',
-    alert.muted ?? '',
+    muted ?? '',
   ].filter(Boolean);
   return notes.length > 0 ? `${alert.state} (${notes.join('; ')})` : alert.state;
 }

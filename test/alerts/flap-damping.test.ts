@@ -50,7 +50,7 @@ describe('flap damping keeps the last word right', () => {
       'firing:AvalancheNodeUnhealthy',
     ]);
     expect(webhookAlerts(harness.hook)[2].annotations.flapping).toMatch(/changed state more than 2 times/);
-    expect(harness.alerting.activeAlerts()[0].held).toBe('resolved');
+    expect(harness.alerting.verdicts.verdictOn(harness.alerting.activeAlerts()[0].fingerprint).held).toBe('resolved');
     harness.alerting.evaluate(health(1), sec(110));
     await drained(harness.alerting);
     expect(harness.hook.requests).toHaveLength(3);

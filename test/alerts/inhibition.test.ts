@@ -40,7 +40,10 @@ describe('inhibition (Alertmanager inhibit_rules)', () => {
     alerting.evaluate(node(0, ['network', 'bootstrapped', 'bls', 'C']), sec(0));
     await drained(alerting);
     expect(statuses(hook.requests)).toEqual(['firing:AvalancheNodeUnhealthy']);
-    expect(alerting.activeAlerts().filter((alert) => alert.muted === 'inhibited by AvalancheNodeUnhealthy on validator-1')).toHaveLength(4);
+    const muted = (alert: { fingerprint: string }) => alerting.verdicts.verdictOn(alert.fingerprint).muted;
+    expect(alerting.activeAlerts().filter((alert) => muted(alert) === 'inhibited by AvalancheNodeUnhealthy on validator-1')).toHaveLength(
+      4,
+    );
     expect(renderAlertsSection(alerting, { detailed: true })).toContain('firing (inhibited by AvalancheNodeUnhealthy on validator-1)');
     // Another node's checks are not inhibited by this node.
     alerting.evaluate([...node(0, ['network', 'bootstrapped', 'bls', 'C']), ...node(1, ['C'], 'validator-2')], sec(30));
@@ -73,7 +76,7 @@ describe('inhibition (Alertmanager inhibit_rules)', () => {
     expect(
       alerting
         .activeAlerts()
-        .map((alert) => alert.muted)
+        .map((alert) => alerting.verdicts.verdictOn(alert.fingerprint).muted)
         .filter(Boolean),
     ).toHaveLength(2);
   });

@@ -12,6 +12,7 @@ import type { NotificationLog } from './nflog/nflog.js';
 import type { NewNotification } from './outbox.js';
 import { routesNow } from './route/routing.js';
 import { timeMuted } from './time-mute/time-mute.js';
+import type { AlertVerdict, AlertVerdicts } from './verdicts.js';
 
 export interface DispatcherDeps {
   readonly log: Logger;
@@ -33,9 +34,10 @@ export interface DispatcherDeps {
  * time muting, silences, routing; then the durable outbox, from which delivery groups (group_wait,
  * group_interval), deduplicates against the notification log, retries and notifies. Here each
  * receiver's repeat_interval, the flap damper's holds, and the `alertmanager` receiver's own copy
- * (told an alert ended while it is muted, re-sent every minute while it fires) are decided.
+ * (told an alert ended while it is muted, re-sent every minute while it fires) are decided. Its
+ * verdicts on each alert (held, muted) are the notification log's, never the alert's.
  */
-export class AlertDispatcher implements AlertConsumer {
+export class AlertDispatcher implements AlertConsumer, AlertVerdicts {
   /** The notifications of the evaluation under way, queued at commit. */
   private outgoing: NewNotification[] = [];
   /** The time of the latest evaluation: when delivery reports a notification, it went out after it. */
@@ -58,6 +60,14 @@ export class AlertDispatcher implements AlertConsumer {
     return this.deps.notificationLog.alerts;
   }
 
+  verdictOn(fingerprint: string): AlertVerdict {
+    return {
+      flappingSince: this.deps.flap.flappingSince(fingerprint),
+      held: this.notes.held(fingerprint),
+      muted: this.notes.muted(fingerprint),
+    };
+  }
+
   reconfigure(config: AlertsConfig): void {
     this.config = config;
     this.deps.flap.reconfigure(config);
@@ -77,10 +87,10 @@ export class AlertDispatcher implements AlertConsumer {
     for (const update of updates) {
       const { alert } = update;
       const holds = update.kind === 'firing' || (update.kind === 'kept' && update.holds);
-      if (holds && alert.held === 'resolved') {
+      if (holds && this.notes.held(alert.fingerprint) === 'resolved') {
         // The condition is back before its resolve went out: receivers still have "firing", which is right.
         this.deps.flap.noteChange(alert.fingerprint, nowMs);
-        alert.held = undefined;
+        this.notes.hold(alert.fingerprint, undefined);
       }
       if (update.kind === 'firing') firing.push(update);
       else if (update.kind === 'kept') this.outgoing.push(...this.keepAlive(alert, nowMs));
@@ -98,10 +108,13 @@ export class AlertDispatcher implements AlertConsumer {
       ofTarget: (target) => stillFiring(open.ofTarget(target)),
     });
     for (const { alert, previous } of firing) {
-      alert.muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, this.wallMs(nowMs)) ?? []);
-      this.outgoing.push(...(alert.muted ? this.withdraw(alert, nowMs) : this.notifyFiring(alert, nowMs, previous)));
+      const muted = mutedBy(inhibitor, alert) ?? silencedBy(this.deps.silencing?.(alert.labels, this.wallMs(nowMs)) ?? []);
+      this.notes.mute(alert.fingerprint, muted);
+      this.outgoing.push(...(muted ? this.withdraw(alert, nowMs) : this.notifyFiring(alert, nowMs, previous)));
     }
-    this.deps.flap.sweep(nowMs, (fingerprint) => !closed.has(fingerprint) && open.get(fingerprint)?.held !== undefined);
+    const holding = (fingerprint: string) =>
+      !closed.has(fingerprint) && open.get(fingerprint) !== undefined && this.notes.held(fingerprint) !== undefined;
+    this.deps.flap.sweep(nowMs, holding);
     return keptOpen;
   }
 
@@ -141,7 +154,7 @@ export class AlertDispatcher implements AlertConsumer {
     const firing = new Map<string, FiringAlert>();
     for (const alert of this.deps.alerts().all()) {
       if (alert.state !== 'firing') continue;
-      const shownTo = new Set(alert.muted ? [] : this.notes.receivers(alert.fingerprint));
+      const shownTo = new Set(this.notes.muted(alert.fingerprint) ? [] : this.notes.receivers(alert.fingerprint));
       firing.set(alert.fingerprint, { alert: payloadOf(alert, 'firing', nowMs, this.config.externalUrl), shownTo });
     }
     return firing;
@@ -159,7 +172,10 @@ export class AlertDispatcher implements AlertConsumer {
     const atMs = this.lastEvaluationMs;
     const group = JSON.stringify(groupLabels);
     for (const alert of this.deps.alerts().all()) {
-      const shown = alert.state === 'firing' && !alert.muted && this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
+      const shown =
+        alert.state === 'firing' &&
+        !this.notes.muted(alert.fingerprint) &&
+        this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
       if (shown && groupKeyOf(receiver, alert.labels) === group) this.notes.told(alert.fingerprint, receiver.name, atMs);
     }
   }
@@ -173,12 +189,9 @@ export class AlertDispatcher implements AlertConsumer {
     const told = (receiver: ReceiverConfig) => this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
     if (this.notes.receivers(alert.fingerprint).length === 0) {
       if (routed.length === 0) return [];
-      const decision = this.deps.flap.decide(alert, 'firing', nowMs, alert.held !== 'firing');
-      if (decision === 'hold') {
-        alert.held = 'firing';
-        return [];
-      }
-      alert.held = undefined;
+      const decision = this.deps.flap.decide(alert, 'firing', nowMs, this.notes.held(alert.fingerprint) !== 'firing');
+      this.notes.hold(alert.fingerprint, decision === 'hold' ? 'firing' : undefined);
+      if (decision === 'hold') return [];
       this.deps.log.info({ alert: alert.labels, receivers: routed.map((receiver) => receiver.name) }, 'Alert firing');
       return routed.map((receiver) => this.notification(alert, receiver, 'firing', nowMs, false, decision === 'notice'));
     }
@@ -236,7 +249,10 @@ export class AlertDispatcher implements AlertConsumer {
       );
       if (groups.size === 0) continue;
       for (const alert of this.deps.alerts().all()) {
-        const shown = alert.state === 'firing' && !alert.muted && this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
+        const shown =
+          alert.state === 'firing' &&
+          !this.notes.muted(alert.fingerprint) &&
+          this.notes.notifiedAt(alert.fingerprint, receiver.name) !== undefined;
         if (shown && groups.has(groupKeyOf(receiver, alert.labels))) this.notes.told(alert.fingerprint, receiver.name, nowMs);
       }
     }
@@ -260,12 +276,12 @@ export class AlertDispatcher implements AlertConsumer {
   private close(alert: AlertRecord, nowMs: number): boolean {
     const notifiedTo = this.notes.receivers(alert.fingerprint);
     if (notifiedTo.length === 0) {
-      if (alert.held === 'firing') this.deps.flap.noteChange(alert.fingerprint, nowMs);
+      if (this.notes.held(alert.fingerprint) === 'firing') this.deps.flap.noteChange(alert.fingerprint, nowMs);
       return false;
     }
-    const decision = this.deps.flap.decide(alert, 'resolved', nowMs, alert.held !== 'resolved');
+    const decision = this.deps.flap.decide(alert, 'resolved', nowMs, this.notes.held(alert.fingerprint) !== 'resolved');
     if (decision === 'hold') {
-      alert.held = 'resolved';
+      this.notes.hold(alert.fingerprint, 'resolved');
       return true;
     }
     this.deps.log.info({ alert: alert.labels }, 'Alert resolved');

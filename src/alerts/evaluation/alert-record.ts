@@ -5,9 +5,9 @@ export type AlertStatus = 'firing' | 'resolved';
 /**
  * One open alert as evaluation keeps it, persisted across restarts. Its identity is rule, target and
  * the rule's own labels: `severity` is a label too, but a tiered rule changing severity is the same
- * alert, so it is left out of the fingerprint. Evaluation owns the alert's lifecycle. Whom it was
- * notified to is not here: that is the notification log's (dispatch/nflog/). The two fields marked
- * "Dispatch:" are dispatch's verdicts on the alert, shown beside it on the status page.
+ * alert, so it is left out of the fingerprint. Evaluation owns the alert's lifecycle and nothing
+ * else: whom it was notified to, a change held back while it flaps and why it is muted are
+ * dispatch's, kept in the notification log (dispatch/nflog/).
  */
 export interface AlertRecord {
   /** What receivers know the alert by (PagerDuty dedup_key, webhook fingerprint); fixed for its life. */
@@ -24,10 +24,6 @@ export interface AlertRecord {
   unknownSinceMs?: number;
   /** The data is missing while a collector of the target fails: the alert keeps its last state, marked stale. */
   stale?: boolean;
-  /** Dispatch: a change receivers have not been told yet because the alert is flapping; sent once it settles. */
-  held?: AlertStatus;
-  /** Dispatch: why a firing alert is not notified now: the inhibiting alert or the silence. */
-  muted?: string;
 }
 
 /** A stable hash of the alert's identifying labels (all but severity), independent of key order. */

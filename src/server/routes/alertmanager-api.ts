@@ -183,7 +183,8 @@ function gettableAlerts(alerting: AlertPlane): GettableAlert[] {
     .filter((alert) => alert.state === 'firing')
     .map((alert) => {
       const silencedBy = alerting.silences.silencing(alert.labels, nowMs);
-      const inhibitedBy = alert.muted?.startsWith('inhibited') ? [alert.muted] : [];
+      const { muted } = alerting.verdicts.verdictOn(alert.fingerprint);
+      const inhibitedBy = muted?.startsWith('inhibited') ? [muted] : [];
       return {
         labels: alert.labels,
         annotations: alert.annotations,

@@ -38,9 +38,13 @@ interface StoredLog {
   readonly flap: SavedFlapState;
 }
 
-/** What a state_dir written before version 2 of the log kept in `alerts.json` instead. */
-export interface HandedOverState extends SavedFlapState {
-  readonly alerts: Readonly<Record<string, AlertNotified>>;
+/**
+ * What an older state_dir kept in `alerts.json` instead: before version 2 of the log, what was
+ * notified and the flap damper's memory; until dispatch's verdicts moved here, each alert's flap
+ * hold and muting (on the alert itself).
+ */
+export interface HandedOverState extends Partial<SavedFlapState> {
+  readonly alerts: Readonly<Record<string, Partial<AlertNotified>>>;
 }
 
 /**
@@ -71,14 +75,19 @@ export class NotificationLog {
   }
 
   /**
-   * Takes over what a state_dir written before version 2 of the log kept in `alerts.json`; what
-   * the log itself says wins. Written at once: the next save of `alerts.json` drops it from there.
+   * Takes over what an older state_dir kept in `alerts.json`. Whom an alert was notified to: what
+   * the log itself says wins. The verdicts: `alerts.json` wins, since only a version that kept them
+   * there wrote them, and the log of that version has none. Written at once, before `alerts.json`
+   * is rewritten without them.
    */
   adopt(legacy: HandedOverState, nowMs: number): void {
-    for (const [fingerprint, entry] of Object.entries(legacy.alerts))
-      if (!this.alerts.has(fingerprint)) this.alerts.restore(fingerprint, entry);
+    for (const [fingerprint, { receivers = {}, reminders = 0, held, muted }] of Object.entries(legacy.alerts)) {
+      if (!this.alerts.has(fingerprint)) this.alerts.restore(fingerprint, { receivers, reminders });
+      this.alerts.hold(fingerprint, held);
+      this.alerts.mute(fingerprint, muted);
+    }
     const flapKnown = Object.keys(this.flap.transitions).length + Object.keys(this.flap.flapping ?? {}).length > 0;
-    if (!flapKnown) this.flap = { transitions: legacy.transitions, flapping: legacy.flapping };
+    if (!flapKnown && legacy.transitions) this.flap = { transitions: legacy.transitions, flapping: legacy.flapping };
     this.save(nowMs);
   }
 

@@ -1,20 +1,31 @@
-/** What dispatch told receivers of one open alert, as persisted in the notification log. */
+import type { AlertStatus } from '../../evaluation/alert-record.js';
+
+/** What dispatch told receivers of one open alert, and what it keeps from them, as persisted in the notification log. */
 export interface AlertNotified {
   /** The receivers sent its firing notification, with the time of the last send (for reminders). */
   readonly receivers: Readonly<Record<string, number>>;
   /** Firing notifications after the first (reminders, severity changes); numbers their idempotency keys. */
   readonly reminders: number;
+  /** A change receivers have not been told yet because the alert is flapping; sent once it settles. */
+  readonly held?: AlertStatus;
+  /** Why the firing alert is not notified now: the inhibiting alert or the silences. */
+  readonly muted?: string;
 }
 
 interface Entry {
   receivers: Record<string, number>;
   reminders: number;
+  held?: AlertStatus;
+  muted?: string;
 }
 
 /**
- * Per open alert (by its fingerprint), whom dispatch told that it fires and when, and how many
- * firing notifications followed the first: the notification log's alert half, beside its groups.
- * Changes made while an evaluation is under way are journaled, so a failed evaluation puts them back.
+ * Per open alert (by its fingerprint), whom dispatch told that it fires and when, how many firing
+ * notifications followed the first, and what receivers are not told (a change flap damping holds
+ * back, the muting that keeps it from them): the notification log's alert half, beside its groups.
+ * Kept across restarts, so a restart neither sends a held change early nor shows a muted alert to
+ * a group before its first evaluation. Changes made while an evaluation is under way are journaled,
+ * so a failed evaluation puts them back.
  */
 export class NotifiedAlerts {
   private readonly entries = new Map<string, Entry>();
@@ -35,6 +46,24 @@ export class NotifiedAlerts {
 
   reminders(fingerprint: string): number {
     return this.entries.get(fingerprint)?.reminders ?? 0;
+  }
+
+  held(fingerprint: string): AlertStatus | undefined {
+    return this.entries.get(fingerprint)?.held;
+  }
+
+  /** Flap damping holds back the alert's change to `status`; undefined: nothing is held. */
+  hold(fingerprint: string, status: AlertStatus | undefined): void {
+    if (this.held(fingerprint) !== status) this.change(fingerprint).held = status;
+  }
+
+  muted(fingerprint: string): string | undefined {
+    return this.entries.get(fingerprint)?.muted;
+  }
+
+  /** Why the firing alert is muted now; undefined: it is not. */
+  mute(fingerprint: string, reason: string | undefined): void {
+    if (this.muted(fingerprint) !== reason) this.change(fingerprint).muted = reason;
   }
 
   told(fingerprint: string, receiver: string, atMs: number): void {
@@ -69,9 +98,9 @@ export class NotifiedAlerts {
 
   /** Sets an entry as loaded from disk (or from a state_dir written by an older version). */
   restore(fingerprint: string, entry: AlertNotified): void {
-    if (Object.keys(entry.receivers).length === 0 && entry.reminders === 0) return;
+    if (Object.keys(entry.receivers).length === 0 && entry.reminders === 0 && !entry.held && !entry.muted) return;
     this.touch(fingerprint);
-    this.entries.set(fingerprint, { receivers: { ...entry.receivers }, reminders: entry.reminders });
+    this.entries.set(fingerprint, copyOf(entry));
   }
 
   snapshot(): Record<string, AlertNotified> {
@@ -107,6 +136,10 @@ export class NotifiedAlerts {
     this.dirty = true;
     if (!this.journal || this.journal.has(fingerprint)) return;
     const entry = this.entries.get(fingerprint);
-    this.journal.set(fingerprint, entry && { receivers: { ...entry.receivers }, reminders: entry.reminders });
+    this.journal.set(fingerprint, entry && copyOf(entry));
   }
+}
+
+function copyOf({ receivers, reminders, held, muted }: AlertNotified): Entry {
+  return { receivers: { ...receivers }, reminders, ...(held && { held }), ...(muted && { muted }) };
 }
