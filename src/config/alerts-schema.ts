@@ -24,9 +24,11 @@ import {
   type HttpAuthInput,
   type IntegrationInput,
 } from './routing-schema.js';
+import { OPSGENIE_API_URL, type OpsgenieFields } from './opsgenie-schema.js';
 
 export const RECEIVER_TYPES = ['webhook', 'slack', 'discord', 'pagerduty', 'telegram', 'alertmanager'] as const;
-export type ReceiverType = (typeof RECEIVER_TYPES)[number];
+/** avaxmon's `type:` vocabulary, and the integrations only Alertmanager's shape names (opsgenie_configs). */
+export type ReceiverType = (typeof RECEIVER_TYPES)[number] | 'opsgenie';
 
 const severity = z.enum(SEVERITIES);
 
@@ -169,6 +171,10 @@ export interface ReceiverConfig {
   readonly botToken?: string;
   readonly chatId?: string;
   readonly apiUrl?: string;
+  /** opsgenie: the GenieKey (a secret). */
+  readonly apiKey?: string;
+  /** opsgenie: the fields of its opsgenie_configs entry avaxmon sends. */
+  readonly opsgenie?: OpsgenieFields;
   readonly severities: readonly Severity[];
   readonly match: Readonly<Record<string, string>>;
   readonly sendResolved: boolean;
@@ -326,6 +332,10 @@ function resolveRules(overrides: Record<string, RuleOverride>, issues: ConfigIss
 
 type ReceiverInput = z.infer<typeof receiverSchema>;
 
+/** An avaxmon receiver, or an Alertmanager integration in its vocabulary (asReceiverInput). */
+type ResolvableInput = Omit<ReceiverInput, 'type'> & { readonly type: ReceiverType } & HttpAuthInput &
+  Partial<Pick<IntegrationInput, 'max_alerts' | 'api_key' | 'api_key_file' | 'opsgenie'>>;
+
 /** What a route gives the receivers it sends to; without alerts.route, the alerts-level grouping. */
 interface RouteSettings {
   readonly grouping: Grouping;
@@ -406,7 +416,7 @@ function resolveReceivers(alerts: AlertsInput, issues: ConfigIssue[], grouping: 
 
 interface ParsedReceiver {
   readonly name: string;
-  readonly integrations: ReadonlyArray<{ at: string; input: ReceiverInput; name: string; raw?: Record<string, unknown> }>;
+  readonly integrations: ReadonlyArray<{ at: string; input: ResolvableInput; name: string; raw?: Record<string, unknown> }>;
 }
 
 /** An avaxmon receiver has a `type`; anything else is read as Alertmanager's. */
@@ -445,7 +455,7 @@ function parseReceiver(raw: Record<string, unknown>, at: string, issues: ConfigI
 }
 
 /** An Alertmanager integration in avaxmon's receiver vocabulary. */
-function asReceiverInput(name: string, input: IntegrationInput): ReceiverInput {
+function asReceiverInput(name: string, input: IntegrationInput): ResolvableInput {
   return {
     ...input,
     name,
@@ -454,7 +464,7 @@ function asReceiverInput(name: string, input: IntegrationInput): ReceiverInput {
     match: {},
     timeout: input.timeout ?? 10_000,
     chat_id: input.chat_id,
-  } as ReceiverInput;
+  } as ResolvableInput;
 }
 
 /** A receiver used by several routes reports its problems once. */
@@ -470,7 +480,7 @@ function uniqueIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
 
 /** Reads the receiver's `*_file` secrets, checks what its type needs, and registers every secret. */
 function resolveReceiver(
-  receiver: ReceiverInput & HttpAuthInput & { max_alerts?: number },
+  receiver: ResolvableInput,
   at: string,
   issues: ConfigIssue[],
   settings: RouteSettings,
@@ -500,7 +510,9 @@ function resolveReceiver(
     routingKey: secret(receiver.routing_key, receiver.routing_key_file, 'routing_key'),
     botToken: secret(receiver.bot_token, receiver.bot_token_file, 'bot_token'),
     chatId: receiver.chat_id === undefined ? undefined : String(receiver.chat_id),
-    apiUrl: receiver.api_url,
+    apiUrl: receiver.type === 'opsgenie' ? opsgenieApiUrl(receiver.api_url) : receiver.api_url,
+    apiKey: secret(receiver.api_key, receiver.api_key_file, 'api_key'),
+    opsgenie: receiver.opsgenie,
     severities: receiver.severity,
     match: receiver.match,
     sendResolved: receiver.send_resolved,
@@ -524,6 +536,15 @@ function resolveReceiver(
   };
   issues.push(...missingFields(resolved, receiver, at));
   return resolved;
+}
+
+/** As Alertmanager: Opsgenie's API unless set, and a base that ends in "/", so v2/alerts follows it. */
+function opsgenieApiUrl(apiUrl: string | undefined): string | undefined {
+  if (apiUrl === undefined) return OPSGENIE_API_URL;
+  if (!URL.canParse(apiUrl)) return undefined;
+  const url = new URL(apiUrl);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.toString();
 }
 
 /** The Authorization header of http_config's credentials, read as Prometheus reads them: one kind at most. */
@@ -561,7 +582,7 @@ function authorizationOf(
   return header;
 }
 
-function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: string): ConfigIssue[] {
+function missingFields(resolved: ReceiverConfig, input: ResolvableInput, at: string): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const need = (ok: boolean, key: string, message: string) => {
     if (!ok) issues.push({ path: `${at}.${key}`, message });
@@ -591,6 +612,9 @@ function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: strin
         'a pagerduty receiver needs routing_key or routing_key_file',
       );
       need(resolved.urls.length <= 1, 'urls', 'a pagerduty receiver takes at most one url (the Events API v2 endpoint)');
+      break;
+    case 'opsgenie':
+      need(resolved.apiUrl !== undefined && httpUrl.safeParse(resolved.apiUrl).success, 'api_url', 'must be an http(s) URL');
       break;
     case 'telegram':
       need(

@@ -5,6 +5,7 @@ import { buildMatcher, parseMatcher, parseMatchers, type Matcher } from '../aler
 import type { ConfigIssue } from '../errors.js';
 import { durationMs } from './fields.js';
 import { httpConfigFields } from './http-config-schema.js';
+import { opsgenieConfigSchema, opsgenieFields, type OpsgenieFields } from './opsgenie-schema.js';
 
 /**
  * The parts of an alertmanager.yml that an operator pastes under `alerts:` with their own key names:
@@ -220,6 +221,7 @@ const integrationSchemas = {
             message: 'PagerDuty Events API v1 is not supported: use routing_key (the integration key of an Events API v2 integration)',
           });
     }),
+  opsgenie_configs: opsgenieConfigSchema(httpConfig),
   telegram_configs: z
     .object({
       bot_token: z.string().min(1).optional(),
@@ -248,7 +250,6 @@ export const INTEGRATION_KINDS = Object.keys(integrationSchemas) as IntegrationK
 /** Alertmanager's integrations that avaxmon does not send itself: named as such, not as unknown keys. */
 const FOREIGN_INTEGRATIONS = [
   'email_configs',
-  'opsgenie_configs',
   'victorops_configs',
   'pushover_configs',
   'sns_configs',
@@ -264,6 +265,7 @@ export const alertmanagerReceiverSchema = z
     webhook_configs: z.array(integrationSchemas.webhook_configs).optional(),
     slack_configs: z.array(integrationSchemas.slack_configs).optional(),
     pagerduty_configs: z.array(integrationSchemas.pagerduty_configs).optional(),
+    opsgenie_configs: z.array(integrationSchemas.opsgenie_configs).optional(),
     telegram_configs: z.array(integrationSchemas.telegram_configs).optional(),
     discord_configs: z.array(integrationSchemas.discord_configs).optional(),
     ...Object.fromEntries(FOREIGN_INTEGRATIONS.map((key) => [key, z.unknown().optional()])),
@@ -283,7 +285,7 @@ export type AlertmanagerReceiverInput = z.infer<typeof alertmanagerReceiverSchem
 
 /** An integration in avaxmon's receiver vocabulary (see alerts-schema.ts). */
 export interface IntegrationInput extends HttpAuthInput {
-  readonly type: 'webhook' | 'slack' | 'pagerduty' | 'telegram' | 'discord';
+  readonly type: 'webhook' | 'slack' | 'pagerduty' | 'opsgenie' | 'telegram' | 'discord';
   readonly url?: string;
   readonly url_file?: string;
   readonly routing_key?: string;
@@ -292,6 +294,9 @@ export interface IntegrationInput extends HttpAuthInput {
   readonly bot_token_file?: string;
   readonly chat_id?: string | number;
   readonly api_url?: string;
+  readonly api_key?: string;
+  readonly api_key_file?: string;
+  readonly opsgenie?: OpsgenieFields;
   readonly send_resolved: boolean;
   readonly timeout?: number;
   readonly max_alerts: number;
@@ -327,6 +332,16 @@ const asInput: { [K in IntegrationKind]: (c: Configs[K]) => IntegrationInput } =
     routing_key_file: c.routing_key_file,
     send_resolved: c.send_resolved,
     max_alerts: 0,
+    ...c.http_config,
+  }),
+  opsgenie_configs: (c) => ({
+    type: 'opsgenie',
+    api_key: c.api_key,
+    api_key_file: c.api_key_file,
+    api_url: c.api_url,
+    send_resolved: c.send_resolved,
+    max_alerts: 0,
+    opsgenie: opsgenieFields(c),
     ...c.http_config,
   }),
   telegram_configs: (c) => ({

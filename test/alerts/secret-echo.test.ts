@@ -26,6 +26,7 @@ const TOKENS = {
   telegram: '123456:telegramSecret8a9b0c1d',
   alertmanager: 'am-prefix-secret-2e3f4a5b',
   hmac: 'hmac-secret-6c7d8e9f',
+  opsgenie: 'genieKey-7a8b9c0d1e2f',
 };
 
 let echo: Server;
@@ -81,6 +82,7 @@ alerts:
     - { name: pager, type: pagerduty, url: "${echoUrl}/v2/enqueue", routing_key: "${TOKENS.pagerduty}", ${match} }
     - { name: telegram, type: telegram, api_url: "${echoUrl}", bot_token: "${TOKENS.telegram}", chat_id: 42, ${match} }
     - { name: am, type: alertmanager, url: "${echoUrl}/${TOKENS.alertmanager}", ${match} }
+    - { name: genie, opsgenie_configs: [{ api_key: "${TOKENS.opsgenie}", api_url: "${echoUrl}/" }] }
 `;
 }
 
@@ -116,7 +118,7 @@ afterAll(async () => {
 describe('a receiver that echoes the whole request in its error', () => {
   it('never gets a credential into the log, /metrics, the status page or the state files', async () => {
     sim.apply({ fail_check: 'network' });
-    await until(() => (log.match(/Notification given up/g) ?? []).length >= 8, 60_000);
+    await until(() => (log.match(/Notification given up/g) ?? []).length >= 9 && log.includes('"receiver":"genie"'), 60_000);
     const metrics = await (await fetch(`${daemonUrl}/metrics`)).text();
     const status = await (await fetch(`${daemonUrl}/`)).text();
     const state = stateFiles(stateDir);
@@ -145,6 +147,7 @@ describe('a receiver that echoes the whole request in its error', () => {
       services: 'HTTP 400: invalid token <redacted>; POST /services/<redacted>',
       api: 'HTTP 400: invalid token <redacted>; POST /api/webhooks/<redacted>?wait=true',
     });
+    expect(givenUp.genie).toBe('HTTP 400: invalid token alerts; POST /v2/alerts');
     expect(status).toContain('HTTP 400');
     expect(metrics).toContain('avaxmon_notifications_total{receiver="telegram",outcome="rejected"} 1');
 

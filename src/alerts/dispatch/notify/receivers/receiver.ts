@@ -25,6 +25,8 @@ export interface Receiver {
 
 export interface JsonPost {
   readonly url: string;
+  /** POST unless set (Opsgenie updates an alert with PUT). */
+  readonly method?: 'POST' | 'PUT';
   readonly body: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -37,7 +39,7 @@ export async function postJson(ctx: SendContext, config: ReceiverConfig, post: J
   try {
     const response = await ctx.http.request({
       url: post.url,
-      method: 'POST',
+      method: post.method ?? 'POST',
       headers: {
         'content-type': 'application/json',
         'user-agent': 'avaxmon',
