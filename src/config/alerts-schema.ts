@@ -7,7 +7,8 @@ import { parseMatcher, type Matcher } from '../alerts/matchers/matchers.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/evaluation/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/evaluation/rules/index.js';
 import { DEFAULT_LOCK_HEARTBEAT_MS } from '../alerts/state/state-dir-lock.js';
-import { registerSecret, registerSecretUrl } from './redact.js';
+import { registerHeaderSecret, registerSecret, registerSecretUrl } from './redact.js';
+import { basicCredentials, type OAuth2Settings } from '../alerts/dispatch/notify/receivers/oauth2-token.js';
 import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
 import { closest } from './did-you-mean.js';
@@ -184,6 +185,8 @@ export interface ReceiverConfig {
   readonly transport?: HttpTransport;
   /** The Authorization header of an Alertmanager-shaped integration's http_config (a secret). */
   readonly authorization?: string;
+  /** http_config.oauth2: the Authorization header is a token fetched with these. */
+  readonly oauth2?: OAuth2Settings;
   readonly grouping: Grouping;
   /** The Alertmanager receiver this integration belongs to (the webhook's `receiver`); `name` otherwise. */
   readonly receiver?: string;
@@ -500,7 +503,9 @@ function resolveReceiver(
     issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
   const urls = [...(url === undefined ? [] : [url]), ...(receiver.urls ?? [])];
   // A webhook, Slack or Discord URL is the credential, its token in the path; a receiver may echo any part of it.
-  for (const each of [...urls, receiver.api_url]) if (each !== undefined) registerSecretUrl(each);
+  // Opsgenie's API URL is a public address: its key travels in a header.
+  const apiUrlSecret = receiver.type === 'opsgenie' ? undefined : receiver.api_url;
+  for (const each of [...urls, apiUrlSecret]) if (each !== undefined) registerSecretUrl(each);
   const { grouping } = settings;
   const resolved: ReceiverConfig = {
     name,
@@ -520,6 +525,7 @@ function resolveReceiver(
     repeatIntervalMs: settings.repeatIntervalMs ?? receiver.repeat_interval,
     transport: transportOf(receiver),
     authorization: authorizationOf(receiver, at, issues, secret),
+    oauth2: oauth2Of(receiver, at, issues, secret),
     grouping: settings.route
       ? grouping
       : {
@@ -554,11 +560,13 @@ function authorizationOf(
   issues: ConfigIssue[],
   secret: (value: string | undefined, file: string | undefined, key: string) => string | undefined,
 ): string | undefined {
-  const kinds = (['authorization', 'basic_auth', 'bearer_token', 'bearer_token_file'] as const).filter((key) => auth[key] !== undefined);
+  const kinds = (['authorization', 'basic_auth', 'oauth2', 'bearer_token', 'bearer_token_file'] as const).filter(
+    (key) => auth[key] !== undefined,
+  );
   if (kinds.length > 1 && !(kinds.length === 2 && kinds.includes('bearer_token') && kinds.includes('bearer_token_file')))
     issues.push({
       path: `${at}.http_config`,
-      message: `set at most one of authorization, basic_auth and bearer_token, not ${kinds.join(' and ')}`,
+      message: `set at most one of authorization, basic_auth, oauth2 and bearer_token, not ${kinds.join(' and ')}`,
     });
   const header = (() => {
     if (auth.authorization) {
@@ -580,6 +588,29 @@ function authorizationOf(
   })();
   registerSecret(header);
   return header;
+}
+
+/** http_config.oauth2, checked as Prometheus checks it; its client secret and Basic credentials registered. */
+function oauth2Of(
+  auth: HttpAuthInput,
+  at: string,
+  issues: ConfigIssue[],
+  secret: (value: string | undefined, file: string | undefined, key: string) => string | undefined,
+): OAuth2Settings | undefined {
+  const { oauth2 } = auth;
+  if (!oauth2) return undefined;
+  if (oauth2.client_secret === undefined && oauth2.client_secret_file === undefined)
+    issues.push({ path: `${at}.http_config.oauth2.client_secret`, message: 'set client_secret or client_secret_file' });
+  const clientSecret = secret(oauth2.client_secret, oauth2.client_secret_file, 'http_config.oauth2.client_secret') ?? '';
+  registerHeaderSecret(basicCredentials(oauth2.client_id, clientSecret));
+  return {
+    tokenUrl: oauth2.token_url,
+    clientId: oauth2.client_id,
+    clientSecret,
+    scopes: oauth2.scopes ?? [],
+    endpointParams: oauth2.endpoint_params ?? {},
+    transport: transportOf(oauth2),
+  };
 }
 
 function missingFields(resolved: ReceiverConfig, input: ResolvableInput, at: string): ConfigIssue[] {

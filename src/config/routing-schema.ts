@@ -3,7 +3,7 @@ import { compareMatchers, Route, type RouteOptions } from '../alerts/dispatch/ro
 import { knownLocation, parseClock, parseRange, type TimeInterval } from '../alerts/dispatch/time-mute/time-interval.js';
 import { buildMatcher, parseMatcher, parseMatchers, type Matcher } from '../alerts/matchers/matchers.js';
 import type { ConfigIssue } from '../errors.js';
-import { durationMs } from './fields.js';
+import { durationMs, httpUrl } from './fields.js';
 import { httpConfigFields } from './http-config-schema.js';
 import { opsgenieConfigSchema, opsgenieFields, type OpsgenieFields } from './opsgenie-schema.js';
 
@@ -136,11 +136,25 @@ const httpAuthFields = {
   /** Deprecated in Prometheus' http_config, still read: `authorization` with type Bearer. */
   bearer_token: z.string().min(1).optional(),
   bearer_token_file: z.string().min(1).optional(),
+  /** The client-credentials grant: a token fetched from token_url and sent as its type (Bearer). */
+  oauth2: z
+    .object({
+      client_id: z.string().min(1),
+      client_secret: z.string().min(1).optional(),
+      client_secret_file: z.string().min(1).optional(),
+      token_url: httpUrl,
+      scopes: z.array(z.string().min(1)).optional(),
+      endpoint_params: z.record(z.string(), z.string()).optional(),
+      /** How the token URL is reached, as Prometheus' oauth2 block has its own. */
+      ...httpConfigFields,
+    })
+    .strict()
+    .optional(),
 };
 
 export type HttpAuthInput = { [K in keyof typeof httpAuthFields]?: z.infer<(typeof httpAuthFields)[K]> };
 
-/** Alertmanager's http_config: the parts avaxmon has; the rest (oauth2) would be silently wrong, so it is refused. */
+/** Alertmanager's http_config: credentials (one kind), tls_config and proxy_url. */
 const httpConfig = z
   .object({ ...httpConfigFields, ...httpAuthFields, follow_redirects: z.boolean().optional(), enable_http2: z.boolean().optional() })
   .strict();

@@ -63,7 +63,7 @@ describe('a pasted alertmanager.yml', () => {
     expect(
       issuesOf(receivers('webhook_configs: [{ url: "https://x.example", http_config: { bearer_token: a, basic_auth: { username: u } } }]')),
     ).toEqual([
-      'alerts.receivers[0].webhook_configs[0].http_config: set at most one of authorization, basic_auth and bearer_token, not basic_auth and bearer_token',
+      'alerts.receivers[0].webhook_configs[0].http_config: set at most one of authorization, basic_auth, oauth2 and bearer_token, not basic_auth and bearer_token',
     ]);
     const basic = receivers('webhook_configs: [{ url: "https://x.example", http_config: { basic_auth: { username: u, password: p } } }]');
     expect(parseConfig(basic).alerts!.receivers[0].authorization).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
