@@ -16,6 +16,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'alerts/crash-restart.test.ts',
   'alerts/differential-delivery.test.ts',
   'alerts/differential-routing.test.ts',
+  'alerts/email.test.ts',
   'alerts/oauth2-alertmanager.test.ts',
   'alerts/opsgenie-differential.test.ts',
   'alerts/rules-index.test.ts',

@@ -26,10 +26,11 @@ import {
   type IntegrationInput,
 } from './routing-schema.js';
 import { OPSGENIE_API_URL, type OpsgenieFields } from './opsgenie-schema.js';
+import type { EmailFields } from './email-schema.js';
 
 export const RECEIVER_TYPES = ['webhook', 'slack', 'discord', 'pagerduty', 'telegram', 'alertmanager'] as const;
 /** avaxmon's `type:` vocabulary, and the integrations only Alertmanager's shape names (opsgenie_configs). */
-export type ReceiverType = (typeof RECEIVER_TYPES)[number] | 'opsgenie';
+export type ReceiverType = (typeof RECEIVER_TYPES)[number] | 'opsgenie' | 'email';
 
 const severity = z.enum(SEVERITIES);
 
@@ -176,6 +177,8 @@ export interface ReceiverConfig {
   readonly apiKey?: string;
   /** opsgenie: the fields of its opsgenie_configs entry avaxmon sends. */
   readonly opsgenie?: OpsgenieFields;
+  /** email: the SMTP server, addresses and texts, with the login's password and CRAM-MD5 secret (secrets). */
+  readonly email?: EmailFields & { readonly password?: string; readonly cramSecret?: string };
   readonly severities: readonly Severity[];
   readonly match: Readonly<Record<string, string>>;
   readonly sendResolved: boolean;
@@ -337,7 +340,12 @@ type ReceiverInput = z.infer<typeof receiverSchema>;
 
 /** An avaxmon receiver, or an Alertmanager integration in its vocabulary (asReceiverInput). */
 type ResolvableInput = Omit<ReceiverInput, 'type'> & { readonly type: ReceiverType } & HttpAuthInput &
-  Partial<Pick<IntegrationInput, 'max_alerts' | 'api_key' | 'api_key_file' | 'opsgenie'>>;
+  Partial<
+    Pick<
+      IntegrationInput,
+      'max_alerts' | 'api_key' | 'api_key_file' | 'opsgenie' | 'email' | 'auth_password' | 'auth_password_file' | 'auth_secret'
+    >
+  >;
 
 /** What a route gives the receivers it sends to; without alerts.route, the alerts-level grouping. */
 interface RouteSettings {
@@ -518,6 +526,11 @@ function resolveReceiver(
     apiUrl: receiver.type === 'opsgenie' ? opsgenieApiUrl(receiver.api_url) : receiver.api_url,
     apiKey: secret(receiver.api_key, receiver.api_key_file, 'api_key'),
     opsgenie: receiver.opsgenie,
+    email: receiver.email && {
+      ...receiver.email,
+      password: secret(receiver.auth_password, receiver.auth_password_file, 'auth_password'),
+      cramSecret: secret(receiver.auth_secret, undefined, 'auth_secret'),
+    },
     severities: receiver.severity,
     match: receiver.match,
     sendResolved: receiver.send_resolved,

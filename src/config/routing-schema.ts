@@ -5,6 +5,7 @@ import { buildMatcher, parseMatcher, parseMatchers, type Matcher } from '../aler
 import type { ConfigIssue } from '../errors.js';
 import { durationMs, httpUrl } from './fields.js';
 import { httpConfigFields } from './http-config-schema.js';
+import { emailConfigSchema, emailFields, type EmailFields } from './email-schema.js';
 import { opsgenieConfigSchema, opsgenieFields, type OpsgenieFields } from './opsgenie-schema.js';
 
 /**
@@ -236,6 +237,7 @@ const integrationSchemas = {
           });
     }),
   opsgenie_configs: opsgenieConfigSchema(httpConfig),
+  email_configs: emailConfigSchema,
   telegram_configs: z
     .object({
       bot_token: z.string().min(1).optional(),
@@ -263,7 +265,6 @@ export const INTEGRATION_KINDS = Object.keys(integrationSchemas) as IntegrationK
 
 /** Alertmanager's integrations that avaxmon does not send itself: named as such, not as unknown keys. */
 const FOREIGN_INTEGRATIONS = [
-  'email_configs',
   'victorops_configs',
   'pushover_configs',
   'sns_configs',
@@ -280,6 +281,7 @@ export const alertmanagerReceiverSchema = z
     slack_configs: z.array(integrationSchemas.slack_configs).optional(),
     pagerduty_configs: z.array(integrationSchemas.pagerduty_configs).optional(),
     opsgenie_configs: z.array(integrationSchemas.opsgenie_configs).optional(),
+    email_configs: z.array(integrationSchemas.email_configs).optional(),
     telegram_configs: z.array(integrationSchemas.telegram_configs).optional(),
     discord_configs: z.array(integrationSchemas.discord_configs).optional(),
     ...Object.fromEntries(FOREIGN_INTEGRATIONS.map((key) => [key, z.unknown().optional()])),
@@ -299,7 +301,7 @@ export type AlertmanagerReceiverInput = z.infer<typeof alertmanagerReceiverSchem
 
 /** An integration in avaxmon's receiver vocabulary (see alerts-schema.ts). */
 export interface IntegrationInput extends HttpAuthInput {
-  readonly type: 'webhook' | 'slack' | 'pagerduty' | 'opsgenie' | 'telegram' | 'discord';
+  readonly type: 'webhook' | 'slack' | 'pagerduty' | 'opsgenie' | 'email' | 'telegram' | 'discord';
   readonly url?: string;
   readonly url_file?: string;
   readonly routing_key?: string;
@@ -311,6 +313,10 @@ export interface IntegrationInput extends HttpAuthInput {
   readonly api_key?: string;
   readonly api_key_file?: string;
   readonly opsgenie?: OpsgenieFields;
+  readonly email?: EmailFields;
+  readonly auth_password?: string;
+  readonly auth_password_file?: string;
+  readonly auth_secret?: string;
   readonly send_resolved: boolean;
   readonly timeout?: number;
   readonly max_alerts: number;
@@ -357,6 +363,16 @@ const asInput: { [K in IntegrationKind]: (c: Configs[K]) => IntegrationInput } =
     max_alerts: 0,
     opsgenie: opsgenieFields(c),
     ...c.http_config,
+  }),
+  email_configs: (c) => ({
+    type: 'email',
+    send_resolved: c.send_resolved,
+    max_alerts: 0,
+    email: emailFields(c),
+    auth_password: c.auth_password,
+    auth_password_file: c.auth_password_file,
+    auth_secret: c.auth_secret,
+    tls_config: c.tls_config,
   }),
   telegram_configs: (c) => ({
     type: 'telegram',

@@ -54,8 +54,8 @@ describe('a pasted alertmanager.yml', () => {
     - name: r
       ${configs}
 `;
-    expect(issuesOf(receivers('email_configs: [{ to: ops@example.com }]'))).toEqual([
-      'alerts.receivers[0].email_configs: avaxmon does not send email itself: send these alerts through an Alertmanager (a receiver with type: alertmanager), or use webhook_configs, slack_configs, pagerduty_configs, opsgenie_configs, telegram_configs, discord_configs',
+    expect(issuesOf(receivers('victorops_configs: [{ routing_key: ops }]'))).toEqual([
+      'alerts.receivers[0].victorops_configs: avaxmon does not send victorops itself: send these alerts through an Alertmanager (a receiver with type: alertmanager), or use webhook_configs, slack_configs, pagerduty_configs, opsgenie_configs, email_configs, telegram_configs, discord_configs',
     ]);
     expect(issuesOf(receivers('pagerduty_configs: [{ service_key: abc }]'))).toEqual([
       'alerts.receivers[0].pagerduty_configs[0].service_key: PagerDuty Events API v1 is not supported: use routing_key (the integration key of an Events API v2 integration)',

@@ -1,6 +1,7 @@
 import type { ReceiverConfig, ReceiverType } from '../../../../config/alerts-schema.js';
 import { createAlertmanagerReceiver } from './alertmanager.js';
 import { createDiscordReceiver } from './discord.js';
+import { createEmailReceiver } from './email.js';
 import { createOpsgenieReceiver } from './opsgenie.js';
 import { createPagerDutyReceiver } from './pagerduty.js';
 import type { Receiver } from './receiver.js';
@@ -14,6 +15,7 @@ const factories: Readonly<Record<ReceiverType, (config: ReceiverConfig) => Recei
   discord: createDiscordReceiver,
   pagerduty: createPagerDutyReceiver,
   opsgenie: createOpsgenieReceiver,
+  email: createEmailReceiver,
   telegram: createTelegramReceiver,
   alertmanager: createAlertmanagerReceiver,
 };
