@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { scrubSecrets } from '../../src/config/redact.js';
 import { issuesOf } from '../helpers/config-issues.js';
 import { ALERTMANAGER, startRealSystem } from '../helpers/real-systems.js';
 import { body, hasAiosmtpd, header, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
@@ -132,6 +133,13 @@ tls_config: { ca_file: ${cert.certFile} }`);
     expect(issuesOf(mail('{ to: "{{ .CommonLabels.owner }}", from: a@example.com, smarthost: "smtp.example.com:587" }'))).toEqual([
       'alerts.receivers[0].email_configs[0].to: avaxmon evaluates no templates here: write the address itself',
     ]);
+    // The password is a secret from the moment the config loads.
+    expect(
+      issuesOf(
+        mail(`{ to: o@example.com, from: a@example.com, smarthost: "smtp.example.com:587", auth_username: u, auth_password: ${PASSWORD} }`),
+      ),
+    ).toEqual([]);
+    expect(scrubSecrets(`login ${PASSWORD}`)).toBe('login <redacted>');
     expect(issuesOf(mail('{ to: o@example.com, from: a@example.com, smarthost: smtp.example.com }'))).toEqual([
       'alerts.receivers[0].email_configs[0].smarthost: must be host:port, like smtp.example.com:587',
     ]);
