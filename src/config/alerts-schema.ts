@@ -29,7 +29,7 @@ import { OPSGENIE_API_URL, type OpsgenieFields } from './opsgenie-schema.js';
 import type { EmailFields } from './email-schema.js';
 
 export const RECEIVER_TYPES = ['webhook', 'slack', 'discord', 'pagerduty', 'telegram', 'alertmanager'] as const;
-/** avaxmon's `type:` vocabulary, and the integrations only Alertmanager's shape names (opsgenie_configs). */
+/** avaxmon's `type:` vocabulary, and the integrations only Alertmanager's shape names (opsgenie_configs, email_configs). */
 export type ReceiverType = (typeof RECEIVER_TYPES)[number] | 'opsgenie' | 'email';
 
 const severity = z.enum(SEVERITIES);

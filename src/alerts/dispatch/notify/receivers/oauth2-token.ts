@@ -135,11 +135,17 @@ function formEncode(text: string): string {
   return new URLSearchParams({ v: text }).toString().slice(2);
 }
 
-/** One source per oauth2 block: the integrations of a receiver's routes share its token. */
-const sources = new WeakMap<OAuth2Settings, OAuth2TokenSource>();
+/**
+ * One source per client: the routes and integrations that name the same client share its token (an
+ * identity provider may hand them the same one, which one of them must not forget while another
+ * sends it), and a reload that keeps the client keeps the token.
+ */
+const sources = new Map<string, OAuth2TokenSource>();
 
 export function tokenSourceOf(settings: OAuth2Settings): OAuth2TokenSource {
-  let source = sources.get(settings);
-  if (!source) sources.set(settings, (source = new OAuth2TokenSource(settings)));
+  const { tokenUrl, clientId, clientSecret, scopes, endpointParams } = settings;
+  const key = JSON.stringify([tokenUrl, clientId, clientSecret, scopes, endpointParams]);
+  let source = sources.get(key);
+  if (!source) sources.set(key, (source = new OAuth2TokenSource(settings)));
   return source;
 }
