@@ -614,6 +614,9 @@ function oauth2Of(
   if (!oauth2) return undefined;
   if (oauth2.client_secret === undefined && oauth2.client_secret_file === undefined)
     issues.push({ path: `${at}.http_config.oauth2.client_secret`, message: 'set client_secret or client_secret_file' });
+  // Go's clientcredentials refuses to let endpoint_params overwrite the scopes.
+  if (oauth2.endpoint_params?.scope !== undefined && oauth2.scopes?.length)
+    issues.push({ path: `${at}.http_config.oauth2.endpoint_params.scope`, message: 'must not set scope: use scopes' });
   const clientSecret = secret(oauth2.client_secret, oauth2.client_secret_file, 'http_config.oauth2.client_secret') ?? '';
   registerHeaderSecret(basicCredentials(oauth2.client_id, clientSecret));
   return {

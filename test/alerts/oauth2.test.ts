@@ -125,6 +125,16 @@ describe('http_config.oauth2: the client-credentials grant', () => {
           'https://idp.example.com/t',
           'https://hooks.example.com',
           'client_id: id',
+          `client_secret: ${SECRET}\n              scopes: [a]\n              endpoint_params: { scope: b, resource: r }`,
+        ),
+      ),
+    ).toEqual(['alerts.receivers[0].webhook_configs[0].http_config.oauth2.endpoint_params.scope: must not set scope: use scopes']);
+    expect(
+      issuesOf(
+        oauth2Receiver(
+          'https://idp.example.com/t',
+          'https://hooks.example.com',
+          'client_id: id',
           `client_secret: ${SECRET}`,
           'bearer_token: b',
         ),

@@ -71,7 +71,8 @@ export class OAuth2TokenSource {
       form.set('client_secret', clientSecret);
     }
     if (scopes.length > 0) form.set('scope', scopes.join(' '));
-    for (const [key, value] of Object.entries(endpointParams)) form.append(key, value);
+    // As Go's clientcredentials: endpoint_params may replace grant_type (checked at load: nothing else).
+    for (const [key, value] of Object.entries(endpointParams)) form.set(key, value);
     try {
       const response = await http.request({
         url: tokenUrl,
