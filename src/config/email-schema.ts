@@ -56,10 +56,10 @@ export const emailConfigSchema = z
     if (duplicate) ctx.addIssue({ code: 'custom', path: ['headers'], message: `duplicate header "${duplicate}"` });
   });
 
-export type EmailInput = z.infer<typeof emailConfigSchema>;
+type EmailInput = z.infer<typeof emailConfigSchema>;
 
 /** Go's textproto.CanonicalMIMEHeaderKey: `message-id` is `Message-Id`. */
-export function canonicalHeader(name: string): string {
+function canonicalHeader(name: string): string {
   return name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 

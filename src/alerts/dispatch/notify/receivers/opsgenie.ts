@@ -31,12 +31,12 @@ export function createOpsgenieReceiver(config: ReceiverConfig): Receiver {
 }
 
 /** The hash Alertmanager's opsgenie (and Pushover, VictorOps) integrations key their alerts by. */
-export function opsgenieAlias(config: Pick<ReceiverConfig, 'routeKey'>, group: Pick<OutgoingGroup, 'groupLabels'>): string {
+function opsgenieAlias(config: Pick<ReceiverConfig, 'routeKey'>, group: Pick<OutgoingGroup, 'groupLabels'>): string {
   return createHash('sha256').update(alertmanagerGroupKey(config.routeKey, group)).digest('hex');
 }
 
 /** The requests one notification of the group makes, in order. */
-export function opsgenieRequests(config: ReceiverConfig, group: OutgoingGroup, externalUrl: SendContext['externalUrl']): JsonPost[] {
+function opsgenieRequests(config: ReceiverConfig, group: OutgoingGroup, externalUrl: SendContext['externalUrl']): JsonPost[] {
   const fields = config.opsgenie!;
   const alias = opsgenieAlias(config, group);
   const endpoint = (path: string, byAlias: boolean) => {
