@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
 import { escapeHtml } from '../../../../server/html.js';
@@ -22,7 +23,8 @@ export function createEmailReceiver(config: ReceiverConfig): Receiver {
     ignoreTLS: !email.requireTls,
     name: email.hello,
     auth: email.username === undefined ? undefined : credentials(email),
-    tls: { ...tls, servername: tls?.servername ?? email.host },
+    // The certificate must name the smarthost (an IP address goes in no SNI, RFC 6066).
+    tls: { ...tls, ...(tls?.servername === undefined && isIP(email.host) === 0 ? { servername: email.host } : {}) },
     connectionTimeout: config.timeoutMs,
     greetingTimeout: config.timeoutMs,
     socketTimeout: config.timeoutMs,
