@@ -35,7 +35,7 @@ interface Origin {
 
 export interface HttpRequest {
   readonly url: string;
-  readonly method?: 'GET' | 'POST';
+  readonly method?: 'GET' | 'POST' | 'PUT';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly timeoutMs: number;

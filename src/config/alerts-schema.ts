@@ -7,7 +7,8 @@ import { parseMatcher, type Matcher } from '../alerts/matchers/matchers.js';
 import { SEVERITIES, type RuleSettings, type Severity } from '../alerts/evaluation/rule.js';
 import { ruleNames, ruleRegistry } from '../alerts/evaluation/rules/index.js';
 import { DEFAULT_LOCK_HEARTBEAT_MS } from '../alerts/state/state-dir-lock.js';
-import { registerSecret, registerSecretUrl } from './redact.js';
+import { registerHeaderSecret, registerSecret, registerSecretUrl } from './redact.js';
+import { basicCredentials, type OAuth2Settings } from '../alerts/dispatch/notify/receivers/oauth2-token.js';
 import { durationMs, httpUrl, labelName } from './fields.js';
 import { readSecretFile } from './secret-files.js';
 import { closest } from './did-you-mean.js';
@@ -24,9 +25,12 @@ import {
   type HttpAuthInput,
   type IntegrationInput,
 } from './routing-schema.js';
+import { OPSGENIE_API_URL, type OpsgenieFields } from './opsgenie-schema.js';
+import type { EmailFields } from './email-schema.js';
 
 export const RECEIVER_TYPES = ['webhook', 'slack', 'discord', 'pagerduty', 'telegram', 'alertmanager'] as const;
-export type ReceiverType = (typeof RECEIVER_TYPES)[number];
+/** avaxmon's `type:` vocabulary, and the integrations only Alertmanager's shape names (opsgenie_configs, email_configs). */
+export type ReceiverType = (typeof RECEIVER_TYPES)[number] | 'opsgenie' | 'email';
 
 const severity = z.enum(SEVERITIES);
 
@@ -169,6 +173,12 @@ export interface ReceiverConfig {
   readonly botToken?: string;
   readonly chatId?: string;
   readonly apiUrl?: string;
+  /** opsgenie: the GenieKey (a secret). */
+  readonly apiKey?: string;
+  /** opsgenie: the fields of its opsgenie_configs entry avaxmon sends. */
+  readonly opsgenie?: OpsgenieFields;
+  /** email: the SMTP server, addresses and texts, with the login's password and CRAM-MD5 secret (secrets). */
+  readonly email?: EmailFields & { readonly password?: string; readonly cramSecret?: string };
   readonly severities: readonly Severity[];
   readonly match: Readonly<Record<string, string>>;
   readonly sendResolved: boolean;
@@ -178,6 +188,8 @@ export interface ReceiverConfig {
   readonly transport?: HttpTransport;
   /** The Authorization header of an Alertmanager-shaped integration's http_config (a secret). */
   readonly authorization?: string;
+  /** http_config.oauth2: the Authorization header is a token fetched with these. */
+  readonly oauth2?: OAuth2Settings;
   readonly grouping: Grouping;
   /** The Alertmanager receiver this integration belongs to (the webhook's `receiver`); `name` otherwise. */
   readonly receiver?: string;
@@ -326,6 +338,15 @@ function resolveRules(overrides: Record<string, RuleOverride>, issues: ConfigIss
 
 type ReceiverInput = z.infer<typeof receiverSchema>;
 
+/** An avaxmon receiver, or an Alertmanager integration in its vocabulary (asReceiverInput). */
+type ResolvableInput = Omit<ReceiverInput, 'type'> & { readonly type: ReceiverType } & HttpAuthInput &
+  Partial<
+    Pick<
+      IntegrationInput,
+      'max_alerts' | 'api_key' | 'api_key_file' | 'opsgenie' | 'email' | 'auth_password' | 'auth_password_file' | 'auth_secret'
+    >
+  >;
+
 /** What a route gives the receivers it sends to; without alerts.route, the alerts-level grouping. */
 interface RouteSettings {
   readonly grouping: Grouping;
@@ -406,7 +427,7 @@ function resolveReceivers(alerts: AlertsInput, issues: ConfigIssue[], grouping: 
 
 interface ParsedReceiver {
   readonly name: string;
-  readonly integrations: ReadonlyArray<{ at: string; input: ReceiverInput; name: string; raw?: Record<string, unknown> }>;
+  readonly integrations: ReadonlyArray<{ at: string; input: ResolvableInput; name: string; raw?: Record<string, unknown> }>;
 }
 
 /** An avaxmon receiver has a `type`; anything else is read as Alertmanager's. */
@@ -445,7 +466,7 @@ function parseReceiver(raw: Record<string, unknown>, at: string, issues: ConfigI
 }
 
 /** An Alertmanager integration in avaxmon's receiver vocabulary. */
-function asReceiverInput(name: string, input: IntegrationInput): ReceiverInput {
+function asReceiverInput(name: string, input: IntegrationInput): ResolvableInput {
   return {
     ...input,
     name,
@@ -454,7 +475,7 @@ function asReceiverInput(name: string, input: IntegrationInput): ReceiverInput {
     match: {},
     timeout: input.timeout ?? 10_000,
     chat_id: input.chat_id,
-  } as ReceiverInput;
+  } as ResolvableInput;
 }
 
 /** A receiver used by several routes reports its problems once. */
@@ -470,7 +491,7 @@ function uniqueIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
 
 /** Reads the receiver's `*_file` secrets, checks what its type needs, and registers every secret. */
 function resolveReceiver(
-  receiver: ReceiverInput & HttpAuthInput & { max_alerts?: number },
+  receiver: ResolvableInput,
   at: string,
   issues: ConfigIssue[],
   settings: RouteSettings,
@@ -490,7 +511,9 @@ function resolveReceiver(
     issues.push({ path: `${at}.url_file`, message: 'the file must hold an http(s) URL' });
   const urls = [...(url === undefined ? [] : [url]), ...(receiver.urls ?? [])];
   // A webhook, Slack or Discord URL is the credential, its token in the path; a receiver may echo any part of it.
-  for (const each of [...urls, receiver.api_url]) if (each !== undefined) registerSecretUrl(each);
+  // Opsgenie's API URL is a public address: its key travels in a header.
+  const apiUrlSecret = receiver.type === 'opsgenie' ? undefined : receiver.api_url;
+  for (const each of [...urls, apiUrlSecret]) if (each !== undefined) registerSecretUrl(each);
   const { grouping } = settings;
   const resolved: ReceiverConfig = {
     name,
@@ -500,7 +523,14 @@ function resolveReceiver(
     routingKey: secret(receiver.routing_key, receiver.routing_key_file, 'routing_key'),
     botToken: secret(receiver.bot_token, receiver.bot_token_file, 'bot_token'),
     chatId: receiver.chat_id === undefined ? undefined : String(receiver.chat_id),
-    apiUrl: receiver.api_url,
+    apiUrl: receiver.type === 'opsgenie' ? opsgenieApiUrl(receiver.api_url) : receiver.api_url,
+    apiKey: secret(receiver.api_key, receiver.api_key_file, 'api_key'),
+    opsgenie: receiver.opsgenie,
+    email: receiver.email && {
+      ...receiver.email,
+      password: secret(receiver.auth_password, receiver.auth_password_file, 'auth_password'),
+      cramSecret: secret(receiver.auth_secret, undefined, 'auth_secret'),
+    },
     severities: receiver.severity,
     match: receiver.match,
     sendResolved: receiver.send_resolved,
@@ -508,6 +538,7 @@ function resolveReceiver(
     repeatIntervalMs: settings.repeatIntervalMs ?? receiver.repeat_interval,
     transport: transportOf(receiver),
     authorization: authorizationOf(receiver, at, issues, secret),
+    oauth2: oauth2Of(receiver, at, issues, secret),
     grouping: settings.route
       ? grouping
       : {
@@ -526,6 +557,15 @@ function resolveReceiver(
   return resolved;
 }
 
+/** As Alertmanager: Opsgenie's API unless set, and a base that ends in "/", so v2/alerts follows it. */
+function opsgenieApiUrl(apiUrl: string | undefined): string | undefined {
+  if (apiUrl === undefined) return OPSGENIE_API_URL;
+  if (!URL.canParse(apiUrl)) return undefined;
+  const url = new URL(apiUrl);
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.toString();
+}
+
 /** The Authorization header of http_config's credentials, read as Prometheus reads them: one kind at most. */
 function authorizationOf(
   auth: HttpAuthInput,
@@ -533,11 +573,13 @@ function authorizationOf(
   issues: ConfigIssue[],
   secret: (value: string | undefined, file: string | undefined, key: string) => string | undefined,
 ): string | undefined {
-  const kinds = (['authorization', 'basic_auth', 'bearer_token', 'bearer_token_file'] as const).filter((key) => auth[key] !== undefined);
+  const kinds = (['authorization', 'basic_auth', 'oauth2', 'bearer_token', 'bearer_token_file'] as const).filter(
+    (key) => auth[key] !== undefined,
+  );
   if (kinds.length > 1 && !(kinds.length === 2 && kinds.includes('bearer_token') && kinds.includes('bearer_token_file')))
     issues.push({
       path: `${at}.http_config`,
-      message: `set at most one of authorization, basic_auth and bearer_token, not ${kinds.join(' and ')}`,
+      message: `set at most one of authorization, basic_auth, oauth2 and bearer_token, not ${kinds.join(' and ')}`,
     });
   const header = (() => {
     if (auth.authorization) {
@@ -561,7 +603,33 @@ function authorizationOf(
   return header;
 }
 
-function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: string): ConfigIssue[] {
+/** http_config.oauth2, checked as Prometheus checks it; its client secret and Basic credentials registered. */
+function oauth2Of(
+  auth: HttpAuthInput,
+  at: string,
+  issues: ConfigIssue[],
+  secret: (value: string | undefined, file: string | undefined, key: string) => string | undefined,
+): OAuth2Settings | undefined {
+  const { oauth2 } = auth;
+  if (!oauth2) return undefined;
+  if (oauth2.client_secret === undefined && oauth2.client_secret_file === undefined)
+    issues.push({ path: `${at}.http_config.oauth2.client_secret`, message: 'set client_secret or client_secret_file' });
+  // Go's clientcredentials refuses to let endpoint_params overwrite the scopes.
+  if (oauth2.endpoint_params?.scope !== undefined && oauth2.scopes?.length)
+    issues.push({ path: `${at}.http_config.oauth2.endpoint_params.scope`, message: 'must not set scope: use scopes' });
+  const clientSecret = secret(oauth2.client_secret, oauth2.client_secret_file, 'http_config.oauth2.client_secret') ?? '';
+  registerHeaderSecret(basicCredentials(oauth2.client_id, clientSecret));
+  return {
+    tokenUrl: oauth2.token_url,
+    clientId: oauth2.client_id,
+    clientSecret,
+    scopes: oauth2.scopes ?? [],
+    endpointParams: oauth2.endpoint_params ?? {},
+    transport: transportOf(oauth2),
+  };
+}
+
+function missingFields(resolved: ReceiverConfig, input: ResolvableInput, at: string): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const need = (ok: boolean, key: string, message: string) => {
     if (!ok) issues.push({ path: `${at}.${key}`, message });
@@ -591,6 +659,9 @@ function missingFields(resolved: ReceiverConfig, input: ReceiverInput, at: strin
         'a pagerduty receiver needs routing_key or routing_key_file',
       );
       need(resolved.urls.length <= 1, 'urls', 'a pagerduty receiver takes at most one url (the Events API v2 endpoint)');
+      break;
+    case 'opsgenie':
+      need(resolved.apiUrl !== undefined && httpUrl.safeParse(resolved.apiUrl).success, 'api_url', 'must be an http(s) URL');
       break;
     case 'telegram':
       need(

@@ -15,6 +15,12 @@ export function registerSecret(value: string | undefined): void {
   scrubOrder = [...secrets].sort((a, b) => b.length - a.length);
 }
 
+/** A credential that was replaced (a renewed OAuth2 token) and is sent nowhere any more. */
+export function forgetSecret(value: string): void {
+  if (!secrets.delete(value)) return;
+  scrubOrder = [...secrets].sort((a, b) => b.length - a.length);
+}
+
 /**
  * Registers a URL that is itself a credential (a webhook, Slack or Discord URL): the whole URL, and
  * every part a receiver may echo on its own in an error (`/hook/<token>`, `?token=`, basic auth).

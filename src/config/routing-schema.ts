@@ -3,8 +3,10 @@ import { compareMatchers, Route, type RouteOptions } from '../alerts/dispatch/ro
 import { knownLocation, parseClock, parseRange, type TimeInterval } from '../alerts/dispatch/time-mute/time-interval.js';
 import { buildMatcher, parseMatcher, parseMatchers, type Matcher } from '../alerts/matchers/matchers.js';
 import type { ConfigIssue } from '../errors.js';
-import { durationMs } from './fields.js';
+import { durationMs, httpUrl } from './fields.js';
 import { httpConfigFields } from './http-config-schema.js';
+import { emailConfigSchema, emailFields, type EmailFields } from './email-schema.js';
+import { opsgenieConfigSchema, opsgenieFields, type OpsgenieFields } from './opsgenie-schema.js';
 
 /**
  * The parts of an alertmanager.yml that an operator pastes under `alerts:` with their own key names:
@@ -135,11 +137,25 @@ const httpAuthFields = {
   /** Deprecated in Prometheus' http_config, still read: `authorization` with type Bearer. */
   bearer_token: z.string().min(1).optional(),
   bearer_token_file: z.string().min(1).optional(),
+  /** The client-credentials grant: a token fetched from token_url and sent as its type (Bearer). */
+  oauth2: z
+    .object({
+      client_id: z.string().min(1),
+      client_secret: z.string().min(1).optional(),
+      client_secret_file: z.string().min(1).optional(),
+      token_url: httpUrl,
+      scopes: z.array(z.string().min(1)).optional(),
+      endpoint_params: z.record(z.string(), z.string()).optional(),
+      /** How the token URL is reached, as Prometheus' oauth2 block has its own. */
+      ...httpConfigFields,
+    })
+    .strict()
+    .optional(),
 };
 
 export type HttpAuthInput = { [K in keyof typeof httpAuthFields]?: z.infer<(typeof httpAuthFields)[K]> };
 
-/** Alertmanager's http_config: the parts avaxmon has; the rest (oauth2) would be silently wrong, so it is refused. */
+/** Alertmanager's http_config: credentials (one kind), tls_config and proxy_url. */
 const httpConfig = z
   .object({ ...httpConfigFields, ...httpAuthFields, follow_redirects: z.boolean().optional(), enable_http2: z.boolean().optional() })
   .strict();
@@ -220,6 +236,8 @@ const integrationSchemas = {
             message: 'PagerDuty Events API v1 is not supported: use routing_key (the integration key of an Events API v2 integration)',
           });
     }),
+  opsgenie_configs: opsgenieConfigSchema(httpConfig),
+  email_configs: emailConfigSchema,
   telegram_configs: z
     .object({
       bot_token: z.string().min(1).optional(),
@@ -247,8 +265,6 @@ export const INTEGRATION_KINDS = Object.keys(integrationSchemas) as IntegrationK
 
 /** Alertmanager's integrations that avaxmon does not send itself: named as such, not as unknown keys. */
 const FOREIGN_INTEGRATIONS = [
-  'email_configs',
-  'opsgenie_configs',
   'victorops_configs',
   'pushover_configs',
   'sns_configs',
@@ -264,6 +280,8 @@ export const alertmanagerReceiverSchema = z
     webhook_configs: z.array(integrationSchemas.webhook_configs).optional(),
     slack_configs: z.array(integrationSchemas.slack_configs).optional(),
     pagerduty_configs: z.array(integrationSchemas.pagerduty_configs).optional(),
+    opsgenie_configs: z.array(integrationSchemas.opsgenie_configs).optional(),
+    email_configs: z.array(integrationSchemas.email_configs).optional(),
     telegram_configs: z.array(integrationSchemas.telegram_configs).optional(),
     discord_configs: z.array(integrationSchemas.discord_configs).optional(),
     ...Object.fromEntries(FOREIGN_INTEGRATIONS.map((key) => [key, z.unknown().optional()])),
@@ -283,7 +301,7 @@ export type AlertmanagerReceiverInput = z.infer<typeof alertmanagerReceiverSchem
 
 /** An integration in avaxmon's receiver vocabulary (see alerts-schema.ts). */
 export interface IntegrationInput extends HttpAuthInput {
-  readonly type: 'webhook' | 'slack' | 'pagerduty' | 'telegram' | 'discord';
+  readonly type: 'webhook' | 'slack' | 'pagerduty' | 'opsgenie' | 'email' | 'telegram' | 'discord';
   readonly url?: string;
   readonly url_file?: string;
   readonly routing_key?: string;
@@ -292,6 +310,13 @@ export interface IntegrationInput extends HttpAuthInput {
   readonly bot_token_file?: string;
   readonly chat_id?: string | number;
   readonly api_url?: string;
+  readonly api_key?: string;
+  readonly api_key_file?: string;
+  readonly opsgenie?: OpsgenieFields;
+  readonly email?: EmailFields;
+  readonly auth_password?: string;
+  readonly auth_password_file?: string;
+  readonly auth_secret?: string;
   readonly send_resolved: boolean;
   readonly timeout?: number;
   readonly max_alerts: number;
@@ -328,6 +353,26 @@ const asInput: { [K in IntegrationKind]: (c: Configs[K]) => IntegrationInput } =
     send_resolved: c.send_resolved,
     max_alerts: 0,
     ...c.http_config,
+  }),
+  opsgenie_configs: (c) => ({
+    type: 'opsgenie',
+    api_key: c.api_key,
+    api_key_file: c.api_key_file,
+    api_url: c.api_url,
+    send_resolved: c.send_resolved,
+    max_alerts: 0,
+    opsgenie: opsgenieFields(c),
+    ...c.http_config,
+  }),
+  email_configs: (c) => ({
+    type: 'email',
+    send_resolved: c.send_resolved,
+    max_alerts: 0,
+    email: emailFields(c),
+    auth_password: c.auth_password,
+    auth_password_file: c.auth_password_file,
+    auth_secret: c.auth_secret,
+    tls_config: c.tls_config,
   }),
   telegram_configs: (c) => ({
     type: 'telegram',

@@ -29,6 +29,8 @@ export function transportsOf(config: Config): Map<string, HttpTransport> {
 export function receiverTransports(receivers: readonly ReceiverConfig[]): Map<string, HttpTransport> {
   const transports = new Map<string, HttpTransport>();
   for (const receiver of receivers) {
+    // Prometheus reaches the token URL through the oauth2 block's own tls_config and proxy_url.
+    if (receiver.oauth2?.transport) transports.set(new URL(receiver.oauth2.tokenUrl).origin, receiver.oauth2.transport);
     if (receiver.transport === undefined) continue;
     const defaultApi = receiver.type === 'telegram' ? TELEGRAM_API_URL : receiver.type === 'pagerduty' ? PAGERDUTY_EVENTS_URL : undefined;
     for (const url of [...receiver.urls, receiver.apiUrl ?? defaultApi])

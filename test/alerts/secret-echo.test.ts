@@ -26,6 +26,9 @@ const TOKENS = {
   telegram: '123456:telegramSecret8a9b0c1d',
   alertmanager: 'am-prefix-secret-2e3f4a5b',
   hmac: 'hmac-secret-6c7d8e9f',
+  opsgenie: 'genieKey-7a8b9c0d1e2f',
+  oauth2Secret: 'oauthClientSecret-3b4c5d6e',
+  oauth2Token: 'oauthAccessToken-9a8b7c6d',
 };
 
 let echo: Server;
@@ -44,6 +47,11 @@ const stateDir = join(dir, 'state');
  */
 function startEcho(): Promise<void> {
   echo = createServer((request, response) => {
+    // The one honest part: a token endpoint that grants, so the hostile receiver gets the token to echo.
+    if (request.url === '/oauth/token') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: TOKENS.oauth2Token }));
+      return;
+    }
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
@@ -81,6 +89,15 @@ alerts:
     - { name: pager, type: pagerduty, url: "${echoUrl}/v2/enqueue", routing_key: "${TOKENS.pagerduty}", ${match} }
     - { name: telegram, type: telegram, api_url: "${echoUrl}", bot_token: "${TOKENS.telegram}", chat_id: 42, ${match} }
     - { name: am, type: alertmanager, url: "${echoUrl}/${TOKENS.alertmanager}", ${match} }
+    - { name: genie, opsgenie_configs: [{ api_key: "${TOKENS.opsgenie}", api_url: "${echoUrl}/" }] }
+    - name: guarded
+      webhook_configs:
+        - url: "${echoUrl}/hook/g7d1e2f3a4b"
+          http_config: { oauth2: { client_id: avaxmon, client_secret: "${TOKENS.oauth2Secret}", token_url: "${echoUrl}/oauth/token" } }
+    - name: refused
+      webhook_configs:
+        - url: "${echoUrl}/hook/r5c6d7e8f9a"
+          http_config: { oauth2: { client_id: avaxmon, client_secret: "${TOKENS.oauth2Secret}", token_url: "${echoUrl}/bad/token" } }
 `;
 }
 
@@ -116,7 +133,12 @@ afterAll(async () => {
 describe('a receiver that echoes the whole request in its error', () => {
   it('never gets a credential into the log, /metrics, the status page or the state files', async () => {
     sim.apply({ fail_check: 'network' });
-    await until(() => (log.match(/Notification given up/g) ?? []).length >= 8, 60_000);
+    await until(
+      () =>
+        (log.match(/Notification given up/g) ?? []).length >= 10 &&
+        ['genie', 'guarded', 'refused'].every((name) => log.includes(`"receiver":"${name}"`)),
+      60_000,
+    );
     const metrics = await (await fetch(`${daemonUrl}/metrics`)).text();
     const status = await (await fetch(`${daemonUrl}/`)).text();
     const state = stateFiles(stateDir);
@@ -145,6 +167,14 @@ describe('a receiver that echoes the whole request in its error', () => {
       services: 'HTTP 400: invalid token <redacted>; POST /services/<redacted>',
       api: 'HTTP 400: invalid token <redacted>; POST /api/webhooks/<redacted>?wait=true',
     });
+    expect(givenUp.genie).toBe('HTTP 400: invalid token alerts; POST /v2/alerts');
+    expect(givenUp.guarded).toBe('HTTP 400: invalid token <redacted>; POST /hook/<redacted>');
+    // A token endpoint that refuses both ways Go's oauth2 tries: the secret it echoes is scrubbed.
+    const refused = log.split('\n').find((line) => line.includes('"receiver":"refused"') && line.includes('will retry'));
+    // (The echo's own origin is scrubbed here as the telegram receiver's api_url; test/alerts/oauth2.test.ts shows it kept.)
+    expect(JSON.parse(refused!).error).toBe(
+      'cannot get an OAuth2 token from <redacted>/bad/token: HTTP 400: invalid token token; POST /bad/token auth= body=grant_type=client_credentials&client_id=avaxmon&client_secret=<redacted>',
+    );
     expect(status).toContain('HTTP 400');
     expect(metrics).toContain('avaxmon_notifications_total{receiver="telegram",outcome="rejected"} 1');
 

@@ -44,6 +44,11 @@ export function labelSetText(labels: Labels): string {
     .join(', ')}}`;
 }
 
+/** Alertmanager's groupKey: the route's key (the matchers of its path; "{}" for the root) and the group's labels. */
+export function alertmanagerGroupKey(routeKey: string | undefined, group: Pick<OutgoingGroup, 'groupLabels'>): string {
+  return `${routeKey ?? '{}'}:${labelSetText(group.groupLabels)}`;
+}
+
 export function moreAlerts(count: number): string {
   return `... ${count} more alert${count === 1 ? '' : 's'}`;
 }

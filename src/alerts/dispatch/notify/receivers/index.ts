@@ -1,6 +1,8 @@
 import type { ReceiverConfig, ReceiverType } from '../../../../config/alerts-schema.js';
 import { createAlertmanagerReceiver } from './alertmanager.js';
 import { createDiscordReceiver } from './discord.js';
+import { createEmailReceiver } from './email.js';
+import { createOpsgenieReceiver } from './opsgenie.js';
 import { createPagerDutyReceiver } from './pagerduty.js';
 import type { Receiver } from './receiver.js';
 import { createSlackReceiver } from './slack.js';
@@ -12,6 +14,8 @@ const factories: Readonly<Record<ReceiverType, (config: ReceiverConfig) => Recei
   slack: createSlackReceiver,
   discord: createDiscordReceiver,
   pagerduty: createPagerDutyReceiver,
+  opsgenie: createOpsgenieReceiver,
+  email: createEmailReceiver,
   telegram: createTelegramReceiver,
   alertmanager: createAlertmanagerReceiver,
 };

@@ -4,6 +4,7 @@ import { retryAfterMs } from '../../../../clients/retry-after.js';
 import { UpstreamError } from '../../../../errors.js';
 import type { AlertPayload } from '../payload.js';
 import type { OutgoingGroup, OutgoingNotification } from './group.js';
+import { TokenError, tokenSourceOf } from './oauth2-token.js';
 
 /** How one delivery attempt ended; `retry` failures are attempted again, `rejected` ones are not. */
 export type SendResult =
@@ -25,6 +26,8 @@ export interface Receiver {
 
 export interface JsonPost {
   readonly url: string;
+  /** POST unless set (Opsgenie updates an alert with PUT). */
+  readonly method?: 'POST' | 'PUT';
   readonly body: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -35,13 +38,16 @@ export interface JsonPost {
  */
 export async function postJson(ctx: SendContext, config: ReceiverConfig, post: JsonPost): Promise<SendResult> {
   try {
+    const authorization = config.oauth2
+      ? await tokenSourceOf(config.oauth2).authorization(ctx.http, ctx.nowMs, config.timeoutMs)
+      : config.authorization;
     const response = await ctx.http.request({
       url: post.url,
-      method: 'POST',
+      method: post.method ?? 'POST',
       headers: {
         'content-type': 'application/json',
         'user-agent': 'avaxmon',
-        ...(config.authorization === undefined ? {} : { authorization: config.authorization }),
+        ...(authorization === undefined ? {} : { authorization }),
         ...post.headers,
       },
       body: post.body,
@@ -55,7 +61,7 @@ export async function postJson(ctx: SendContext, config: ReceiverConfig, post: J
     const retryAfter = retryAfterMs(response.headers['retry-after'], ctx.nowMs) ?? bodyRetryAfter(response.text);
     return { outcome: retryable ? 'retry' : 'rejected', error, retryAfterMs: retryAfter };
   } catch (error) {
-    if (error instanceof UpstreamError) return { outcome: 'retry', error: error.message };
+    if (error instanceof UpstreamError || error instanceof TokenError) return { outcome: 'retry', error: error.message };
     throw error;
   }
 }

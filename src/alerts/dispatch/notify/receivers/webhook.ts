@@ -3,7 +3,7 @@ import { GO_ZERO_TIME_SECONDS } from '../../../../clients/parse.js';
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
 import type { AlertPayload } from '../payload.js';
 import { labelsFingerprint } from './alertmanager-identity.js';
-import { alertsOf, common, groupStatus, labelSetText, type OutgoingGroup } from './group.js';
+import { alertmanagerGroupKey, alertsOf, common, groupStatus, type OutgoingGroup } from './group.js';
 import { postJson, type Receiver } from './receiver.js';
 
 /** Alertmanager writes the zero Go time as endsAt of a firing alert (RFC 3339, no fraction); webhook consumers expect it. */
@@ -44,8 +44,7 @@ export function webhookPayload(
   const kept = config.maxAlerts ? alerts.slice(0, config.maxAlerts) : alerts;
   return {
     version: '4',
-    // Alertmanager's groupKey: the route's key (the matchers of its path; "{}" for the root) and the group's labels.
-    groupKey: `${config.routeKey ?? '{}'}:${labelSetText(group.groupLabels)}`,
+    groupKey: alertmanagerGroupKey(config.routeKey, group),
     truncatedAlerts: alerts.length - kept.length,
     status: groupStatus(alerts),
     receiver: config.receiver ?? config.name,
