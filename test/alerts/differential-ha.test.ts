@@ -23,6 +23,13 @@ type Notification = ReturnType<typeof comparable>;
  */
 const HA_STEP_MS = 6_000;
 
+/**
+ * How much later than the single Alertmanager's a notification may reach the operator: until the
+ * survivor sees its peer dead, it waits a peer timeout (3 s) in each flush, so a change that just
+ * missed one flush goes out at the end of the next; plus group_interval and 2 s to spare.
+ */
+const MAX_LAG_MS = 2 * 3_000 + 1_000 + 2_000;
+
 const groupOf = (body: Notification) => `${body.receiver} ${body.groupKey}`;
 const show = (list: readonly Notification[]) =>
   list.map((body) => `${body.groupLabels.alertname}: ${body.alerts.map((alert) => `${alert.status}:${alert.labels.target}`).join(',')}`);
@@ -46,6 +53,7 @@ function classify(
   { waiting, killedAtMs, staleAllowed }: { waiting: number; killedAtMs: number; staleAllowed: boolean },
 ) {
   const operator: Notification[] = [];
+  const operatorAtMs: number[] = [];
   const counts = { repeat: 0, stale: 0 };
   notifications.forEach((body, index) => {
     const earlier = operator.filter((other) => groupOf(other) === groupOf(body));
@@ -55,9 +63,28 @@ function classify(
         .some((other) => groupOf(other) === groupOf(body) && other.alerts.some((seen) => isDeepStrictEqual(seen, alert)));
     if (isDeepStrictEqual(earlier.at(-1), body)) counts.repeat++;
     else if (staleAllowed && senders[index] === waiting && atMs[index] < killedAtMs && body.alerts.every(notifiedBefore)) counts.stale++;
-    else operator.push(body);
+    else {
+      operator.push(body);
+      operatorAtMs.push(atMs[index]);
+    }
   });
-  return { operator, counts };
+  return { operator, operatorAtMs, counts };
+}
+
+/** For each group's n-th notification on both sides, how much later ours reached the operator than theirs. */
+function lagsMs(
+  ours: readonly Notification[],
+  oursAtMs: readonly number[],
+  theirs: readonly Notification[],
+  theirsAtMs: readonly number[],
+) {
+  const timesByGroup = (list: readonly Notification[], atMs: readonly number[]) => {
+    const times = new Map<string, number[]>();
+    for (const [index, body] of list.entries()) times.set(groupOf(body), [...(times.get(groupOf(body)) ?? []), atMs[index]]);
+    return times;
+  };
+  const theirTimes = timesByGroup(theirs, theirsAtMs);
+  return [...timesByGroup(ours, oursAtMs)].flatMap(([group, times]) => times.map((atMs, n) => atMs - (theirTimes.get(group)?.[n] ?? 0)));
 }
 
 interface Stream {
@@ -104,7 +131,7 @@ async function runHa(stream: Stream) {
     );
 
     const theirs = d.theirs.notifications();
-    const { operator, counts } = ours();
+    const { operator, operatorAtMs, counts } = ours();
     if (process.env.DIFF_DEBUG) {
       console.log('ours', d.ours.senders(), show(d.ours.notifications()));
       console.log('theirs', show(theirs));
@@ -112,6 +139,11 @@ async function runHa(stream: Stream) {
     }
     expect(Object.values(byGroup(theirs)).map(show)).toEqual(stream.theirs);
     expect(byGroup(operator)).toEqual(byGroup(theirs));
+    // And in time: a resolve the cluster only let expire (endsAt, 40 s ahead) would come far later.
+    const theirsAtMs = d.theirs.hook.requests.map((request) => request.atMs);
+    const lags = lagsMs(operator, operatorAtMs, theirs, theirsAtMs);
+    if (process.env.DIFF_DEBUG) console.log(`HA lags (ms): ${lags.join(' ')}`);
+    expect(Math.max(...lags)).toBeLessThan(MAX_LAG_MS);
     return counts;
   } finally {
     await d.close();

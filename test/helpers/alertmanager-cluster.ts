@@ -38,7 +38,7 @@ export interface ClusterMember extends RealSystem {
 
 /**
  * Two members, one loading `configOf(0)` and the other `configOf(1)`, resolved once each sees the
- * other, in Alertmanager's notification order (members sorted by their cluster name): the first
+ * other and its gossip has settled, in Alertmanager's notification order (members sorted by their cluster name): the first
  * notifies at once, the second only after `peerTimeout` and only what the first's log does not show.
  */
 export async function startCluster(configOf: (index: number) => string, peerTimeout = PEER_TIMEOUT): Promise<ClusterMember[]> {
@@ -47,7 +47,12 @@ export async function startCluster(configOf: (index: number) => string, peerTime
   try {
     members.push(await clusterMember(configOf(1), portB, portA, peerTimeout));
     await until(async () => (await clusterMembers(members[0].url)) === 2 && (await clusterMembers(members[1].url)) === 2, 60_000);
-    const names = await Promise.all(members.map((member) => clusterName(member.url)));
+    // A member holds every notification until its gossip settles (a few seconds after it starts).
+    await until(
+      async () => (await Promise.all(members.map((member) => clusterStatus(member.url)))).every(({ status }) => status === 'ready'),
+      60_000,
+    );
+    const names = await Promise.all(members.map(async (member) => (await clusterStatus(member.url)).name));
     const indexed = members.map((member, index) => ({ ...member, index }));
     return names[0] < names[1] ? indexed : indexed.reverse();
   } catch (error) {
@@ -56,7 +61,8 @@ export async function startCluster(configOf: (index: number) => string, peerTime
   }
 }
 
-async function clusterName(url: string): Promise<string> {
-  const status = (await fetch(`${url}/api/v2/status`).then((response) => response.json())) as { cluster: { name: string } };
-  return status.cluster.name;
+/** The member's cluster name and state (`settling`, then `ready`). */
+async function clusterStatus(url: string): Promise<{ name: string; status: string }> {
+  const status = (await fetch(`${url}/api/v2/status`).then((response) => response.json())) as { cluster: { name: string; status: string } };
+  return status.cluster;
 }

@@ -24,8 +24,11 @@ import { FEED_MS, HOOK, indent, postSilence, prometheusFeeder, type Side, side, 
  * - theirs: one real Alertmanager fed the same alerts as Prometheus feeds it (driver.ts).
  */
 
-/** The `alertmanager` receiver re-sends firing alerts this often (endsAt four of these ahead). */
-const RESEND = '2s';
+/**
+ * The `alertmanager` receiver re-sends firing alerts this often, endsAt four of these ahead: long
+ * beside the steps, so an alert the cluster only let expire would come tens of seconds late.
+ */
+const RESEND = '10s';
 
 export interface HaDifferential {
   readonly ours: Side & {
