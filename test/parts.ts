@@ -15,6 +15,7 @@ export const PROCESS_TESTS: readonly string[] = [
   'alerts/crash-restart-stalled-chain.test.ts',
   'alerts/crash-restart.test.ts',
   'alerts/differential-delivery.test.ts',
+  'alerts/differential-ha.test.ts',
   'alerts/differential-routing.test.ts',
   'alerts/email.test.ts',
   'alerts/oauth2-alertmanager.test.ts',

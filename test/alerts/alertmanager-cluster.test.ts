@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/server.js';
-import { ALERTMANAGER, freePort, startRealSystem, type RealSystem } from '../helpers/real-systems.js';
+import { startCluster } from '../helpers/alertmanager-cluster.js';
+import { ALERTMANAGER, freePort } from '../helpers/real-systems.js';
 import { requireTool } from '../helpers/tools.js';
 import { startRecorder } from './recorder.js';
 
@@ -28,12 +29,8 @@ interface AmWebhook {
   alerts: Array<{ status: string; labels: Record<string, string> }>;
 }
 
-/** One Alertmanager of the cluster, gossiping on `own` with its peer on `peer`. */
-async function clusterMember(hookUrl: string, own: number, peer: number): Promise<RealSystem> {
-  const member = await startRealSystem(
-    ALERTMANAGER,
-    {
-      'alertmanager.yml': `route:
+/** The cluster's alertmanager.yml: everything to the operator's webhook, grouped by alertname. */
+const clusterConfig = (hookUrl: string) => `route:
   receiver: hook
   group_by: [alertname]
   group_wait: 1s
@@ -42,22 +39,7 @@ async function clusterMember(hookUrl: string, own: number, peer: number): Promis
 receivers:
   - name: hook
     webhook_configs: [{ url: ${hookUrl}/hook }]
-`,
-    },
-    (dir, listen) => [
-      '--config.file=alertmanager.yml',
-      `--storage.path=${join(dir, 'data')}`,
-      `--web.listen-address=${listen}`,
-      `--cluster.listen-address=127.0.0.1:${own}`,
-      `--cluster.peer=127.0.0.1:${peer}`,
-      '--cluster.peer-timeout=3s',
-      '--cluster.gossip-interval=100ms',
-      '--cluster.pushpull-interval=1s',
-    ],
-  );
-  cleanups.push(() => member.stop());
-  return member;
-}
+`;
 
 /** An avaxmon process watching the simulated node, sending to both Alertmanagers; its own state_dir. */
 async function replica(targetUrl: string, alertmanagers: readonly string[]): Promise<ChildProcess> {
@@ -109,21 +91,14 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000
   }
 }
 
-/** Alertmanager's count of members it sees: the cluster is formed once each sees two. */
-async function members(url: string): Promise<number> {
-  const text = await fetch(`${url}/metrics`).then((response) => response.text());
-  return Number(/^alertmanager_cluster_members (\S+)$/m.exec(text)?.[1] ?? 0);
-}
-
 /** A webhook recorder, the node simulator and a two-member Alertmanager cluster that sees itself formed. */
 async function formedCluster() {
   const hook = await startRecorder();
   cleanups.push(() => hook.close());
   const sim = await startSimulator();
   cleanups.push(() => sim.close());
-  const [portA, portB] = [await freePort(), await freePort()];
-  const alertmanagers = [await clusterMember(hook.url, portA, portB), await clusterMember(hook.url, portB, portA)];
-  await until(async () => (await members(alertmanagers[0].url)) === 2 && (await members(alertmanagers[1].url)) === 2);
+  const alertmanagers = await startCluster(() => clusterConfig(hook.url));
+  for (const member of alertmanagers) cleanups.push(() => member.stop());
   return { hook, sim, alertmanagers, urls: alertmanagers.map((member) => member.url) };
 }
 

@@ -85,16 +85,7 @@ export interface Differential {
  */
 export async function startDifferential(routing: string, alerts: string): Promise<Differential> {
   const [ourHook, theirHook] = [await startRecorder(), await startRecorder()];
-  const alertmanager = await startRealSystem(
-    ALERTMANAGER,
-    { 'alertmanager.yml': routing.replaceAll(HOOK, `${theirHook.url}/hook`) },
-    (dir, listen) => [
-      '--config.file=alertmanager.yml',
-      `--storage.path=${join(dir, 'data')}`,
-      `--web.listen-address=${listen}`,
-      '--cluster.listen-address=',
-    ],
-  );
+  const alertmanager = await startReferenceAlertmanager(routing, theirHook.url);
   const stateDir = mkdtempSync(join(tmpdir(), 'avaxmon-differential-'));
   const config = () =>
     parseConfig(
@@ -103,33 +94,7 @@ export async function startDifferential(routing: string, alerts: string): Promis
       )}`,
     ).alerts!;
   let alerting = new AlertPlane(config(), silentLog);
-  const fed = new Map<string, { labels: Record<string, string>; annotations: Record<string, string>; startsAt: string }>();
-  const feed = async () => {
-    const nowMs = Date.now();
-    const current = new Map(
-      alerting.engine
-        .active()
-        .filter((alert) => alert.state === 'firing')
-        .map((alert) => [
-          JSON.stringify(alert.labels),
-          { labels: { ...alert.labels }, annotations: { ...alert.annotations }, startsAt: new Date(alert.activeSinceMs).toISOString() },
-        ]),
-    );
-    const ended = [...fed].filter(([key]) => !current.has(key)).map(([, alert]) => ({ ...alert, endsAt: new Date(nowMs).toISOString() }));
-    const active = [...current.values()].map((alert) => ({ ...alert, endsAt: new Date(nowMs + 10_000).toISOString() }));
-    fed.clear();
-    for (const [key, alert] of current) fed.set(key, alert);
-    const response = await fetch(`${alertmanager.url}/api/v2/alerts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([...active, ...ended]),
-    });
-    if (response.status !== 200) throw new Error(`Alertmanager refused the alerts: ${response.status} ${await response.text()}`);
-  };
-  const side = (hook: Recorder): Side => ({
-    hook,
-    notifications: () => hook.requests.map((request) => comparable(request.json as Webhook)),
-  });
+  const feed = prometheusFeeder(alertmanager.url, () => alerting);
   const differential: Differential = {
     ours: {
       ...side(ourHook),
@@ -156,23 +121,12 @@ export async function startDifferential(routing: string, alerts: string): Promis
       for (const hook of [ourHook, theirHook]) hook.respond = () => ({ status, body: '{}' });
     },
     async silence(labels, durationMs) {
-      const posted = {
-        matchers: Object.entries(labels).map(([name, value]) => ({ name, value, isRegex: false, isEqual: true })),
-        startsAt: new Date().toISOString(),
-        endsAt: new Date(Date.now() + durationMs).toISOString(),
-        createdBy: 'differential',
-        comment: 'the same silence on both sides',
-      };
+      const posted = silenceOf(labels, durationMs);
       const ours = alerting.silences.upsert(posted);
-      const response = await fetch(`${alertmanager.url}/api/v2/silences`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(posted),
-      });
-      const { silenceID } = (await response.json()) as { silenceID: string };
+      const expireTheirs = await postSilence(alertmanager.url, posted);
       return async () => {
         alerting.silences.expire(ours);
-        await fetch(`${alertmanager.url}/api/v2/silence/${silenceID}`, { method: 'DELETE' });
+        await expireTheirs();
       };
     },
     async restart() {
@@ -189,7 +143,84 @@ export async function startDifferential(routing: string, alerts: string): Promis
   return differential;
 }
 
-function indent(text: string): string {
+/** A real Alertmanager alone (no cluster) loading `routing`, its webhooks going to `hookUrl`/hook. */
+export function startReferenceAlertmanager(routing: string, hookUrl: string): Promise<RealSystem> {
+  return startRealSystem(ALERTMANAGER, { 'alertmanager.yml': routing.replaceAll(HOOK, `${hookUrl}/hook`) }, (dir, listen) => [
+    '--config.file=alertmanager.yml',
+    `--storage.path=${join(dir, 'data')}`,
+    `--web.listen-address=${listen}`,
+    '--cluster.listen-address=',
+  ]);
+}
+
+/**
+ * Feeds Alertmanager at `url` the firing alerts of `alerting()` as Prometheus does: each call sends
+ * every firing alert with endsAt 10 s ahead, and once with endsAt now an alert that stopped firing.
+ */
+export function prometheusFeeder(url: string, alerting: () => AlertPlane): () => Promise<void> {
+  const fed = new Map<string, { labels: Record<string, string>; annotations: Record<string, string>; startsAt: string }>();
+  return async () => {
+    const nowMs = Date.now();
+    const current = new Map(
+      alerting()
+        .engine.active()
+        .filter((alert) => alert.state === 'firing')
+        .map((alert) => [
+          JSON.stringify(alert.labels),
+          { labels: { ...alert.labels }, annotations: { ...alert.annotations }, startsAt: new Date(alert.activeSinceMs).toISOString() },
+        ]),
+    );
+    const ended = [...fed].filter(([key]) => !current.has(key)).map(([, alert]) => ({ ...alert, endsAt: new Date(nowMs).toISOString() }));
+    const active = [...current.values()].map((alert) => ({ ...alert, endsAt: new Date(nowMs + 10_000).toISOString() }));
+    fed.clear();
+    for (const [key, alert] of current) fed.set(key, alert);
+    const response = await fetch(`${url}/api/v2/alerts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([...active, ...ended]),
+    });
+    if (response.status !== 200) throw new Error(`Alertmanager refused the alerts: ${response.status} ${await response.text()}`);
+  };
+}
+
+export function side(hook: Recorder): Side {
+  return { hook, notifications: () => hook.requests.map((request) => comparable(request.json as Webhook)) };
+}
+
+export interface PostedSilence {
+  readonly matchers: ReadonlyArray<{ name: string; value: string; isRegex: boolean; isEqual: boolean }>;
+  readonly startsAt: string;
+  readonly endsAt: string;
+  readonly createdBy: string;
+  readonly comment: string;
+}
+
+/** A silence of `labels` from now for `durationMs`, as amtool posts it. */
+export function silenceOf(labels: Record<string, string>, durationMs: number): PostedSilence {
+  return {
+    matchers: Object.entries(labels).map(([name, value]) => ({ name, value, isRegex: false, isEqual: true })),
+    startsAt: new Date().toISOString(),
+    endsAt: new Date(Date.now() + durationMs).toISOString(),
+    createdBy: 'differential',
+    comment: 'the same silence on both sides',
+  };
+}
+
+/** Posts `silence` to the Alertmanager at `url`; returns a function that expires it there. */
+export async function postSilence(url: string, silence: PostedSilence): Promise<() => Promise<void>> {
+  const response = await fetch(`${url}/api/v2/silences`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(silence),
+  });
+  if (response.status !== 200) throw new Error(`Alertmanager refused the silence: ${response.status} ${await response.text()}`);
+  const { silenceID } = (await response.json()) as { silenceID: string };
+  return async () => {
+    await fetch(`${url}/api/v2/silence/${silenceID}`, { method: 'DELETE' });
+  };
+}
+
+export function indent(text: string): string {
   return text
     .split('\n')
     .map((line) => (line.trim() === '' ? line : `  ${line}`))

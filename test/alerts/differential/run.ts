@@ -29,7 +29,7 @@ export async function runScenario(scenario: Scenario): Promise<void> {
 }
 
 /** Groups are independent (Alertmanager flushes each on its own timer): compared group by group, each in order. */
-function byGroup<T extends { receiver: string; groupKey: string }>(notifications: readonly T[]): Record<string, T[]> {
+export function byGroup<T extends { receiver: string; groupKey: string }>(notifications: readonly T[]): Record<string, T[]> {
   const groups: Record<string, T[]> = {};
   for (const body of notifications) (groups[`${body.receiver} ${body.groupKey}`] ??= []).push(body);
   return groups;
