@@ -5,7 +5,7 @@
 // collectors at their default intervals and alerts on, held to one core (taskset; the simulator on
 // the other). Over WINDOW_S it measures the daemon's CPU and RSS, its garbage collections and V8
 // allocation (bench/gc-probe.mjs), a gzip scrape every SCRAPE_S (latency, age of its newest data,
-// lagging collectors), then SIGTERM; then the floor (bench/fleet-floor.mjs) makes the same requests
+// lagging collectors), where its resident memory is at the window's end, then SIGTERM; then the floor (bench/fleet-floor.mjs) makes the same requests
 // to the same nodes at the same rate, on the same core, for the same time. It prints the machine
 // (CPU model, cores, load before and after): absolute cores and MB hold for that machine only, the
 // ratio to the floor of the same run is what compares between machines.
@@ -126,7 +126,9 @@ const { cores, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
   if (second % SCRAPE_S === 0) scrapes.push(await timedGzipScrape());
 });
 const gcAfter = gcTotals('daemon-gc.json');
-const requestsAfter = requestCounts(await scrapeText());
+const textAfter = await scrapeText();
+const requestsAfter = requestCounts(textAfter);
+const memory = memoryOf(daemon.pid, textAfter);
 
 const stopStarted = performance.now();
 daemon.kill('SIGTERM');
@@ -182,6 +184,10 @@ console.log(`| garbage collections (full) | ${gc.count} | ${floorGc.count} | |`)
 console.log(`| V8 heap allocated MB/s | ${gc.mbPerS} | ${floorGc.mbPerS} | ${(gc.bytes / floorGc.bytes).toFixed(2)}x |`);
 console.log(`| V8 heap allocated KB per upstream request | ${gc.kbPerRequest} | ${floorGc.kbPerRequest} | |`);
 console.log(
+  `| RSS at the window's end MB: anonymous (V8 heap committed: young generation, the rest; external) / file-backed | ` +
+    `${memory.anonymous} (${memory.heapNew}, ${memory.heapRest}; ${memory.external}) / ${memory.file} | | |`,
+);
+console.log(
   `| requests per node per minute | ${perNodeMinute.toFixed(1)} | ${(floorResult.requests / NODES / (floorResult.elapsedS / 60)).toFixed(1)} (${floorResult.failures} failed) | |`,
 );
 console.log(`\n| scrapes (gzip, every ${SCRAPE_S} s) | value |\n|---|---|`);
@@ -213,6 +219,27 @@ function seriesOf(text) {
     byFamily.set(family, (byFamily.get(family) ?? 0) + 1);
   }
   return { total, perTarget, byFamily };
+}
+
+/**
+ * Where the daemon's resident memory is, at one moment: anonymous (V8's heap as committed, split into
+ * the young generation and the rest; external memory, mostly Buffers) and file-backed (the node
+ * binary's pages), in MB.
+ */
+function memoryOf(pid, text) {
+  const smaps = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(smaps)?.[1] ?? 0) / 1024;
+  const mb = (pattern) => Number(pattern.exec(text)?.[1] ?? Number.NaN) / 1e6;
+  const heap = mb(/^nodejs_heap_size_total_bytes (\S+)$/m);
+  const heapNew = mb(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)$/m);
+  const fixed = (value) => value.toFixed(0);
+  return {
+    anonymous: fixed(kb('Anonymous')),
+    file: fixed(kb('Rss') - kb('Anonymous')),
+    heapNew: fixed(heapNew),
+    heapRest: fixed(heap - heapNew),
+    external: fixed(mb(/^nodejs_external_memory_bytes (\S+)$/m)),
+  };
 }
 
 /** Garbage collection and V8 allocation between two totals of bench/gc-probe.mjs. */
