@@ -94,7 +94,10 @@ describe('receiver request shapes (loopback server)', () => {
   });
 
   it('slack: incoming webhook text plus a coloured attachment', async () => {
-    const { request } = await send(receiverConfig(`{ name: chat, type: slack, url: ${server.url}/services/T0AAA1111/B0BBB2222/xoxbSlackToken3333 }`), 'resolved');
+    const { request } = await send(
+      receiverConfig(`{ name: chat, type: slack, url: ${server.url}/services/T0AAA1111/B0BBB2222/xoxbSlackToken3333 }`),
+      'resolved',
+    );
     const body = request.json as { text: string; attachments: Array<{ color: string; title: string; text: string; fields: unknown[] }> };
     expect(request.path).toBe('/services/T0AAA1111/B0BBB2222/xoxbSlackToken3333');
     expect(body.text).toContain('RESOLVED');
@@ -103,7 +106,9 @@ describe('receiver request shapes (loopback server)', () => {
   });
 
   it('discord: embeds with a colour per severity, ?wait=true', async () => {
-    const { request } = await send(receiverConfig(`{ name: disc, type: discord, url: ${server.url}/api/webhooks/112233445566778899/DiscordTokenAbcdef }`));
+    const { request } = await send(
+      receiverConfig(`{ name: disc, type: discord, url: ${server.url}/api/webhooks/112233445566778899/DiscordTokenAbcdef }`),
+    );
     const body = request.json as { embeds: Array<{ color: number; title: string; url: string }> };
     expect(request.path).toBe('/api/webhooks/112233445566778899/DiscordTokenAbcdef?wait=true');
     expect(body.embeds[0]).toMatchObject({ color: 0xcf222e, title: 'Node validator-1 is unhealthy', url: 'https://example.org/runbook' });
