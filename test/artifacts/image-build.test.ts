@@ -42,6 +42,8 @@ describe.runIf(tools)('the Dockerfile, built with buildah and run', () => {
   let config: ImageConfig;
   let sim: Simulator;
   let daemon: ChildProcess | undefined;
+  /** Where the image's daemon listens: what finds it if killing `buildah run` did not reach it. */
+  let daemonAddress: string | undefined;
 
   beforeAll(async () => {
     sim = await startSimulator();
@@ -68,6 +70,9 @@ describe.runIf(tools)('the Dockerfile, built with buildah and run', () => {
 
   afterAll(async () => {
     if (daemon && daemon.exitCode === null) daemon.kill('SIGKILL');
+    // Killing `buildah run` does not always reach the daemon it runs (one was left running after a
+    // run beside the CPU hog): its unique listen address finds it.
+    if (daemonAddress) spawnSync('pkill', ['-KILL', '-f', '--', `--web.listen-address=${daemonAddress}`]);
     await sim?.close();
     if (container) spawnSync('buildah', [...storageFlags, 'rm', container]);
     rmSync(scratch, { recursive: true, force: true });
@@ -107,6 +112,7 @@ describe.runIf(tools)('the Dockerfile, built with buildah and run', () => {
     const configFile = join(scratch, 'daemon.yaml');
     writeFileSync(configFile, `global: { interval: 1s, timeout: 500ms }\ntargets:\n  - name: node-a\n    url: ${sim.url}\n`);
     const port = await freePort();
+    daemonAddress = `127.0.0.1:${port}`;
     expect(config.Cmd).toEqual(['--config.file=/etc/avaxmon/config.yaml']);
     daemon = spawn(
       'buildah',
