@@ -77,15 +77,7 @@ describe('http_config.oauth2: the client-credentials grant', () => {
         body: 'access_token=form-token-1a2b&token_type=bearer&expires_in=1',
       };
     };
-    const http = new HttpClient({ maxResponseBytes: 1 << 20 });
-    closers.push(() => http.close());
-    const source = new OAuth2TokenSource({
-      tokenUrl: `${tokens.url}/t`,
-      clientId: 'id',
-      clientSecret: SECRET,
-      scopes: [],
-      endpointParams: {},
-    });
+    const { http, source } = plainClient(`${tokens.url}/t`);
     expect(await source.authorization(http, sec(0), 5_000)).toBe('Bearer form-token-1a2b');
     expect(await source.authorization(http, sec(1), 5_000)).toBe('Bearer form-token-1a2b');
     expect([refused, tokens.requests.length]).toEqual([1, 2]);
@@ -95,16 +87,8 @@ describe('http_config.oauth2: the client-credentials grant', () => {
   it('says which token URL failed and why, without the secret', async () => {
     const tokens = await startTokenServer();
     tokens.respond = () => ({ status: 500, body: `upstream down (client_secret=${SECRET})` });
-    const http = new HttpClient({ maxResponseBytes: 1 << 20 });
-    closers.push(() => http.close());
     parseConfig(oauth2Receiver(`${tokens.url}/t`, 'http://127.0.0.1:9/hook'));
-    const source = new OAuth2TokenSource({
-      tokenUrl: `${tokens.url}/t`,
-      clientId: 'id',
-      clientSecret: SECRET,
-      scopes: [],
-      endpointParams: {},
-    });
+    const { http, source } = plainClient(`${tokens.url}/t`);
     const error = await source.authorization(http, sec(0), 5_000).then(
       () => undefined,
       (reason: Error) => scrubSecrets(reason.message),
@@ -188,6 +172,13 @@ describe('a receiver with http_config.oauth2', () => {
     expect((delivered.json as { alerts: unknown[] }).alerts).toHaveLength(1);
   });
 });
+
+/** A token source for client `id` with no scopes or parameters, and the HTTP client it fetches with. */
+function plainClient(tokenUrl: string): { http: HttpClient; source: OAuth2TokenSource } {
+  const http = new HttpClient({ maxResponseBytes: 1 << 20 });
+  closers.push(() => http.close());
+  return { http, source: new OAuth2TokenSource({ tokenUrl, clientId: 'id', clientSecret: SECRET, scopes: [], endpointParams: {} }) };
+}
 
 function oauth2Receiver(tokenUrl: string, url: string, id = 'client_id: id', secret = `client_secret: ${SECRET}`, extra = ''): string {
   return `alerts:

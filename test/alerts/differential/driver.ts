@@ -17,6 +17,19 @@ import { startRecorder, type Recorder } from '../recorder.js';
 
 /** How often avaxmon evaluates and Alertmanager is fed. */
 export const FEED_MS = 250;
+
+/** Holds the samples a feed step at a time until `done`, failing after `capMs`. */
+export async function holdUntil(
+  hold: (samples: readonly Sample[], holdMs: number) => Promise<void>,
+  samples: readonly Sample[],
+  done: () => boolean,
+  capMs = 60_000,
+): Promise<void> {
+  for (const cap = Date.now() + capMs; !done(); ) {
+    if (Date.now() > cap) throw new Error(`holdUntil: not done after ${capMs} ms`);
+    await hold(samples, FEED_MS);
+  }
+}
 /** The placeholder of the webhook URL in a scenario's config; each side gets its own recorder. */
 export const HOOK = 'HOOK_URL';
 
@@ -111,12 +124,7 @@ export async function startDifferential(routing: string, alerts: string): Promis
         await new Promise((resolve) => setTimeout(resolve, FEED_MS));
       }
     },
-    async holdUntil(samples, done, capMs = 60_000) {
-      for (const cap = Date.now() + capMs; !done(); ) {
-        if (Date.now() > cap) throw new Error(`holdUntil: not done after ${capMs} ms`);
-        await differential.hold(samples, FEED_MS);
-      }
-    },
+    holdUntil: (samples, done, capMs) => holdUntil(differential.hold, samples, done, capMs),
     answer(status) {
       for (const hook of [ourHook, theirHook]) hook.respond = () => ({ status, body: '{}' });
     },

@@ -11,7 +11,18 @@ import type { RealSystem } from '../../helpers/real-systems.js';
 import { until } from '../../helpers/until.js';
 import { silentLog } from '../harness.js';
 import { startRecorder } from '../recorder.js';
-import { FEED_MS, HOOK, indent, postSilence, prometheusFeeder, type Side, side, silenceOf, startReferenceAlertmanager } from './driver.js';
+import {
+  FEED_MS,
+  HOOK,
+  holdUntil,
+  indent,
+  postSilence,
+  prometheusFeeder,
+  type Side,
+  side,
+  silenceOf,
+  startReferenceAlertmanager,
+} from './driver.js';
 
 /**
  * The HA topology of docs/scaling.md beside the reference of the differential suite, from one
@@ -99,12 +110,7 @@ export async function startHaDifferential(routing: string, alerts: string): Prom
           await new Promise((resolve) => setTimeout(resolve, FEED_MS));
         }
       },
-      async holdUntil(samples, done, capMs = 60_000) {
-        for (const cap = Date.now() + capMs; !done(); ) {
-          if (Date.now() > cap) throw new Error(`holdUntil: not done after ${capMs} ms`);
-          await differential.hold(samples, FEED_MS);
-        }
-      },
+      holdUntil: (samples, done, capMs) => holdUntil(differential.hold, samples, done, capMs),
       async silence(labels, durationMs, member) {
         const posted = silenceOf(labels, durationMs);
         await postSilence(member.url, posted);
