@@ -5,6 +5,8 @@ import { LOG_LEVELS, type LogFormat, type LogLevel } from '../runtime/log.js';
 import type { ControlPlaneOptions } from '../server/write-guard.js';
 
 export const DEFAULT_LISTEN_ADDRESS = ':9683';
+/** Prometheus' own default: enough for scrapers, browsers and a rules engine, not for a flood of idle sockets. */
+export const DEFAULT_MAX_CONNECTIONS = 512;
 
 export interface CliOptions {
   readonly command: 'run' | 'init' | 'check-config' | 'simulate' | 'test-alert' | 'collect' | 'healthcheck' | 'help' | 'version';
@@ -16,6 +18,8 @@ export interface CliOptions {
   readonly listenAddresses: readonly string[];
   readonly webConfigFile?: string;
   readonly externalUrl?: string;
+  /** Open connections each listener holds at most, as Prometheus' --web.max-connections; 0: no limit. */
+  readonly maxConnections: number;
   readonly logLevel: LogLevel;
   readonly logFormat: LogFormat;
   readonly values: Record<string, string | boolean | string[] | undefined>;
@@ -38,6 +42,7 @@ Flags:
   --web.listen-address=ADDR  address to listen on (default: ${DEFAULT_LISTEN_ADDRESS}); repeat it to listen on several
   --web.config.file=FILE     TLS and basic-auth config in exporter-toolkit format
   --web.external-url=URL     the URL avaxmon is reached at, for links in notifications (default: http://HOSTNAME:PORT/)
+  --web.max-connections=N    open connections per listen address at most; past it new ones are closed (default: ${DEFAULT_MAX_CONNECTIONS}; 0: no limit)
   --web.enable-lifecycle     allow POST /-/reload from clients other than loopback and write users
   --web.enable-silences      allow creating and expiring silences from clients other than loopback and write users
   --web.write-users=A,B      basic-auth users (web config) who may change state; default: every user
@@ -76,6 +81,7 @@ const FLAGS = {
   'web.listen-address': { type: 'string', multiple: true, default: [DEFAULT_LISTEN_ADDRESS] },
   'web.config.file': { type: 'string' },
   'web.external-url': { type: 'string' },
+  'web.max-connections': { type: 'string', default: String(DEFAULT_MAX_CONNECTIONS) },
   'web.enable-lifecycle': { type: 'boolean' },
   'web.enable-silences': { type: 'boolean' },
   'web.write-users': { type: 'string' },
@@ -109,6 +115,7 @@ export function parseCli(argv: string[]): CliOptions {
     listenAddresses: values['web.listen-address']!,
     webConfigFile: values['web.config.file'],
     externalUrl: values['web.external-url'],
+    maxConnections: parseMaxConnections(values['web.max-connections']!),
     logLevel,
     logFormat,
     values,
@@ -138,6 +145,11 @@ export function controlPlaneOptions(values: CliOptions['values']): ControlPlaneO
     writeUsers: list(values['web.write-users']),
     allowedHosts: list(values['web.allowed-hosts']),
   };
+}
+
+function parseMaxConnections(value: string): number {
+  if (!/^\d+$/.test(value)) throw new UsageError(`--web.max-connections must be a whole number (0: no limit), got "${value}"`);
+  return Number(value);
 }
 
 /** Parses `--shard=INDEX/COUNT` (INDEX from 0): e.g. "2/3" is the third of three replicas. */

@@ -157,7 +157,10 @@ async function runDaemon(options: CliOptions): Promise<number> {
       externalUrl: options.externalUrl ?? defaultExternalUrl(host, port, Boolean(web.https)),
     });
     await daemon.open();
-    await (await import('../server/listen.js')).listenOnEvery(daemon.app, addresses, web);
+    await (await import('../server/listen.js')).listenOnEvery(daemon.app, addresses, web, {
+      maxConnections: options.maxConnections,
+      log: logger,
+    });
     if (options.webConfigFile) (await import('../server/web-config-watch.js')).watchWebConfig(options.webConfigFile, daemon.app, logger);
     // Before the line supervisors and tests wait for: a SIGTERM sent on seeing it must drain, not kill.
     handleSignals(daemon, logger);

@@ -2,6 +2,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { limitConnections } from './connection-limit.js';
 import { enforceClientCertPolicy } from './client-cert-policy.js';
 import type { WebOptions } from './web-config.js';
 
@@ -22,6 +24,7 @@ export async function listenOnEvery(
   app: FastifyInstance,
   addresses: ReadonlyArray<{ host: string; port: number }>,
   web: Pick<WebOptions, 'https' | 'clientAuth'>,
+  limits: { readonly maxConnections: number; readonly log: Logger },
 ): Promise<void> {
   const [first, ...rest] = addresses;
   const servers: Server[] = [];
@@ -36,12 +39,14 @@ export async function listenOnEvery(
       );
     });
   }
+  limitConnections(app.server, limits.maxConnections, limits.log);
   await listenOn(app, first.host, first.port);
   for (const { host, port } of rest) {
     const handler = (request: Parameters<FastifyInstance['routing']>[0], response: Parameters<FastifyInstance['routing']>[1]) =>
       app.routing(request, response);
     const server = web.https ? createHttpsServer(web.https, handler) : createHttpServer(handler);
     if (web.https && web.clientAuth) enforceClientCertPolicy(server as never, web.clientAuth);
+    limitConnections(server, limits.maxConnections, limits.log);
     servers.push(server);
     await listenServer(server, host, port);
   }
