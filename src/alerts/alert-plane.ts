@@ -19,8 +19,10 @@ import { SEVERITIES, type CollectorLookup } from './evaluation/rule.js';
 import { alertUniverse } from './dispatch/silence/match-all.js';
 import { Silences } from './dispatch/silence/silences.js';
 import { AlertStateStore } from './state/state-store.js';
+import { OrderedStateWrites } from './state/state-writes.js';
 import { StateDirLock } from './state/state-dir-lock.js';
 import { WriteFailures } from './state/write-failures.js';
+import { waitAtMost } from './wait-at-most.js';
 import type { AlertRecord } from './evaluation/alert-record.js';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -39,8 +41,10 @@ export class AlertPlane {
   private configValue: AlertsConfig;
   private readonly lock: StateDirLock;
   private readonly writeFailures: WriteFailures;
-  /** Evaluation's open alerts in state_dir. */
-  private readonly store: AlertStateStore;
+  /** `alerts.json` and `nflog.json`, in that order. */
+  private readonly writes: OrderedStateWrites;
+  /** The evaluation under way wrote the alerts at once: the notification log follows at once. */
+  private alertsWrittenNow = false;
 
   readonly clock: Clock;
   /** What evaluations measure `for`, flap windows and held alerts on: it never steps with the wall clock. */
@@ -67,7 +71,7 @@ export class AlertPlane {
     this.http = new HttpClient({ maxResponseBytes: MAX_RESPONSE_BYTES, transports: receiverTransports(config.receivers), responseMemory });
     this.lock = new StateDirLock(config.stateDir, log, { heartbeatMs: config.lockHeartbeatMs, clock });
     this.writeFailures = new WriteFailures(log);
-    const store = new AlertStateStore(config.stateDir, log, this.writeFailures);
+    const store = new AlertStateStore(config.stateDir, log);
     // Group waits, group intervals, repeats and retries are durations: a step of the wall clock must not move them.
     const intervals = this.steady.asClock();
     this.outbox = new Outbox(config.stateDir, log, this.writeFailures, config.maxQueuedNotifications, intervals);
@@ -77,13 +81,23 @@ export class AlertPlane {
       failures: this.writeFailures,
     });
     const restored = store.load();
-    this.store = store;
-    const nflog = new NotificationLog(config.stateDir, log, this.writeFailures, intervals.now());
+    const nflog = new NotificationLog(config.stateDir, log, intervals.now());
+    this.writes = new OrderedStateWrites(
+      [
+        // Until the engine exists (a handover at the start), the alerts as restored.
+        { name: 'alerts', path: store.file, content: () => store.content(this.engine?.active() ?? restored.alerts) },
+        { name: 'nflog', path: nflog.file, content: () => nflog.content() },
+      ],
+      this.writeFailures,
+      intervals,
+    );
+    if (store.loadedText !== undefined) this.writes.loaded('alerts', store.loadedText);
+    nflog.writes = this.writes;
     // A state_dir of a version before the log held it: what was notified, and dispatch's verdicts,
     // move from alerts.json to the log; only once the log has them is alerts.json rewritten without.
     if (restored.legacy) {
       nflog.adopt(restored.legacy, intervals.now());
-      store.save(restored.alerts);
+      this.writes.now('alerts');
     }
     nflog.alerts.retain(new Set(restored.alerts.map((alert) => alert.fingerprint)));
     // Keyed by fingerprint; outlives the alert, since a flapping alert resolves between flaps.
@@ -110,7 +124,11 @@ export class AlertPlane {
       {
         log,
         consumer: this.dispatcher,
-        save: (alerts) => store.save(alerts),
+        save: (queued) => {
+          this.alertsWrittenNow = queued;
+          if (queued) this.writes.now('alerts');
+          else this.writes.soon('alerts');
+        },
         collectors,
         wallOffsetMs: () => this.steady.wallOffsetMs(),
       },
@@ -162,16 +180,18 @@ export class AlertPlane {
 
   /**
    * A failed evaluation (the outbox could not queue) is logged and counts as a change: its state was
-   * rolled back. The notification log is written after the alerts, and not while their file is behind.
+   * rolled back. The notification log is written after the alerts (OrderedStateWrites holds it back
+   * while their file is behind).
    */
   private guarded(context: Record<string, string>, evaluation: () => boolean): boolean {
+    this.alertsWrittenNow = false;
     try {
       return evaluation();
     } catch (error) {
       this.log.error({ err: error, ...context }, 'Alert evaluation failed');
       return true;
     } finally {
-      if (!this.store.behind) this.dispatcher.persist(this.steady.now());
+      this.dispatcher.persist(this.steady.now(), this.alertsWrittenNow);
     }
   }
 
@@ -192,12 +212,18 @@ export class AlertPlane {
     return this.delivery.last.get(receiver);
   }
 
-  /** Sends what it can within `timeoutMs`; the rest stays in the outbox for the next start. */
+  /**
+   * Sends what it can within `timeoutMs` (a send still under way then, to a hung receiver, is not
+   * waited for either); the rest stays in the outbox for the next start. Then the state is written.
+   */
   async stop(timeoutMs: number): Promise<void> {
+    const deadlineMs = this.clock.now() + timeoutMs;
+    const left = () => Math.max(0, deadlineMs - this.clock.now());
     await this.delivery.drain(timeoutMs);
-    await this.delivery.stop();
-    await this.http.close();
-    await this.silences.flush();
+    await waitAtMost(this.clock, this.delivery.stop(), left());
+    await waitAtMost(this.clock, this.http.close(), left());
+    this.outbox.flush();
+    await Promise.all([this.silences.flush(), this.writes.stop()]);
     this.lock.release();
   }
 

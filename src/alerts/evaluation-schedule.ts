@@ -15,8 +15,11 @@ import { renderAlertsSection } from '../server/alerts-section.js';
 
 const ALERTS_SLICE = '~alerts';
 const DELIVERY_SLICE = '~delivery';
-/** How long a stopping daemon keeps delivering; what is left stays in the outbox for the next start. */
-const STOP_DRAIN_MS = 3_000;
+/**
+ * How long a stopping daemon keeps delivering (beside collection's grace, as long); what is left
+ * stays in the outbox for the next start.
+ */
+const STOP_DRAIN_MS = 1_000;
 /**
  * Runs that changed their series evaluate their own target's rules as they end; the sweep evaluates
  * every target this often, for what no run triggers: a `for` ending while the data stays the same,
@@ -46,6 +49,8 @@ export class EvaluationSchedule {
   private alerting?: AlertPlane;
   /** Set once evaluation has started: stops the fleet tick. */
   private stopTimers?: () => void;
+  /** The daemon is stopping: nothing is evaluated any more. */
+  private stopped = false;
   /** The targets the current sweep has yet to cover, and how many it takes at each tick. */
   private sweepQueue: string[] = [];
   private sweepShare = 0;
@@ -99,6 +104,7 @@ export class EvaluationSchedule {
    * collected yet would look like resolved conditions. Evaluates everything once, then sweeps.
    */
   startEvaluating(): void {
+    if (this.stopped) return;
     this.evaluateAll();
     if (this.stopTimers) return;
     let ticks = 0;
@@ -113,7 +119,7 @@ export class EvaluationSchedule {
    * evaluates only the rules reading those families, over that target's samples only.
    */
   afterRun(target: string, families: ReadonlySet<string> | undefined): void {
-    if (!this.alerting || !this.stopTimers) return;
+    if (!this.alerting || !this.stopTimers || this.stopped) return;
     const rules = families && rulesReading(families);
     if (rules?.size === 0) return;
     const scope = { target, samples: this.samplesFor(target, rules), rules, settled: this.settleFor(target) };
@@ -124,8 +130,19 @@ export class EvaluationSchedule {
     return this.alerting ? renderAlertsSection(this.alerting, view) : '';
   }
 
-  async stop(): Promise<void> {
+  /**
+   * The daemon is stopping: runs that end from now on (many cut short by the stop, which would read
+   * as failing collectors) change no alert, and the sweep ends. What they would have found, the next
+   * start finds.
+   */
+  stopEvaluating(): void {
+    this.stopped = true;
     this.stopTimers?.();
+  }
+
+  /** Delivers for up to STOP_DRAIN_MS, then writes the alert state; see AlertPlane.stop. */
+  async stop(): Promise<void> {
+    this.stopEvaluating();
     await this.alerting?.stop(STOP_DRAIN_MS);
   }
 

@@ -8,7 +8,8 @@ import { ALERT_READ_FAMILIES, FLEET_FAMILIES } from '../alerts/evaluation/read-f
 import { STATUS_PAGE_FAMILIES } from '../server/target-status.js';
 import { HttpClient } from '../clients/http.js';
 import { ResponseMemory } from '../clients/response-memory.js';
-import { every, SteadyClock, systemClock, type Clock, type Timer } from '../schedule/clock.js';
+import { every, SteadyClock, systemClock, type Clock } from '../schedule/clock.js';
+import { waitAtMost } from '../alerts/wait-at-most.js';
 import { LastGoodFacts } from '../collectors/last-good-facts.js';
 import { collectorRegistry, type CollectorRegistry } from '../collectors/index.js';
 import { loadConfigFile } from '../config/load.js';
@@ -60,6 +61,11 @@ const LAG_SLICE = '~lag';
 const LAG_TICK_MS = 1_000;
 /** What is collected while stopping is lost anyway; a short grace, then abort (docker stop waits 10 s). */
 export const STOP_GRACE_MS = 1_000;
+/**
+ * How long a stop waits for aborted runs to unwind, and then for the upstream connections to close:
+ * past that the process exits with them (a run abandoned later writes nothing that outlives it).
+ */
+const STOP_UNWIND_MS = 250;
 export const RELOAD_GRACE_MS = 2_000;
 /** Anything the daemon awaits while reloading or stopping gets this long, so neither can hang. */
 const STEP_BOUND_MS = 2_000;
@@ -274,20 +280,26 @@ export class Daemon implements DaemonView {
     return alerts && !alerts.externalUrl && this.options.externalUrl ? { ...alerts, externalUrl: this.options.externalUrl } : alerts;
   }
 
+  /**
+   * Bounded whatever the fleet's size and the receivers' health (within STOP_GRACE_MS plus a few
+   * short bounds): evaluation stops first, so runs ending meanwhile (many cut short by this stop)
+   * change no alert and write nothing; collection's grace and the outbox's drain run side by side;
+   * the alert state is written last. What was collected while stopping is lost anyway; what was
+   * not delivered stays in the outbox for the next start.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     this.stopLagTicks?.();
+    this.alerts.stopEvaluating();
     await this.within(this.reloadChain, RELOAD_GRACE_MS + ABANDON_GRACE_MS + 2 * STEP_BOUND_MS);
-    await this.scheduler?.stop({ graceMs: STOP_GRACE_MS });
-    await this.alerts.stop();
-    await this.within(this.http.close(), STEP_BOUND_MS);
+    const collection = this.scheduler?.stop({ graceMs: STOP_GRACE_MS }) ?? Promise.resolve();
+    await Promise.all([this.within(collection, STOP_GRACE_MS + STOP_UNWIND_MS), this.alerts.stop()]);
+    await this.within(this.http.close(), STOP_UNWIND_MS);
   }
 
   /** Waits for `promise` at most `ms`; what it does after that no longer holds anyone up. */
   private async within(promise: Promise<unknown>, ms: number): Promise<void> {
-    let timer: Timer | undefined;
-    await Promise.race([promise.catch(() => undefined), new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, ms)))]);
-    this.clock.clearTimeout(timer);
+    await waitAtMost(this.clock, promise, ms);
   }
 
   private async schedule(config: Config): Promise<void> {

@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settled, until, useDaemonProcesses } from './daemon-processes.js';
@@ -58,5 +60,53 @@ describe('kill -9 and restart', () => {
     await until(() => onePerIdempotencyKey(hook.requests).length === 2);
     await settled(third.url);
     expect(statuses(onePerIdempotencyKey(hook.requests))).toEqual(['firing:AvalancheNodeUnhealthy', 'resolved:AvalancheNodeUnhealthy']);
+  });
+});
+
+/** A webhook receiver that takes requests and never answers them. */
+async function hungReceiver(): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server = createServer((request) => {
+    requests++;
+    request.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    requests: () => requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('SIGTERM', () => {
+  it('waits for no receiver that never answers: exits cleanly, its notification queued for the next start', async () => {
+    const { sim, hook, stateDir, configFile } = await setup();
+    const hung = await hungReceiver();
+    const config = readFileSync(configFile, 'utf8');
+    writeFileSync(configFile, config.replace(`${hook.url}/hook`, hung.url));
+    try {
+      const first = await daemons.start(configFile, 'info');
+      sim.apply({ fail_check: 'network' });
+      // The firing notification is on its way to a receiver that holds it for its 10 s timeout.
+      await until(() => hung.requests() === 1 && queued(stateDir) === 1);
+      const exited = new Promise<number | null>((resolve) => first.child.once('exit', resolve));
+      first.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(first.output()).toContain('"msg":"Stopped cleanly"');
+      // Not main.ts's last resort, which exits whatever is left undone.
+      expect(first.output()).not.toContain('Stop did not finish in time');
+      expect(queued(stateDir)).toBe(1);
+    } finally {
+      await hung.close();
+    }
+
+    writeFileSync(configFile, config);
+    const second = await daemons.start(configFile);
+    await until(() => hook.requests.length === 1, 60_000);
+    await settled(second.url);
+    expect(statuses(onePerIdempotencyKey(hook.requests))).toEqual(['firing:AvalancheNodeUnhealthy']);
   });
 });

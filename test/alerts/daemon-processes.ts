@@ -79,13 +79,18 @@ ${rulesYaml.replace(/^/gm, '    ')}
       return { sim, hook, stateDir, configFile };
     },
 
-    async start(configFile: string): Promise<{ child: ChildProcess; url: string }> {
+    /** `logLevel`: what `output()` holds (its stdout and stderr); nothing is kept by default. */
+    async start(configFile: string, logLevel?: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {
       const port = await freePort();
-      const child = spawn('node', [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
-        stdio: 'ignore',
-      });
+      const child = spawn(
+        'node',
+        [MAIN, `--config.file=${configFile}`, `--web.listen-address=127.0.0.1:${port}`, `--log.level=${logLevel ?? 'warn'}`],
+        { stdio: logLevel ? ['ignore', 'pipe', 'pipe'] : 'ignore' },
+      );
       children.add(child);
-      return { child, url: `http://127.0.0.1:${port}` };
+      let text = '';
+      for (const stream of [child.stdout, child.stderr]) stream?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      return { child, url: `http://127.0.0.1:${port}`, output: () => text };
     },
 
     killHard(child: ChildProcess): Promise<void> {

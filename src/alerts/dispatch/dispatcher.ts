@@ -131,16 +131,19 @@ export class AlertDispatcher implements AlertConsumer, AlertVerdicts {
   }
 
   /**
-   * Writes the notification log if evaluations changed it. Called once evaluation saved its alerts:
-   * killed in between, the restart finds an alert firing that the log does not say was notified,
-   * and queues its notification again under the same key, which the outbox stores once and its
-   * journal of delivered keys sends once. The other way round, the log could say an alert that
-   * the restart finds pending was notified, and its first firing would never go out.
+   * Writes the notification log if evaluations changed it, after evaluation's alerts (see
+   * OrderedStateWrites): killed in between, the restart finds an alert firing that the log does not
+   * say was notified, and queues its notification again under the same key, which the outbox stores
+   * once and its journal of delivered keys sends once. The other way round, the log could say an
+   * alert that the restart finds pending was notified, and its first firing would never go out.
+   * `now`: the alerts were written at once (the evaluation queued notifications about them), and the
+   * log follows at once; otherwise it is written in the background, as a log behind is repaired.
    */
-  persist(nowMs: number): void {
+  persist(nowMs: number, now: boolean): void {
     if (this.deps.notificationLog.flap === this.savedFlap && !this.notes.dirty) return;
     this.savedFlap = this.deps.notificationLog.flap;
-    this.deps.notificationLog.save(nowMs);
+    if (now) this.deps.notificationLog.save(nowMs);
+    else this.deps.notificationLog.saveSoon(nowMs);
   }
 
   rollback(): void {

@@ -40,8 +40,12 @@ export interface EngineDeps {
   readonly log: Logger;
   /** Takes each evaluation's alerts: dispatch, which evaluation knows by this shape only. */
   readonly consumer: AlertConsumer;
-  /** Persists the open alerts after a change; called once the consumer has committed. */
-  readonly save: (alerts: readonly AlertRecord[], nowMs: number) => void;
+  /**
+   * The open alerts changed (`active()` has them); called once the consumer has committed. `queued`:
+   * the evaluation queued notifications, which a restart must find the alerts consistent with, so
+   * they are written before the evaluation returns; other changes may be written in the background.
+   */
+  readonly save: (queued: boolean) => void;
   readonly collectors?: CollectorLookup;
   /**
    * How far the wall clock is from the steady time the engine is given (SteadyClock.wallOffsetMs):
@@ -143,10 +147,11 @@ export class AlertEngine {
       this.rollback(before, scopes);
       throw error;
     }
-    // Most evaluations change nothing; serialising every alert of the fleet after each run would not be free.
-    const changed = sent || this.durableState(scopes) !== durableBefore;
-    if (changed) this.deps.save(this.active(), nowMs);
-    return changed;
+    // Most evaluations change nothing; serialising every alert of the fleet after each run would not be
+    // free. A notification alone (a reminder, a resend) changes what was notified, which is the log's.
+    const durableChanged = this.durableState(scopes) !== durableBefore;
+    if (durableChanged) this.deps.save(sent);
+    return sent || durableChanged;
   }
 
   /** Gives one scope's alerts to the consumer; an ended alert closes unless the consumer holds it open. */

@@ -1,5 +1,5 @@
 import { closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -50,7 +50,20 @@ export function writeBatchDurably(directory: string, files: ReadonlyArray<readon
 
 /** writeFileDurably without blocking the event loop: for large files written while requests are served. */
 export async function writeFileDurablyAsync(path: string, content: string): Promise<void> {
-  const temporary = `${path}.tmp`;
+  await writeInBackground(path, content, { temporary: `${path}.tmp` });
+}
+
+/**
+ * writeFileDurably off the event loop, for a file that is also written at once (writeFileDurably)
+ * meanwhile: its own temporary file, and the content renamed into place only if `current()` still
+ * says so once it is on disk. The rename is made on the event loop, so it is ordered with the writes
+ * made at once there: an older content never replaces a newer one. Returns whether it was renamed.
+ */
+export async function writeInBackground(
+  path: string,
+  content: string,
+  { temporary = `${path}.bg.tmp`, current = () => true }: { temporary?: string; current?: () => boolean } = {},
+): Promise<boolean> {
   try {
     const file = await openNewAsync(temporary);
     try {
@@ -59,7 +72,11 @@ export async function writeFileDurablyAsync(path: string, content: string): Prom
     } finally {
       await file.close();
     }
-    await rename(temporary, path);
+    if (!current()) {
+      await unlink(temporary);
+      return false;
+    }
+    renameSync(temporary, path);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
     throw error;
@@ -70,6 +87,7 @@ export async function writeFileDurablyAsync(path: string, content: string): Prom
   } finally {
     await directory.close();
   }
+  return true;
 }
 
 function writeSynced(path: string, content: string): void {

@@ -2,8 +2,6 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { AlertRecord, AlertStatus } from '../evaluation/alert-record.js';
-import { writeFileDurably } from './durable-file.js';
-import { WriteFailures } from './write-failures.js';
 
 /** Dispatch's verdicts, which `alerts.json` kept on each alert until they moved to the notification log. */
 interface LegacyVerdicts {
@@ -46,17 +44,18 @@ interface StoredState {
   readonly flapping?: LegacyNotificationState['flapping'];
 }
 
-/** Evaluation's open alerts in `<state_dir>/alerts.json`, so a restart neither re-announces nor forgets. */
+/**
+ * Evaluation's open alerts in `<state_dir>/alerts.json`, so a restart neither re-announces nor
+ * forgets: read here at a start, written through OrderedStateWrites (before the notification log).
+ */
 export class AlertStateStore {
-  private readonly file: string;
-  private lastWritten = '';
-  /** The last save failed: the file is older than the alerts in memory. */
-  behind = false;
+  readonly file: string;
+  /** The file as read at the start when it needs no rewrite: written again only once it differs. */
+  loadedText?: string;
 
   constructor(
     stateDir: string,
     private readonly log: Logger,
-    private readonly failures = new WriteFailures(log),
   ) {
     mkdirSync(stateDir, { recursive: true });
     this.file = join(stateDir, 'alerts.json');
@@ -73,7 +72,7 @@ export class AlertStateStore {
     try {
       const state = JSON.parse(text) as StoredState;
       if (state.version === STATE_VERSION && !state.alerts.some(hasVerdicts)) {
-        this.lastWritten = text;
+        this.loadedText = text;
         return { alerts: state.alerts };
       }
       if (state.version === STATE_VERSION) return withoutVerdicts(state);
@@ -85,23 +84,9 @@ export class AlertStateStore {
     }
   }
 
-  /**
-   * Writes only when something changed: most evaluations change nothing. A failed write keeps the
-   * state in memory (evaluation goes on) and is retried at the next change or evaluation.
-   */
-  save(alerts: readonly AlertRecord[]): void {
-    const text = JSON.stringify({ version: STATE_VERSION, alerts });
-    if (text === this.lastWritten) return;
-    try {
-      writeFileDurably(this.file, text);
-    } catch (error) {
-      this.failures.failed('alerts', error);
-      this.behind = true;
-      return;
-    }
-    this.failures.succeeded('alerts');
-    this.lastWritten = text;
-    this.behind = false;
+  /** The file's content for these alerts. */
+  content(alerts: readonly AlertRecord[]): string {
+    return JSON.stringify({ version: STATE_VERSION, alerts });
   }
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { readStateFile, writeFileDurably } from '../../state/durable-file.js';
-import type { WriteFailures } from '../../state/write-failures.js';
+import { readStateFile } from '../../state/durable-file.js';
+import type { OrderedStateWrites } from '../../state/state-writes.js';
 import type { SavedFlapState } from '../flap/flap-damper.js';
 import { type AlertNotified, NotifiedAlerts } from './notified-alerts.js';
 
@@ -53,23 +53,28 @@ export interface HandedOverState extends Partial<SavedFlapState> {
  * whether a group has news); per open alert, which receivers were told it fires, when, and how many
  * reminders followed (dispatch decides reminders and resolves from it); and the flap damper's
  * memory of recent notifications. It is kept in `<state_dir>/nflog.json`, written durably after
- * every notification and every evaluation that changed it, so a restart neither repeats a
- * notification nor forgets that an alert or a group was notified (its resolve still goes out).
+ * every notification and every evaluation that changed it (after `alerts.json`, see
+ * OrderedStateWrites), so a restart neither repeats a notification nor forgets that an alert or a
+ * group was notified (its resolve still goes out).
  */
 export class NotificationLog {
   private readonly groups = new Map<string, NotifiedGroup>();
   readonly alerts = new NotifiedAlerts();
   /** The flap damper's memory as of the last evaluation that changed it (at a start, as last written). */
   flap: SavedFlapState;
-  private readonly file: string;
+  readonly file: string;
+  /** The time of the latest change, which entries past their retention are dropped at. */
+  private latestMs: number;
+  /** Set once the plane's writes exist: they take this log's content when they write it. */
+  writes?: Pick<OrderedStateWrites, 'now' | 'soon'>;
 
   constructor(
     stateDir: string,
     private readonly log: Logger,
-    private readonly failures: WriteFailures,
     nowMs: number,
   ) {
     this.file = join(stateDir, 'nflog.json');
+    this.latestMs = nowMs;
     this.flap = this.load(nowMs);
     this.alerts.dirty = false;
   }
@@ -113,9 +118,21 @@ export class NotificationLog {
     if (this.groups.delete(group)) this.save(nowMs);
   }
 
-  /** Writes the log now; a failed write keeps it in memory and is retried by the next save. */
+  /** Writes the log now (after the alert state, if that changed too); a failed write is kept in memory and tried again. */
   save(nowMs: number): void {
-    for (const [group, entry] of this.groups) if (nowMs - entry.atMs > RETENTION_MS) this.groups.delete(group);
+    this.changed(nowMs);
+    this.writes?.now('nflog');
+  }
+
+  /** Writes the log in the background: a change a restart may find missing (evaluation's notes, see dispatcher.persist). */
+  saveSoon(nowMs: number): void {
+    this.changed(nowMs);
+    this.writes?.soon('nflog');
+  }
+
+  /** The file's content now; entries past their retention are dropped first. */
+  content(): string {
+    for (const [group, entry] of this.groups) if (this.latestMs - entry.atMs > RETENTION_MS) this.groups.delete(group);
     const stored: StoredLog = {
       version: LOG_VERSION,
       groups: [...this.groups].map(([group, entry]) => ({
@@ -128,14 +145,13 @@ export class NotificationLog {
       alerts: this.alerts.snapshot(),
       flap: this.flap,
     };
-    try {
-      writeFileDurably(this.file, JSON.stringify(stored));
-      this.alerts.dirty = false;
-      this.failures.succeeded('nflog');
-    } catch (error) {
-      // Kept in memory: only a restart before the next successful write would forget it.
-      this.failures.failed('nflog', error);
-    }
+    return JSON.stringify(stored);
+  }
+
+  /** The writes take the content from here when they write: the notes' changes are theirs now. */
+  private changed(nowMs: number): void {
+    this.latestMs = Math.max(this.latestMs, nowMs);
+    this.alerts.dirty = false;
   }
 
   private load(nowMs: number): SavedFlapState {
