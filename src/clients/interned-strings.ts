@@ -1,15 +1,18 @@
 /**
  * Short ASCII strings read from answers' bytes, kept to be handed out again: the node ids, versions
  * and weights a fleet's nodes answer every minute are mostly the same strings, so a read finds
- * them here instead of allocating each anew (and V8 keeps one copy where they become keys).
- * A table of fixed size, each string in one of two slots its hash picks, the older of the two
- * giving way: at most SLOTS strings of at most MAX_LENGTH bytes (about 1.3 MB) for the process.
+ * them here instead of allocating each anew (and the daemon keeps one copy of each). A table of
+ * fixed size: each string in one of the two slots its hash picks (the older of the two giving
+ * way), its bytes beside it to compare with a body's. At most SLOTS strings of at most MAX_LENGTH
+ * bytes: about 3 MB for the process at most.
  */
 const SLOTS = 1 << 14;
 const MAX_LENGTH = 64;
-const table: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(undefined);
+const strings: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(undefined);
+const lengths = new Uint8Array(SLOTS);
+const arena = new Uint8Array(SLOTS * MAX_LENGTH);
 
-/** The string of `bytes` from start to end, which are ASCII (one byte a character): the same string each time when it is in the table. */
+/** The string of `bytes` from start to end, which are ASCII (one byte a character): the same string each time it is in the table. */
 export function internedAscii(bytes: Buffer, start: number, end: number): string {
   const length = end - start;
   if (length > MAX_LENGTH) return bytes.toString('latin1', start, end);
@@ -18,19 +21,23 @@ export function internedAscii(bytes: Buffer, start: number, end: number): string
   const head = Math.min(start + 8, end);
   for (let at = start; at < head; at++) hash = Math.imul(hash ^ bytes[at], 0x01000193);
   for (let at = Math.max(head, end - 8); at < end; at++) hash = Math.imul(hash ^ bytes[at], 0x01000193);
-  const slot = (hash >>> 18) & ~1;
-  const newer = table[slot];
-  if (newer !== undefined && sameText(newer, bytes, start, length)) return newer;
-  const older = table[slot + 1];
-  if (older !== undefined && sameText(older, bytes, start, length)) return older;
+  const newer = (hash >>> 18) & ~1;
+  if (holds(newer, bytes, start, length)) return strings[newer] as string;
+  const older = newer + 1;
+  if (holds(older, bytes, start, length)) return strings[older] as string;
+  strings[older] = strings[newer];
+  lengths[older] = lengths[newer];
+  arena.copyWithin(older * MAX_LENGTH, newer * MAX_LENGTH, newer * MAX_LENGTH + lengths[newer]);
   const made = bytes.toString('latin1', start, end);
-  table[slot + 1] = newer;
-  table[slot] = made;
+  strings[newer] = made;
+  lengths[newer] = length;
+  bytes.copy(arena, newer * MAX_LENGTH, start, end);
   return made;
 }
 
-function sameText(text: string, bytes: Buffer, start: number, length: number): boolean {
-  if (text.length !== length) return false;
-  for (let index = 0; index < length; index++) if (text.charCodeAt(index) !== bytes[start + index]) return false;
+function holds(slot: number, bytes: Buffer, start: number, length: number): boolean {
+  if (lengths[slot] !== length || strings[slot] === undefined) return false;
+  const base = slot * MAX_LENGTH;
+  for (let index = 0; index < length; index++) if (arena[base + index] !== bytes[start + index]) return false;
   return true;
 }

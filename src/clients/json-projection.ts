@@ -23,7 +23,7 @@ export function projectJson(body: Buffer, projection: CompiledProjection): unkno
   position = 0;
   depth = 0;
   nextBackslash = -1;
-  compact = !hasControlBytes(body);
+  compact = undefined;
   try {
     const value = readValue(projection);
     return spaceFrom(body, position) === body.length ? value : NOT_JSON;
@@ -46,6 +46,9 @@ export class CompiledProjection {
   /** The index of a listed `__proto__`, set as an own field (as JSON.parse does), or -1. */
   readonly protoIndex: number = -1;
   readonly rest: CompiledProjection | undefined;
+  /** By a key's length in bytes: the first listed key of that length (-1 for none), each linked to the next. */
+  private readonly firstOfLength: Int16Array = new Int16Array(0);
+  private readonly nextOfLength: Int16Array = new Int16Array(0);
 
   constructor(projection: Projection) {
     this.each = Array.isArray(projection) ? new CompiledProjection((projection as readonly [Projection])[0]) : undefined;
@@ -59,6 +62,13 @@ export class CompiledProjection {
     this.keys = this.names.map((name) => Buffer.from(name, 'utf8'));
     this.shapes = listed.map(([, shape]) => new CompiledProjection(shape));
     this.protoIndex = this.names.indexOf('__proto__');
+    this.firstOfLength = new Int16Array(Math.max(0, ...this.keys.map((key) => key.length + 1))).fill(-1);
+    this.nextOfLength = new Int16Array(this.keys.length).fill(-1);
+    for (let index = this.keys.length - 1; index >= 0; index--) {
+      const length = this.keys[index].length;
+      this.nextOfLength[index] = this.firstOfLength[length];
+      this.firstOfLength[length] = index;
+    }
     const rest = (projection as Record<string, Projection>)['*'];
     this.rest = rest === undefined ? undefined : new CompiledProjection(rest);
     this.keyed = this.names.length > 0 || this.rest !== undefined;
@@ -66,11 +76,10 @@ export class CompiledProjection {
 
   /** The index of the listed key whose bytes are the body's from start to end, or -1. */
   listed(bytes: Buffer, start: number, end: number): number {
-    const keys = this.keys;
     const length = end - start;
-    for (let index = 0; index < keys.length; index++) {
-      const key = keys[index];
-      if (key.length !== length) continue;
+    if (length >= this.firstOfLength.length) return -1;
+    for (let index = this.firstOfLength[length]; index >= 0; index = this.nextOfLength[index]) {
+      const key = this.keys[index];
       let at = 0;
       while (at < length && bytes[start + at] === key[at]) at++;
       if (at === length) return index;
@@ -83,8 +92,11 @@ export class CompiledProjection {
 const SYNTAX = Symbol('JSON syntax error');
 /** Nesting past this is refused as not JSON here, and left to JSON.parse's own limit by the caller. */
 const MAX_DEPTH = 512;
-/** Skipped strings longer than this are searched for their closing quote natively (memchr). */
-const SEARCHED_STRING = 16;
+/**
+ * Skipped strings longer than this are searched for their closing quote natively (memchr): below
+ * it (node ids, addresses, dates) the call costs more than the loop.
+ */
+const SEARCHED_STRING = 64;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -126,11 +138,12 @@ let depth = 0;
 let escaped = false;
 let ascii = true;
 /**
- * No control character (bytes below 0x20) between the first and last token: a skipped string may
- * end at the next quote found natively, unless a backslash (found the same way) comes first. A
- * pretty-printed body (AvalancheGo's are not) is read byte by byte.
+ * No control character (bytes below 0x20) between the first and last token: a long skipped string
+ * may end at the next quote found natively, unless a backslash (found the same way) comes first.
+ * Learnt at the first long string (a body of short strings never pays for it); a pretty-printed
+ * body (AvalancheGo's are not) is read byte by byte.
  */
-let compact = false;
+let compact: boolean | undefined;
 /** The next backslash at or after the last search for one, or the body's length; -1 before the first. */
 let nextBackslash = -1;
 /** The containers a skip is inside, by depth: each one's closing byte. */
@@ -362,7 +375,9 @@ function skippedStringEnd(data: Buffer, from: number): number {
   let byte = data[at];
   while (STRING_STOP[byte] === 0 && at < short) byte = data[++at];
   if (byte === QUOTE) return at;
-  if (at < short || !compact) return stringEnd(data, at);
+  if (at < short) return stringEnd(data, at);
+  compact ??= !hasControlBytes(data);
+  if (!compact) return stringEnd(data, at);
   const quote = data.indexOf(QUOTE, at);
   if (quote < 0) throw SYNTAX;
   if (nextBackslash < at) {
