@@ -5,31 +5,28 @@
 //   - projectJson with the projection the daemon uses (read from the built collector's source, so
 //     the figure is for what the daemon asks, not a copy),
 //   - and, with BASELINE=<path of another build's dist/clients/json-projection.js>, that reader too.
-// Allocation is what V8's heap grew by plus what collections freed (v8.GCProfiler), per read.
+// Time is per read, in the best of ROUNDS rounds of every reader of every body in turns;
+// allocation is what V8's heap grew by plus what collections freed (v8.GCProfiler), per read.
 // Light: about 20 s, one core.
 //
 // Usage: npm run -s build && node bench/json-projection.mjs
-//   ROUNDS (5), ROUND_MS (250), BASELINE (unset)
+//   ROUNDS (15), BASELINE (unset)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { GCProfiler, getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { cpus } from 'node:os';
+import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { freePort } from './ports.mjs';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const ROUND_MS = Number(process.env.ROUND_MS ?? 250);
+const ROUNDS = Number(process.env.ROUNDS ?? 15);
 const dist = new URL('../dist/', import.meta.url);
 const { projectJson, NOT_JSON } = await import(new URL('clients/json-projection.js', dist).href);
 const { gorillaAnswer } = await import(new URL('clients/jsonrpc.js', dist).href);
 const baseline = process.env.BASELINE ? await import(process.env.BASELINE) : undefined;
 
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc');
-
 /** The argument of `const NAME = gorillaAnswer(...)` in a built collector: the projection the daemon uses. */
 function daemonProjection(file, name) {
   const source = readFileSync(new URL(file, dist), 'utf8');
-  const found = source.match(new RegExp(`const ${name} = gorillaAnswer\\((.*)\\);`));
+  const found = source.match(new RegExp(`const ${name} = gorillaAnswer\\(([\\s\\S]*?)\\);\n`));
   if (!found) return undefined;
   return new Function(`return (${found[1]});`)();
 }
@@ -81,41 +78,31 @@ try {
   sim.kill();
 }
 
-/** Runs `read` for about ROUND_MS; returns [ms per read, bytes allocated per read]. */
-function measure(read) {
-  collectGarbage();
+/** V8 heap bytes allocated per read over `reads` reads: what the heap grew by plus what collections freed. */
+function allocated(read, reads) {
   const profiler = new GCProfiler();
   const usedBefore = getHeapStatistics().used_heap_size;
   profiler.start();
-  let reads = 0;
   let sink;
-  const start = process.hrtime.bigint();
-  const until = start + BigInt(ROUND_MS * 1e6);
-  let now;
-  do {
-    sink = read();
-    reads++;
-    now = process.hrtime.bigint();
-  } while (now < until);
+  for (let index = 0; index < reads; index++) sink = read();
   const usedAfter = getHeapStatistics().used_heap_size;
   const { statistics } = profiler.stop();
   let freed = 0;
   for (const gc of statistics) freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
   if (sink === NOT_JSON) throw new Error('a body the reader refused');
-  return [Number(now - start) / 1e6 / reads, (usedAfter - usedBefore + freed) / reads];
+  return (usedAfter - usedBefore + freed) / reads;
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value) => value.toFixed(3);
 const kb = (value) => (value / 1024).toFixed(0);
 const ratio = (value, floor) => (value / floor).toFixed(2);
 
-console.log(`json-projection bench: node ${process.version}, ${ROUNDS} rounds of ${ROUND_MS} ms per reader, median round`);
+console.log(`json-projection bench: node ${process.version}, ${cpus()[0].model} x${cpus().length}, best of ${ROUNDS} interleaved rounds`);
 console.log(
   `\n| body | bytes | JSON.parse ms | projection ms | time ratio | JSON.parse KB | projection KB | alloc ratio |${baseline ? ' baseline ms | baseline KB |' : ''}`,
 );
 console.log(`|---|---|---|---|---|---|---|---|${baseline ? '---|---|' : ''}`);
-for (const [index, test] of CASES.entries()) {
+const cases = CASES.map((test, index) => {
   const bytes = bodies[index];
   const shape = daemonProjection(...test.projection);
   const answer = shape && gorillaAnswer(shape);
@@ -125,17 +112,31 @@ for (const [index, test] of CASES.entries()) {
     const old = new baseline.CompiledProjection({ result: shape, error: true });
     readers.baseline = () => baseline.projectJson(bytes, old);
   }
-  const rounds = Object.fromEntries(Object.keys(readers).map((name) => [name, []]));
-  for (let round = 0; round < ROUNDS; round++) for (const [name, read] of Object.entries(readers)) rounds[name].push(measure(read));
-  const [parseMs, parseBytes] = ['0', '1'].map((at) => median(rounds.parse.map((pair) => pair[at])));
-  const cells = [test.name, bytes.length, ms(parseMs)];
+  return { test, bytes, answer, readers, best: {} };
+});
+// Every reader of every body first, then rounds over all of them: the readers' code is as
+// polymorphic as in the daemon, which reads these bodies in turns. A round reads a body about 6 MB
+// worth of times, so that collections of what the reads leave count too; on a shared machine the
+// best round is the figure least disturbed by other work.
+for (let warm = 0; warm < 20; warm++) for (const { readers } of cases) for (const read of Object.values(readers)) read();
+for (let round = 0; round < ROUNDS; round++)
+  for (const { readers, best, bytes } of cases)
+    for (const [name, read] of Object.entries(readers)) {
+      const reads = Math.ceil(6e6 / bytes.length);
+      const start = performance.now();
+      for (let index = 0; index < reads; index++) read();
+      best[name] = Math.min(best[name] ?? Number.POSITIVE_INFINITY, (performance.now() - start) / reads);
+    }
+for (const { readers, bytes } of cases)
+  for (const [name, read] of Object.entries(readers))
+    readers[name] = { read, bytes: allocated(read, Math.max(5, Math.round(4e6 / bytes.length))) };
+for (const { test, bytes, answer, readers, best } of cases) {
+  const cells = [test.name, bytes.length, ms(best.parse)];
   if (answer) {
-    const [projectMs, projectBytes] = ['0', '1'].map((at) => median(rounds.projection.map((pair) => pair[at])));
-    cells.push(ms(projectMs), ratio(projectMs, parseMs), kb(parseBytes), kb(projectBytes), ratio(projectBytes, parseBytes));
-  } else cells.push('(not projected)', '', kb(parseBytes), '', '');
-  if (readers.baseline) {
-    const [oldMs, oldBytes] = ['0', '1'].map((at) => median(rounds.baseline.map((pair) => pair[at])));
-    cells.push(ms(oldMs), kb(oldBytes));
-  } else if (baseline) cells.push('', '');
+    cells.push(ms(best.projection), ratio(best.projection, best.parse));
+    cells.push(kb(readers.parse.bytes), kb(readers.projection.bytes), ratio(readers.projection.bytes, readers.parse.bytes));
+  } else cells.push('(not projected)', '', kb(readers.parse.bytes), '', '');
+  if (readers.baseline) cells.push(ms(best.baseline), kb(readers.baseline.bytes));
+  else if (baseline) cells.push('', '');
   console.log(`| ${cells.join(' | ')} |`);
 }

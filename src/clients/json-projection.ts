@@ -96,7 +96,7 @@ const MAX_DEPTH = 512;
  * Skipped strings longer than this are searched for their closing quote natively (memchr): below
  * it (node ids, addresses, dates) the call costs more than the loop.
  */
-const SEARCHED_STRING = 64;
+const SEARCHED_STRING = 40;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
