@@ -94,7 +94,7 @@ const SYNTAX = Symbol('JSON syntax error');
 const MAX_DEPTH = 512;
 /**
  * Skipped strings longer than this are searched for their closing quote natively (memchr): below
- * it (node ids, addresses, dates) the call costs more than the loop.
+ * it (addresses, dates) the call costs more than the loop; node ids (47 bytes) and keys gain.
  */
 const SEARCHED_STRING = 40;
 
