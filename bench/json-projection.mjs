@@ -10,14 +10,14 @@
 // Light: about 20 s, one core.
 //
 // Usage: npm run -s build && node bench/json-projection.mjs
-//   ROUNDS (15), BASELINE (unset)
+//   ROUNDS (25), BASELINE (unset)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { freePort } from './ports.mjs';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 15);
+const ROUNDS = Number(process.env.ROUNDS ?? 25);
 const dist = new URL('../dist/', import.meta.url);
 const { projectJson, NOT_JSON } = await import(new URL('clients/json-projection.js', dist).href);
 const { gorillaAnswer } = await import(new URL('clients/jsonrpc.js', dist).href);
