@@ -1,3 +1,5 @@
+import { internedAscii } from './interned-strings.js';
+
 /**
  * What of a JSON value to keep: `true` keeps it whole; `[shape]` keeps each element of an array by
  * shape; an object keeps the keys it lists, each by its own shape, and skips every other, except
@@ -16,38 +18,73 @@ export const NOT_JSON: unique symbol = Symbol('not JSON');
  * whose readers use a few fields of each entry (info.peers) no longer become a tree of objects
  * and strings to read four of fourteen fields and drop (docs/decisions.md#a-field-only-read-of-large-answers).
  */
-export function projectJson(bytes: Buffer, projection: CompiledProjection): unknown {
-  const reader = new ProjectingReader(bytes);
+export function projectJson(body: Buffer, projection: CompiledProjection): unknown {
+  bytes = body;
+  position = 0;
+  depth = 0;
+  nextBackslash = -1;
+  compact = undefined;
   try {
-    return reader.document(projection);
+    const value = readValue(projection);
+    return spaceFrom(body, position) === body.length ? value : NOT_JSON;
   } catch (error) {
     if (error === SYNTAX || error instanceof RangeError) return NOT_JSON;
     throw error;
+  } finally {
+    bytes = NO_BYTES;
   }
 }
 
 /** A projection with its keys as bytes, to compare with the body's keys without decoding them. */
 export class CompiledProjection {
-  readonly keep: boolean;
-  readonly each?: CompiledProjection;
+  /** An object read field by field: it lists keys or keeps the rest. */
+  readonly keyed: boolean;
+  readonly each: CompiledProjection | undefined;
   readonly names: readonly string[] = [];
   readonly keys: readonly Buffer[] = [];
   readonly shapes: readonly CompiledProjection[] = [];
-  readonly rest?: CompiledProjection;
+  /** The index of a listed `__proto__`, set as an own field (as JSON.parse does), or -1. */
+  readonly protoIndex: number = -1;
+  readonly rest: CompiledProjection | undefined;
+  /** By a key's length in bytes: the first listed key of that length (-1 for none), each linked to the next. */
+  private readonly firstOfLength: Int16Array = new Int16Array(0);
+  private readonly nextOfLength: Int16Array = new Int16Array(0);
 
   constructor(projection: Projection) {
-    this.keep = projection === true;
-    if (projection === true) return;
-    if (Array.isArray(projection)) {
-      this.each = new CompiledProjection((projection as readonly [Projection])[0]);
+    this.each = Array.isArray(projection) ? new CompiledProjection((projection as readonly [Projection])[0]) : undefined;
+    if (projection === true || Array.isArray(projection)) {
+      this.keyed = false;
+      this.rest = undefined;
       return;
     }
     const listed = Object.entries(projection as Record<string, Projection>).filter(([name]) => name !== '*');
     this.names = listed.map(([name]) => name);
     this.keys = this.names.map((name) => Buffer.from(name, 'utf8'));
     this.shapes = listed.map(([, shape]) => new CompiledProjection(shape));
+    this.protoIndex = this.names.indexOf('__proto__');
+    this.firstOfLength = new Int16Array(Math.max(0, ...this.keys.map((key) => key.length + 1))).fill(-1);
+    this.nextOfLength = new Int16Array(this.keys.length).fill(-1);
+    for (let index = this.keys.length - 1; index >= 0; index--) {
+      const length = this.keys[index].length;
+      this.nextOfLength[index] = this.firstOfLength[length];
+      this.firstOfLength[length] = index;
+    }
     const rest = (projection as Record<string, Projection>)['*'];
-    if (rest !== undefined) this.rest = new CompiledProjection(rest);
+    this.rest = rest === undefined ? undefined : new CompiledProjection(rest);
+    this.keyed = this.names.length > 0 || this.rest !== undefined;
+  }
+
+  /** The index of the listed key whose bytes are the body's from start to end, or -1. */
+  listed(bytes: Buffer, start: number, end: number): number {
+    const length = end - start;
+    if (length >= this.firstOfLength.length) return -1;
+    for (let index = this.firstOfLength[length]; index >= 0; index = this.nextOfLength[index]) {
+      const key = this.keys[index];
+      let at = 0;
+      while (at < length && bytes[start + at] === key[at]) at++;
+      if (at === length) return index;
+    }
+    return -1;
   }
 }
 
@@ -55,6 +92,11 @@ export class CompiledProjection {
 const SYNTAX = Symbol('JSON syntax error');
 /** Nesting past this is refused as not JSON here, and left to JSON.parse's own limit by the caller. */
 const MAX_DEPTH = 512;
+/**
+ * Skipped strings longer than this are searched for their closing quote natively (memchr): below
+ * it (addresses, dates) the call costs more than the loop; node ids (47 bytes) and keys gain.
+ */
+const SEARCHED_STRING = 40;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -67,278 +109,405 @@ const CLOSE_ARRAY = 0x5d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
-const TRUE = Buffer.from('true');
-const FALSE = Buffer.from('false');
-const NULL = Buffer.from('null');
+const LOWER_T = 0x74;
+const LOWER_F = 0x66;
+const LOWER_N = 0x6e;
+const SPACE = 0x20;
+/** The top bit of each byte of a word. */
+const TOP_BITS = 0x80808080 | 0;
 
-/** A recursive-descent reader over the bytes: keeps what the projection asks for, skips the rest. */
-class ProjectingReader {
-  private at = 0;
-  private depth = 0;
-  /** Set by stringEnd: the string just scanned has escapes, or bytes beyond ASCII. */
-  private escaped = false;
-  private ascii = true;
-
-  constructor(private readonly bytes: Buffer) {}
-
-  document(projection: CompiledProjection): unknown {
-    const value = this.value(projection);
-    this.space();
-    if (this.at !== this.bytes.length) throw SYNTAX;
-    return value;
-  }
-
-  private value(projection: CompiledProjection): unknown {
-    const first = this.next();
-    if (first === OPEN_OBJECT) return projection.names.length > 0 || projection.rest ? this.object(projection) : this.whole();
-    if (first === OPEN_ARRAY && projection.each) return this.array(projection.each);
-    return this.whole();
-  }
-
-  /** A value kept whole, as JSON.parse makes it. */
-  private whole(): unknown {
-    const first = this.next();
-    if (first === QUOTE) return this.string();
-    if (first === OPEN_OBJECT) return this.object(KEEP_ALL);
-    if (first === OPEN_ARRAY) return this.array(KEEP);
-    if (first === 0x74) return this.literal(TRUE, true);
-    if (first === 0x66) return this.literal(FALSE, false);
-    if (first === 0x6e) return this.literal(NULL, null);
-    const start = this.at;
-    this.number();
-    return Number(this.bytes.toString('latin1', start, this.at));
-  }
-
-  private object(projection: CompiledProjection): Record<string, unknown> {
-    this.enter();
-    const out: Record<string, unknown> = {};
-    if (this.closes(CLOSE_OBJECT)) return out;
-    for (;;) {
-      if (this.next() !== QUOTE) throw SYNTAX;
-      const start = this.at + 1;
-      const end = this.stringEnd();
-      this.expect(COLON);
-      const listed = this.escaped ? projection.names.indexOf(this.decoded(start, end)) : this.listed(projection, start, end);
-      if (listed >= 0) assign(out, projection.names[listed], this.value(projection.shapes[listed]));
-      else if (projection.rest) assign(out, this.decoded(start, end), this.value(projection.rest));
-      else this.skip();
-      const after = this.next();
-      this.at++;
-      if (after === CLOSE_OBJECT) return this.leave(out);
-      if (after !== COMMA) throw SYNTAX;
-    }
-  }
-
-  private array(element: CompiledProjection): unknown[] {
-    this.enter();
-    const out: unknown[] = [];
-    if (this.closes(CLOSE_ARRAY)) return out;
-    for (;;) {
-      out.push(this.value(element));
-      const after = this.next();
-      this.at++;
-      if (after === CLOSE_ARRAY) return this.leave(out);
-      if (after !== COMMA) throw SYNTAX;
-    }
-  }
-
-  /** Checks a value's grammar and moves past it, making nothing. */
-  private skip(): void {
-    const first = this.next();
-    if (first === QUOTE) {
-      this.stringEnd();
-    } else if (first === OPEN_OBJECT) {
-      this.skipMembers(CLOSE_OBJECT, true);
-    } else if (first === OPEN_ARRAY) {
-      this.skipMembers(CLOSE_ARRAY, false);
-    } else if (first === 0x74) this.literal(TRUE, true);
-    else if (first === 0x66) this.literal(FALSE, false);
-    else if (first === 0x6e) this.literal(NULL, null);
-    else this.number();
-  }
-
-  private skipMembers(close: number, keyed: boolean): void {
-    this.enter();
-    if (this.closes(close)) return;
-    for (;;) {
-      if (keyed) {
-        if (this.next() !== QUOTE) throw SYNTAX;
-        this.stringEnd();
-        this.expect(COLON);
-      }
-      this.skip();
-      const after = this.next();
-      this.at++;
-      if (after === close) {
-        this.leave(undefined);
-        return;
-      }
-      if (after !== COMMA) throw SYNTAX;
-    }
-  }
-
-  /** The index of the listed key the body's key (its bytes from start to end) equals, or -1. */
-  private listed(projection: CompiledProjection, start: number, end: number): number {
-    const { keys } = projection;
-    const bytes = this.bytes;
-    const length = end - start;
-    for (let index = 0; index < keys.length; index++) {
-      const key = keys[index];
-      if (key.length !== length) continue;
-      let at = 0;
-      while (at < length && bytes[start + at] === key[at]) at++;
-      if (at === length) return index;
-    }
-    return -1;
-  }
-
-  /** At an opening quote: the string's value. */
-  private string(): string {
-    const start = this.at + 1;
-    const end = this.stringEnd();
-    return this.decoded(start, end);
-  }
-
-  /** The text of the string whose contents (escaped as sent) run from start to end, as stringEnd left it. */
-  private decoded(start: number, end: number): string {
-    if (this.escaped) return JSON.parse(this.bytes.toString('utf8', start - 1, end + 1)) as string;
-    return this.bytes.toString(this.ascii ? 'latin1' : 'utf8', start, end);
-  }
-
-  /**
-   * At an opening quote: moves past the closing one and returns its index, checking escapes and
-   * refusing raw control characters as JSON.parse does; notes whether it needs more than latin1.
-   */
-  private stringEnd(): number {
-    const bytes = this.bytes;
-    const length = bytes.length;
-    let at = this.at + 1;
-    let escaped = false;
-    let ascii = true;
-    for (;;) {
-      if (at >= length) throw SYNTAX;
-      const byte = bytes[at];
-      if (byte === QUOTE) break;
-      if (byte === BACKSLASH) {
-        escaped = true;
-        at = this.escapeEnd(at);
-      } else if (byte < 0x20) {
-        throw SYNTAX;
-      } else {
-        if (byte >= 0x80) ascii = false;
-        at++;
-      }
-    }
-    this.escaped = escaped;
-    this.ascii = ascii;
-    this.at = at + 1;
-    return at;
-  }
-
-  private escapeEnd(at: number): number {
-    const escape = this.bytes[at + 1];
-    if (escape === 0x75) {
-      for (let digit = at + 2; digit < at + 6; digit++) if (!isHex(this.bytes[digit])) throw SYNTAX;
-      return at + 6;
-    }
-    // " \ / b f n r t
-    if (
-      escape === QUOTE ||
-      escape === BACKSLASH ||
-      escape === 0x2f ||
-      escape === 0x62 ||
-      escape === 0x66 ||
-      escape === 0x6e ||
-      escape === 0x72 ||
-      escape === 0x74
-    )
-      return at + 2;
-    throw SYNTAX;
-  }
-
-  /** JSON's number grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? */
-  private number(): void {
-    const bytes = this.bytes;
-    let at = this.at;
-    if (bytes[at] === MINUS) at++;
-    if (bytes[at] === ZERO) at++;
-    else if (isDigit(bytes[at])) while (isDigit(bytes[at])) at++;
-    else throw SYNTAX;
-    if (bytes[at] === 0x2e) {
-      at++;
-      if (!isDigit(bytes[at])) throw SYNTAX;
-      while (isDigit(bytes[at])) at++;
-    }
-    if (bytes[at] === 0x65 || bytes[at] === 0x45) {
-      at++;
-      if (bytes[at] === 0x2b || bytes[at] === MINUS) at++;
-      if (!isDigit(bytes[at])) throw SYNTAX;
-      while (isDigit(bytes[at])) at++;
-    }
-    this.at = at;
-  }
-
-  private literal<T>(text: Buffer, value: T): T {
-    for (let index = 0; index < text.length; index++) if (this.bytes[this.at + index] !== text[index]) throw SYNTAX;
-    this.at += text.length;
-    return value;
-  }
-
-  /** Skips whitespace and returns the next byte (undefined at the end), not moving past it. */
-  private next(): number {
-    this.space();
-    return this.bytes[this.at];
-  }
-
-  private space(): void {
-    const bytes = this.bytes;
-    let at = this.at;
-    for (;;) {
-      const byte = bytes[at];
-      if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) at++;
-      else break;
-    }
-    this.at = at;
-  }
-
-  private expect(byte: number): void {
-    if (this.next() !== byte) throw SYNTAX;
-    this.at++;
-  }
-
-  /** Past an opening bracket, one level deeper. */
-  private enter(): void {
-    if (++this.depth > MAX_DEPTH) throw SYNTAX;
-    this.at++;
-  }
-
-  /** Past the closing bracket and one level up, if the next byte is it. */
-  private closes(close: number): boolean {
-    if (this.next() !== close) return false;
-    this.at++;
-    this.depth--;
-    return true;
-  }
-
-  /** Just past a closing bracket: one level up. */
-  private leave<T>(value: T): T {
-    this.depth--;
-    return value;
-  }
-}
+/** Which bytes end a run of a string's plain contents: a quote, a backslash, a control character. */
+const STRING_STOP = new Uint8Array(256);
+STRING_STOP.fill(1, 0, SPACE);
+STRING_STOP[QUOTE] = 1;
+STRING_STOP[BACKSLASH] = 1;
 
 const KEEP = new CompiledProjection(true);
 /** An object kept whole: every key, each kept whole. */
 const KEEP_ALL = new CompiledProjection({ '*': true });
+const NO_BYTES = Buffer.alloc(0);
 
-/** A key as JSON.parse sets it: an own property, even `__proto__`. */
-function assign(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
+// The reader's state while projectJson runs (it is synchronous and calls out to nothing): the
+// functions below pass their place on through `position` and keep it in locals in their loops.
+let bytes: Buffer = NO_BYTES;
+/** The index of the next byte to read, between functions. */
+let position = 0;
+/** The nesting of the value being read. */
+let depth = 0;
+/** Set by stringEnd: the string just scanned has escapes, or bytes beyond ASCII. */
+let escaped = false;
+let ascii = true;
+/**
+ * No control character (bytes below 0x20) between the first and last token: a long skipped string
+ * may end at the next quote found natively, unless a backslash (found the same way) comes first.
+ * Learnt at the first long string (a body of short strings never pays for it); a pretty-printed
+ * body (AvalancheGo's are not) is read byte by byte.
+ */
+let compact: boolean | undefined;
+/** The next backslash at or after the last search for one, or the body's length; -1 before the first. */
+let nextBackslash = -1;
+/** The containers a skip is inside, by depth: each one's closing byte. */
+const closers = new Uint8Array(MAX_DEPTH + 1);
+
+/** A value at `position`, kept as the projection says; `position` ends past it. */
+function readValue(projection: CompiledProjection): unknown {
+  const data = bytes;
+  let at = position;
+  let first = data[at];
+  if (first <= SPACE) {
+    at = spaceFrom(data, at);
+    first = data[at];
+  }
+  position = at;
+  if (first === OPEN_OBJECT) return readObject(projection.keyed ? projection : KEEP_ALL);
+  if (first === OPEN_ARRAY) return readArray(projection.each ?? KEEP);
+  if (first === QUOTE) {
+    const end = stringEnd(data, at + 1);
+    position = end + 1;
+    return decoded(data, at + 1, end);
+  }
+  if (first === LOWER_T) {
+    position = literalEnd(data, at, TRUE);
+    return true;
+  }
+  if (first === LOWER_F) {
+    position = literalEnd(data, at, FALSE);
+    return false;
+  }
+  if (first === LOWER_N) {
+    position = literalEnd(data, at, NULL);
+    return null;
+  }
+  position = numberEnd(data, at);
+  return numberValue(data, at, position);
 }
 
-function isDigit(byte: number | undefined): boolean {
-  return byte !== undefined && byte >= ZERO && byte <= NINE;
+function readObject(projection: CompiledProjection): Record<string, unknown> {
+  if (++depth > MAX_DEPTH) throw SYNTAX;
+  const data = bytes;
+  const out: Record<string, unknown> = {};
+  let at = position + 1;
+  let next = data[at];
+  if (next <= SPACE) {
+    at = spaceFrom(data, at);
+    next = data[at];
+  }
+  if (next === CLOSE_OBJECT) {
+    position = at + 1;
+    depth--;
+    return out;
+  }
+  for (;;) {
+    if (next !== QUOTE) throw SYNTAX;
+    const start = at + 1;
+    const end = stringEnd(data, start);
+    at = end + 1;
+    if (data[at] !== COLON) {
+      at = spaceFrom(data, at);
+      if (data[at] !== COLON) throw SYNTAX;
+    }
+    at++;
+    const listed = escaped ? projection.names.indexOf(decoded(data, start, end)) : projection.listed(data, start, end);
+    if (listed >= 0) {
+      position = at;
+      const value = readValue(projection.shapes[listed]);
+      at = position;
+      if (listed === projection.protoIndex) ownProto(out, value);
+      else out[projection.names[listed]] = value;
+    } else if (projection.rest !== undefined) {
+      const key = decoded(data, start, end);
+      position = at;
+      const value = readValue(projection.rest);
+      at = position;
+      if (key === '__proto__') ownProto(out, value);
+      else out[key] = value;
+    } else at = skipValue(data, at);
+    next = data[at];
+    if (next <= SPACE) {
+      at = spaceFrom(data, at);
+      next = data[at];
+    }
+    if (next === COMMA) {
+      next = data[++at];
+      if (next <= SPACE) {
+        at = spaceFrom(data, at);
+        next = data[at];
+      }
+    } else if (next === CLOSE_OBJECT) {
+      position = at + 1;
+      depth--;
+      return out;
+    } else throw SYNTAX;
+  }
+}
+
+function readArray(element: CompiledProjection): unknown[] {
+  if (++depth > MAX_DEPTH) throw SYNTAX;
+  const data = bytes;
+  const out: unknown[] = [];
+  let at = spaceFrom(data, position + 1);
+  if (data[at] === CLOSE_ARRAY) {
+    position = at + 1;
+    depth--;
+    return out;
+  }
+  for (;;) {
+    position = at;
+    out.push(readValue(element));
+    at = position;
+    let next = data[at];
+    if (next <= SPACE) {
+      at = spaceFrom(data, at);
+      next = data[at];
+    }
+    at++;
+    if (next === CLOSE_ARRAY) {
+      position = at;
+      depth--;
+      return out;
+    }
+    if (next !== COMMA) throw SYNTAX;
+  }
+}
+
+/**
+ * Checks the grammar of the value at `from` and returns the index past it, making nothing. One
+ * loop over the nesting (each container's closer on `closers`) rather than a call per value: most
+ * of a large answer is skipped.
+ */
+function skipValue(data: Buffer, from: number): number {
+  const base = depth;
+  let level = base;
+  let at = from;
+  for (;;) {
+    // A value starts here.
+    let first = data[at];
+    if (first <= SPACE) {
+      at = spaceFrom(data, at);
+      first = data[at];
+    }
+    if (first === QUOTE) at = skippedStringEnd(data, at + 1) + 1;
+    else if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
+      // `}` and `]` are two past `{` and `[`.
+      const closer = first + 2;
+      let next = data[++at];
+      if (next <= SPACE) {
+        at = spaceFrom(data, at);
+        next = data[at];
+      }
+      if (next === closer) at++;
+      else {
+        if (++level > MAX_DEPTH) throw SYNTAX;
+        closers[level] = closer;
+        if (closer === CLOSE_OBJECT) at = skippedKeyEnd(data, at);
+        continue;
+      }
+    } else if (first === LOWER_T) at = literalEnd(data, at, TRUE);
+    else if (first === LOWER_F) at = literalEnd(data, at, FALSE);
+    else if (first === LOWER_N) at = literalEnd(data, at, NULL);
+    else at = numberEnd(data, at);
+    // A value ended here: the containers it closes, up to the next member's value.
+    for (;;) {
+      if (level === base) return at;
+      let next = data[at];
+      if (next <= SPACE) {
+        at = spaceFrom(data, at);
+        next = data[at];
+      }
+      at++;
+      const closer = closers[level];
+      if (next === COMMA) {
+        if (closer === CLOSE_OBJECT) at = skippedKeyEnd(data, at);
+        break;
+      }
+      if (next !== closer) throw SYNTAX;
+      level--;
+    }
+  }
+}
+
+/** At a skipped member's key: the index past its colon. */
+function skippedKeyEnd(data: Buffer, from: number): number {
+  let at = from;
+  if (data[at] !== QUOTE) {
+    at = spaceFrom(data, at);
+    if (data[at] !== QUOTE) throw SYNTAX;
+  }
+  at = skippedStringEnd(data, at + 1) + 1;
+  if (data[at] !== COLON) {
+    at = spaceFrom(data, at);
+    if (data[at] !== COLON) throw SYNTAX;
+  }
+  return at + 1;
+}
+
+/**
+ * From a string's first byte: the index of its closing quote, checking escapes and refusing raw
+ * control characters as JSON.parse does; notes whether it has escapes or bytes beyond ASCII.
+ */
+function stringEnd(data: Buffer, from: number): number {
+  let at = from;
+  let high = 0;
+  let found = false;
+  for (;;) {
+    let byte = data[at];
+    while (STRING_STOP[byte] === 0) {
+      high |= byte;
+      byte = data[++at];
+    }
+    if (byte === QUOTE) break;
+    if (byte !== BACKSLASH) throw SYNTAX;
+    found = true;
+    at = escapeEnd(data, at);
+  }
+  escaped = found;
+  ascii = high < 0x80;
+  return at;
+}
+
+/**
+ * As stringEnd for a string skipped: in a compact body a long one's closing quote is searched for
+ * natively, and the same search for backslashes tells when it has escapes to check.
+ */
+function skippedStringEnd(data: Buffer, from: number): number {
+  let at = from;
+  const short = from + SEARCHED_STRING;
+  let byte = data[at];
+  while (STRING_STOP[byte] === 0 && at < short) byte = data[++at];
+  if (byte === QUOTE) return at;
+  if (at < short) return stringEnd(data, at);
+  compact ??= !hasControlBytes(data);
+  if (!compact) return stringEnd(data, at);
+  const quote = data.indexOf(QUOTE, at);
+  if (quote < 0) throw SYNTAX;
+  if (nextBackslash < at) {
+    const backslash = data.indexOf(BACKSLASH, at);
+    nextBackslash = backslash < 0 ? data.length : backslash;
+  }
+  return nextBackslash < quote ? stringEnd(data, at) : quote;
+}
+
+/** The text of the string whose contents (escaped as sent) run from start to end, as stringEnd left it. */
+function decoded(data: Buffer, start: number, end: number): string {
+  if (escaped) return JSON.parse(data.toString('utf8', start - 1, end + 1)) as string;
+  if (!ascii) return data.toString('utf8', start, end);
+  return internedAscii(data, start, end);
+}
+
+/** The index of the first byte at or after `from` that is not whitespace. */
+function spaceFrom(data: Buffer, from: number): number {
+  let at = from;
+  let byte = data[at];
+  while (byte === SPACE || byte === 0x0a || byte === 0x0d || byte === 0x09) byte = data[++at];
+  return at;
+}
+
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
+
+/** A `__proto__` key as JSON.parse sets it: an own field, never the prototype. */
+function ownProto(out: Record<string, unknown>, value: unknown): void {
+  Object.defineProperty(out, '__proto__', { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Whether a byte below 0x20 lies between the body's first and last byte that are not whitespace. */
+function hasControlBytes(data: Buffer): boolean {
+  let start = 0;
+  let end = data.length;
+  while (start < end && data[start] <= SPACE) start++;
+  while (end > start && data[end - 1] <= SPACE) end--;
+  // Four bytes at a time where aligned: a byte is below 0x20 when none of its top three bits is set.
+  const misaligned = (data.byteOffset + start) % 4;
+  const firstWord = Math.min(misaligned === 0 ? start : start + 4 - misaligned, end);
+  const words = (end - firstWord) >> 2;
+  const lastWord = firstWord + words * 4;
+  let below = false;
+  for (let at = start; at < firstWord; at++) below ||= data[at] < SPACE;
+  for (let at = lastWord; at < end; at++) below ||= data[at] < SPACE;
+  if (below || words === 0) return below;
+  return (wordsClearOfTopBits(new Int32Array(data.buffer, data.byteOffset + firstWord, words)) & TOP_BITS) !== 0;
+}
+
+/**
+ * The top bit of each byte is set where some word has a byte none of whose top three bits is set.
+ * A function of its own: optimized while in its loop (on-stack replacement), it would otherwise
+ * deoptimize at every call on the first operation after the loop, which had no type feedback yet.
+ */
+function wordsClearOfTopBits(words: Int32Array): number {
+  let clear = 0;
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index];
+    clear |= ~(word | (word << 1) | (word << 2));
+  }
+  return clear;
+}
+
+/** At a backslash in a string: the index past its escape, which must be one of JSON's. */
+function escapeEnd(data: Buffer, at: number): number {
+  const escape = data[at + 1];
+  if (escape === 0x75) {
+    for (let digit = at + 2; digit < at + 6; digit++) if (!isHex(data[digit])) throw SYNTAX;
+    return at + 6;
+  }
+  // " \ / b f n r t
+  if (
+    escape === QUOTE ||
+    escape === BACKSLASH ||
+    escape === 0x2f ||
+    escape === 0x62 ||
+    escape === LOWER_F ||
+    escape === LOWER_N ||
+    escape === 0x72 ||
+    escape === LOWER_T
+  )
+    return at + 2;
+  throw SYNTAX;
+}
+
+/** JSON's number grammar, from `from`: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?; the index past it. */
+function numberEnd(data: Buffer, from: number): number {
+  let at = from;
+  let byte = data[at];
+  if (byte === MINUS) byte = data[++at];
+  if (byte === ZERO) byte = data[++at];
+  else if (byte >= 0x31 && byte <= NINE) {
+    do byte = data[++at];
+    while (byte >= ZERO && byte <= NINE);
+  } else throw SYNTAX;
+  if (byte === 0x2e) {
+    byte = data[++at];
+    if (!(byte >= ZERO && byte <= NINE)) throw SYNTAX;
+    do byte = data[++at];
+    while (byte >= ZERO && byte <= NINE);
+  }
+  if (byte === 0x65 || byte === 0x45) {
+    byte = data[++at];
+    if (byte === 0x2b || byte === MINUS) byte = data[++at];
+    if (!(byte >= ZERO && byte <= NINE)) throw SYNTAX;
+    do byte = data[++at];
+    while (byte >= ZERO && byte <= NINE);
+  }
+  return at;
+}
+
+/** Integers of up to 15 digits are exact as doubles, summed digit by digit; any other number is left to Number. */
+function numberValue(data: Buffer, start: number, end: number): number {
+  const negative = data[start] === MINUS;
+  const digits = negative ? start + 1 : start;
+  if (end - digits > 15) return Number(data.toString('latin1', start, end));
+  let value = 0;
+  for (let at = digits; at < end; at++) {
+    const digit = data[at] - ZERO;
+    if (digit < 0 || digit > 9) return Number(data.toString('latin1', start, end));
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+
+function literalEnd(data: Buffer, at: number, text: Buffer): number {
+  for (let index = 0; index < text.length; index++) if (data[at + index] !== text[index]) throw SYNTAX;
+  return at + text.length;
 }
 
 function isHex(byte: number | undefined): boolean {

@@ -107,6 +107,10 @@ describe('projectJson: a field-only read of a JSON document', () => {
 
   it('leaves nesting deeper than any answer to its caller (which reads the text with JSON.parse), never to the stack', () => {
     expect(project(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, true)).toBe(NOT_JSON);
+    expect(project(`{"skipped":${'[{"a":'.repeat(600)}1${'}]'.repeat(600)},"nodeID":"N"}`, { nodeID: true })).toBe(NOT_JSON);
+    expect(project(`{"skipped":${'[{"a":'.repeat(200)}1${'}]'.repeat(200)},"nodeID":"N"}`, { nodeID: true })).toStrictEqual({
+      nodeID: 'N',
+    });
   });
 });
 
