@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongFirstSequencer } from './test/long-first-sequencer.js';
 import { PROCESS_TESTS } from './test/parts.js';
 
 const ALL = 'test/**/*.test.ts';
@@ -16,6 +17,7 @@ export default defineConfig({
     // (vitest's default on 2 cores is one).
     maxWorkers: 2,
     reporters: ['default'],
+    sequence: { sequencer: LongFirstSequencer },
     // The two parts of test/parts.ts: `vitest run --project unit` or `--project process`.
     projects: [
       {
@@ -24,7 +26,20 @@ export default defineConfig({
       },
       // A process test waits on processes that a busy machine slows down: on conditions with generous
       // caps, inside a test timeout that holds them (docs/extending.md, "Waiting in a test").
-      { extends: true, test: { name: 'process', include: processTests, testTimeout: 180_000, hookTimeout: 180_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: processTests,
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // Three forks: the long files wait minutes of real time (test/parts.ts's LONG_PROCESS_TESTS)
+          // with a core mostly idle, and the short ones run beside them. A maxWorkers of its own
+          // needs a groupOrder of its own, for a run that takes files of both parts.
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

@@ -68,3 +68,19 @@ export const PROCESS_TESTS: readonly string[] = [
   'server/web-config-watch.test.ts',
   'server/web-config.test.ts',
 ];
+
+/**
+ * The process files that take longest (rules' real `for` under libfaketime, timed steps against a
+ * real Alertmanager, an image built with buildah): 50-200 s each on an idle machine, longest first.
+ * They start before the other files (test/long-first-sequencer.ts), which fill the other workers
+ * around them.
+ */
+export const LONG_PROCESS_TESTS: readonly string[] = [
+  'alerts/situation-matrix.test.ts',
+  'e2e/real-for.test.ts',
+  'alerts/differential-ha.test.ts',
+  'artifacts/image-build.test.ts',
+  'alerts/differential-delivery.test.ts',
+  'alerts/differential-routing.test.ts',
+  'alerts/alertmanager-cluster.test.ts',
+];
