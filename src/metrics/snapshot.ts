@@ -87,6 +87,8 @@ interface Rendition {
   readonly costMs: number;
   /** Once body() handed a plain body out, its memory is not reused. */
   handedOut?: boolean;
+  /** Responses still sending the plain body (see lendPlain): its memory is not reused meanwhile. */
+  lent: number;
   /** When a scrape last got it. */
   servedAtMs: number;
   /** Assembled ahead of an expected scrape: served while younger than MAX_PREPARED_AGE_MS. */
@@ -125,7 +127,12 @@ export class MetricsSnapshot {
   private readonly gzipGroups: Record<ExpositionFormat, GzipGroups> = { text: new GzipGroups(), openmetrics: new GzipGroups() };
   private readonly renditions = new Map<RenditionKey, Rendition>();
   private readonly trailing = new Map<RenditionKey, Timer>();
-  private readonly cadences: Record<ExpositionFormat, ScrapeCadence> = { text: new ScrapeCadence(), openmetrics: new ScrapeCadence() };
+  private readonly cadences: Record<RenditionKey, ScrapeCadence> = {
+    'text/gzip': new ScrapeCadence(),
+    'openmetrics/gzip': new ScrapeCadence(),
+    'text/plain': new ScrapeCadence(),
+    'openmetrics/plain': new ScrapeCadence(),
+  };
   private readonly preparing = new Map<ExpositionFormat, Timer>();
   private readonly refreshers: Array<() => void> = [];
   /** Bumped on every change; an assembly is current while its version matches. */
@@ -288,6 +295,27 @@ export class MetricsSnapshot {
     return bodyOf(this.served(format, gzip));
   }
 
+  /**
+   * The plain body, lent to a response until `done()`: no assembly writes over it meanwhile, so the
+   * response sends it without a copy. Unless plain scrapes come at a cadence (a scraper without gzip,
+   * whose next body reuses this one's memory), it is let go once sent: an operator's `curl` at
+   * 1,000 nodes does not hold 21 MB for PLAIN_BODY_IDLE_MS.
+   */
+  lendPlain(format: ExpositionFormat): { readonly body: Buffer; done(): void } {
+    const key = renditionKey(format, false);
+    const rendition = this.served(format, false);
+    rendition.lent += 1;
+    let returned = false;
+    const done = () => {
+      if (returned) return;
+      returned = true;
+      rendition.lent -= 1;
+      const kept = this.cadences[key].nextMs() !== undefined;
+      if (rendition.lent === 0 && !kept && this.renditions.get(key) === rendition) this.renditions.delete(key);
+    };
+    return { body: rendition.plain!, done };
+  }
+
   /** As serve() with gzip, as a deflate stream to which more parts may be appended before the gzip framing. */
   serveDeflated(format: ExpositionFormat): DeflatePart {
     return this.served(format, true).deflated!;
@@ -298,6 +326,7 @@ export class MetricsSnapshot {
     this.dropIdlePlainBodies(nowMs);
     const rendition = this.freshEnough(format, gzip, nowMs);
     rendition.servedAtMs = nowMs;
+    this.cadences[renditionKey(format, gzip)].scraped(nowMs);
     if (gzip) this.prepareForNextScrape(format, nowMs, rendition.costMs);
     return rendition;
   }
@@ -307,11 +336,9 @@ export class MetricsSnapshot {
    * assembly per scrape, as when the scrape itself assembled, but outside it.
    */
   private prepareForNextScrape(format: ExpositionFormat, nowMs: number, costMs: number): void {
-    const cadence = this.cadences[format];
-    cadence.scraped(nowMs);
     this.clock.clearTimeout(this.preparing.get(format));
     this.preparing.delete(format);
-    const nextMs = cadence.nextMs();
+    const nextMs = this.cadences[renditionKey(format, true)].nextMs();
     if (nextMs === undefined) return;
     const delayMs = nextMs - prepareLeadMs(costMs) - nowMs;
     // Scrapes closer together than the lead are served by the coalescing window.
@@ -374,6 +401,7 @@ export class MetricsSnapshot {
       costMs: performance.now() - started,
       servedAtMs: assembledAtMs,
       prepared,
+      lent: 0,
     };
     this.renditions.set(key, rendition);
     return rendition;
@@ -444,13 +472,14 @@ export class MetricsSnapshot {
 }
 
 /**
- * `size` bytes in the current plain body's memory when it was not handed out and is large enough;
+ * `size` bytes in the current plain body's memory when it was neither handed out nor lent to a
+ * response still sending it, and is large enough;
  * else new memory with room to grow. One body per format is kept, not two: at 1,000 nodes a body is
  * 21 MB. Writing into memory already touched also spares a fresh buffer's page faults at every
  * assembly (measured 80-300 ms for 20 MB on a VM).
  */
 function bufferFor(current: Rendition | undefined, size: number): Buffer {
-  const plain = current?.handedOut ? undefined : current?.plain;
+  const plain = current?.handedOut || current?.lent ? undefined : current?.plain;
   if (plain && plain.buffer.byteLength - plain.byteOffset >= size) return Buffer.from(plain.buffer, plain.byteOffset, size);
   return Buffer.allocUnsafeSlow(Math.ceil(size * BODY_HEADROOM)).subarray(0, size);
 }
