@@ -82,7 +82,8 @@ interface Rendition {
   /** The deflate stream as a gzip member, made when asked for. */
   gzipped?: Buffer;
   readonly version: number;
-  readonly assembledAtMs: number;
+  /** When it was last known to be the snapshot's data: its assembly's start, or a later look that found nothing changed. */
+  currentAtMs: number;
   /** What its assembly cost: the next one of this format and encoding waits ten times that at most. */
   readonly costMs: number;
   /** Once body() handed a plain body out, its memory is not reused. */
@@ -91,8 +92,8 @@ interface Rendition {
   lent: number;
   /** When a scrape last got it. */
   servedAtMs: number;
-  /** Assembled ahead of an expected scrape: served while younger than MAX_PREPARED_AGE_MS. */
-  readonly prepared: boolean;
+  /** Assembled (or found current) ahead of an expected scrape: served while younger than MAX_PREPARED_AGE_MS. */
+  prepared: boolean;
 }
 
 type RenditionKey = `${ExpositionFormat}/${'gzip' | 'plain'}`;
@@ -368,7 +369,7 @@ export class MetricsSnapshot {
     const current = this.renditions.get(key);
     // Each body's own age, not the last assembly of any: a text scrape just after a gzip one must not
     // get a text body as old as the last text scrape.
-    const sinceMs = nowMs - (current?.assembledAtMs ?? Number.NEGATIVE_INFINITY);
+    const sinceMs = nowMs - (current?.currentAtMs ?? Number.NEGATIVE_INFINITY);
     const windowMs = coalescingWindowMs(current?.costMs ?? 0);
     // A negative span is the wall clock stepped back: nothing to wait for.
     if (!current || sinceMs < 0) return this.currentOrAssemble(format, gzip);
@@ -389,17 +390,22 @@ export class MetricsSnapshot {
   private currentOrAssemble(format: ExpositionFormat, gzip: boolean, prepared = false): Rendition {
     const started = performance.now();
     for (const refresh of this.refreshers) refresh();
+    // The data as of now: the assembly below runs without a pause, so nothing changes meanwhile.
+    const nowMs = this.clock.now();
     const key = renditionKey(format, gzip);
     const current = this.renditions.get(key);
-    if (current?.version === this.version) return current;
+    if (current?.version === this.version) {
+      current.currentAtMs = nowMs;
+      current.prepared = prepared;
+      return current;
+    }
     const body = gzip ? { deflated: this.assembleDeflated(format) } : { plain: this.assemblePlain(format, current) };
-    const assembledAtMs = this.clock.now();
     const rendition: Rendition = {
       ...body,
       version: this.version,
-      assembledAtMs,
+      currentAtMs: nowMs,
       costMs: performance.now() - started,
-      servedAtMs: assembledAtMs,
+      servedAtMs: nowMs,
       prepared,
       lent: 0,
     };

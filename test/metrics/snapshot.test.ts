@@ -333,6 +333,18 @@ describe('MetricsSnapshot', () => {
       }
     });
 
+    it('sends a body found unchanged before it without looking again', async () => {
+      const { clock, move, scrape, assemblies } = fleetScrapedEvery(15_000);
+      move();
+      for (let scrapes = 0; scrapes < 3; scrapes++) {
+        scrape();
+        await clock.advance(15_000);
+      }
+      const before = assemblies();
+      scrape();
+      expect(assemblies()).toBe(before);
+    });
+
     it('gets a body assembled now when it comes later than a prepared body may be old', async () => {
       const { clock, move, scrape } = fleetScrapedEvery(15_000);
       for (let scrapes = 0; scrapes < 2; scrapes++) {
