@@ -298,8 +298,8 @@ export class MetricsSnapshot {
 
   /**
    * The plain body, lent to a response until `done()`: no assembly writes over it meanwhile, so the
-   * response sends it without a copy. Unless plain scrapes come at a cadence (a scraper without gzip,
-   * whose next body reuses this one's memory), it is let go once sent: an operator's `curl` at
+   * response sends it without a copy. Unless plain scrapes come again (a scraper without gzip, whose
+   * next body reuses this one's memory), it is let go once sent: an operator's `curl` at
    * 1,000 nodes does not hold 21 MB for PLAIN_BODY_IDLE_MS.
    */
   lendPlain(format: ExpositionFormat): { readonly body: Buffer; done(): void } {
@@ -311,7 +311,7 @@ export class MetricsSnapshot {
       if (returned) return;
       returned = true;
       rendition.lent -= 1;
-      const kept = this.cadences[key].nextMs() !== undefined;
+      const kept = this.cadences[key].repeated();
       if (rendition.lent === 0 && !kept && this.renditions.get(key) === rendition) this.renditions.delete(key);
     };
     return { body: rendition.plain!, done };
