@@ -104,7 +104,10 @@ function sameUpTo(slice: RenderedSlice, names: readonly string[], groups: readon
 function lineEndAt(buffer: Buffer, at: number, sample: Sample): number {
   at = textEndAt(buffer, at, sample.name);
   let first = true;
+  // Own keys come first, in the order renderLabels writes them (Object.keys', without its array); an
+  // inherited one, which it does not write, makes the line one to render.
   for (const key in sample.labels) {
+    if (!Object.hasOwn(sample.labels, key)) return -1;
     if (at < 0 || buffer[at] !== (first ? OPEN_BRACE : COMMA)) return -1;
     first = false;
     at = textEndAt(buffer, at + 1, key);

@@ -66,4 +66,11 @@ describe('a slice rendered against its previous rendering', () => {
     expect(next).not.toBe(previous);
     expect(next.buffer.toString()).toBe('avaxmon_node_info{version="Ã©"} 1\n');
   });
+
+  it('renders labels as their own keys only, whatever the labels object inherits', () => {
+    const previous = renderSamples([{ name: 'avaxmon_node_info', labels: { target: 'a', version: 'v1' }, value: 1 }]);
+    const inheriting = Object.assign(Object.create({ version: 'v1' }) as Record<string, string>, { target: 'a' });
+    const next = renderSamples([{ name: 'avaxmon_node_info', labels: inheriting, value: 1 }], previous);
+    expect(next.buffer.toString()).toBe('avaxmon_node_info{target="a"} 1\n');
+  });
 });
