@@ -29,7 +29,10 @@ let scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
 
 /**
  * Renders samples grouped by family, in the order each family first appears. Returns `previous`
- * itself when the lines are the same, byte for byte and family for family.
+ * itself when the lines are the same, byte for byte and family for family. The lines are checked
+ * against `previous`'s bytes first, without being built: the lines that match up to the first that
+ * does not are copied from `previous`, and only the rest is rendered (most runs of a fleet change
+ * nothing, or a value or two: a run's duration and time in its collector's status slice).
  */
 export function renderSamples(samples: readonly Sample[], previous?: RenderedSlice): RenderedSlice {
   const names: string[] = [];
@@ -44,11 +47,17 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
     }
     group.push(sample);
   }
-  const ends: number[] = [];
-  let length = 0;
-  for (const group of groups) {
-    for (const sample of group) {
-      const line = `${sample.name}${renderLabels(sample.labels)} ${formatValue(sample.value)}\n`;
+  const same = previous ? sameUpTo(previous, names, groups) : NOTHING_SAME;
+  if (same === ALL_SAME) return previous!;
+  if (same.bytes > scratch.length) grow(0, same.bytes);
+  if (same.bytes > 0) previous!.buffer.copy(scratch, 0, 0, same.bytes);
+  const ends = previous ? previous.ends.slice(0, same.group) : [];
+  let length = same.bytes;
+  for (let index = same.group; index < groups.length; index++) {
+    const group = groups[index];
+    for (let sample = index === same.group ? same.sample : 0; sample < group.length; sample++) {
+      const { name, labels, value } = group[sample];
+      const line = `${name}${renderLabels(labels)} ${formatValue(value)}\n`;
       // UTF-8 takes at most 3 bytes per UTF-16 unit.
       if (length + 3 * line.length > scratch.length) grow(length, length + 3 * line.length);
       length += scratch.write(line, length);
@@ -59,6 +68,99 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
   if (scratch.length > MAX_KEPT_SCRATCH) scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
   if (previous && sameRanges(previous, names, ends) && previous.buffer.equals(lines)) return previous;
   return { buffer: ownedCopy(lines), names, ends };
+}
+
+/** How far a rendering holds the same lines as before: up to `sample` of `group`, which start at `bytes`. */
+interface SameLines {
+  readonly group: number;
+  readonly sample: number;
+  readonly bytes: number;
+}
+
+const NOTHING_SAME: SameLines = { group: 0, sample: 0, bytes: 0 };
+const ALL_SAME: SameLines = { group: -1, sample: -1, bytes: -1 };
+
+/** How far `groups` (of families `names`) render to `slice`'s bytes; ALL_SAME when to all of them, family ranges included. */
+function sameUpTo(slice: RenderedSlice, names: readonly string[], groups: readonly Sample[][]): SameLines {
+  let at = 0;
+  for (let group = 0; group < groups.length; group++) {
+    if (slice.names[group] !== names[group]) return { group, sample: 0, bytes: at };
+    const samples = groups[group];
+    for (let sample = 0; sample < samples.length; sample++) {
+      const end = lineEndAt(slice.buffer, at, samples[sample]);
+      if (end < 0) return { group, sample, bytes: at };
+      at = end;
+    }
+    // Fewer lines of this family than before: it ends here.
+    if (at !== slice.ends[group]) return { group, sample: samples.length, bytes: at };
+  }
+  return names.length === slice.names.length && at === slice.buffer.length ? ALL_SAME : { group: groups.length, sample: 0, bytes: at };
+}
+
+/**
+ * Where the line `sample` renders to ends, when `buffer` holds it at `at`; -1 when it does not (or
+ * holds text other than ASCII there, which is rendered to be compared).
+ */
+function lineEndAt(buffer: Buffer, at: number, sample: Sample): number {
+  at = textEndAt(buffer, at, sample.name);
+  let first = true;
+  // Own keys come first, in the order renderLabels writes them (Object.keys', without its array); an
+  // inherited one, which it does not write, makes the line one to render.
+  for (const key in sample.labels) {
+    if (!Object.hasOwn(sample.labels, key)) return -1;
+    if (at < 0 || buffer[at] !== (first ? OPEN_BRACE : COMMA)) return -1;
+    first = false;
+    at = textEndAt(buffer, at + 1, key);
+    if (at < 0 || buffer[at] !== EQUALS || buffer[at + 1] !== QUOTE) return -1;
+    at = labelValueEndAt(buffer, at + 2, sample.labels[key]);
+    if (at < 0 || buffer[at] !== QUOTE) return -1;
+    at += 1;
+  }
+  if (!first) {
+    if (buffer[at] !== CLOSE_BRACE) return -1;
+    at += 1;
+  }
+  if (at < 0 || buffer[at] !== SPACE) return -1;
+  at = textEndAt(buffer, at + 1, formatValue(sample.value));
+  if (at < 0 || buffer[at] !== NEWLINE) return -1;
+  return at + 1;
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const COMMA = 0x2c;
+const EQUALS = 0x3d;
+const QUOTE = 0x22;
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const BACKSLASH = 0x5c;
+const LETTER_N = 0x6e;
+
+function textEndAt(buffer: Buffer, at: number, text: string): number {
+  if (at < 0 || at + text.length > buffer.length) return -1;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // Past ASCII a character and its UTF-8 bytes differ: "Ã©" would match the bytes of "é".
+    if (code >= 0x80 || buffer[at + index] !== code) return -1;
+  }
+  return at + text.length;
+}
+
+/** As textEndAt, for a label value as escapeLabelValue writes it. */
+function labelValueEndAt(buffer: Buffer, at: number, value: string): number {
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code >= 0x80) return -1;
+    const escaped = code === BACKSLASH ? BACKSLASH : code === NEWLINE ? LETTER_N : code === QUOTE ? QUOTE : -1;
+    if (escaped >= 0) {
+      if (buffer[at] !== BACKSLASH || buffer[at + 1] !== escaped) return -1;
+      at += 2;
+    } else {
+      if (buffer[at] !== code) return -1;
+      at += 1;
+    }
+  }
+  return at;
 }
 
 /** A larger scratch holding the `used` bytes written so far. */

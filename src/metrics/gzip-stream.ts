@@ -10,12 +10,13 @@ const GZIP_LEVEL = constants.Z_BEST_SPEED;
  * part that did not change is reused as it is.
  */
 export interface DeflatePart {
-  readonly bytes: Buffer;
+  /** Its deflate bytes, in pieces: parts are joined by listing their pieces, and copied once, into the gzip body. */
+  readonly chunks: readonly Buffer[];
   readonly crc: number;
   readonly length: number;
 }
 
-export const EMPTY_PART: DeflatePart = { bytes: Buffer.alloc(0), crc: 0, length: 0 };
+export const EMPTY_PART: DeflatePart = { chunks: [], crc: 0, length: 0 };
 
 /** Magic, deflate, no flags, no time, no extra flags, OS unknown (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255]);
@@ -25,13 +26,13 @@ const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
 export function deflatePart(plain: Buffer): DeflatePart {
   if (plain.length === 0) return EMPTY_PART;
   return {
-    bytes: deflateRawSync(plain, { level: GZIP_LEVEL, finishFlush: constants.Z_FULL_FLUSH }),
+    chunks: [deflateRawSync(plain, { level: GZIP_LEVEL, finishFlush: constants.Z_FULL_FLUSH })],
     crc: crc32(plain),
     length: plain.length,
   };
 }
 
-/** The parts, in order, as one part. */
+/** The parts, in order, as one part: their bytes are not copied. */
 export function joinParts(parts: readonly DeflatePart[]): DeflatePart {
   if (parts.length === 1) return parts[0];
   let crc = 0;
@@ -40,7 +41,7 @@ export function joinParts(parts: readonly DeflatePart[]): DeflatePart {
     crc = crc32Combine(crc, part.crc, part.length);
     length += part.length;
   }
-  return { bytes: Buffer.concat(parts.map((part) => part.bytes)), crc, length };
+  return { chunks: parts.flatMap((part) => part.chunks), crc, length };
 }
 
 /** The parts, in order, as a single gzip member: what every decoder (curl, browsers, Go, zlib) reads whole. */
@@ -50,7 +51,7 @@ export function gzipMember(parts: readonly DeflatePart[]): Buffer {
   trailer.writeUInt32LE(whole.crc >>> 0, 0);
   // ISIZE is the length modulo 2^32 (RFC 1952).
   trailer.writeUInt32LE(whole.length % 2 ** 32, 4);
-  return Buffer.concat([GZIP_HEADER, whole.bytes, FINAL_EMPTY_BLOCK, trailer]);
+  return Buffer.concat([GZIP_HEADER, ...whole.chunks, FINAL_EMPTY_BLOCK, trailer]);
 }
 
 const CRC_POLYNOMIAL = 0xedb88320;

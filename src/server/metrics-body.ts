@@ -6,12 +6,12 @@ import { PLAIN_BODY_IDLE_MS, type MetricsSnapshot } from '../metrics/snapshot.js
 /** Process and runtime metrics need no sub-second freshness; rendering them costs ~1 ms. */
 const RUNTIME_REFRESH_MS = 1000;
 
-/** The collected series: plain, or a deflate stream the runtime part is appended to. */
+/** The runtime metrics: plain, or a deflate part appended to the collected series' deflate stream. */
 type Part = Buffer | DeflatePart;
 
 interface CachedBody {
-  readonly collected: Part;
-  readonly runtime: Part;
+  readonly collected: DeflatePart;
+  readonly runtime: DeflatePart;
   readonly body: Buffer;
   usedAtMs: number;
 }
@@ -21,16 +21,25 @@ interface RuntimePart {
   readonly part: Part;
 }
 
+/** A /metrics response body: its bytes in order, and what to call once it is sent or abandoned. */
+export interface MetricsResponse {
+  readonly chunks: readonly Buffer[];
+  readonly length: number;
+  /** Returns a plain body's memory to the snapshot (see MetricsSnapshot.lendPlain). */
+  done(): void;
+}
+
+const nothingToReturn = () => undefined;
+
 /**
  * The /metrics body: the snapshot's assembled collected series followed by prom-client's process
- * and runtime metrics. The joined buffer is cached per format and encoding, and rebuilt only when the
- * snapshot re-assembles or the runtime part is a second old, so a scrape normally sends a cached
- * buffer, however many ask at once. With gzip, the runtime part is deflated on its own and appended
- * to the collected series' deflate stream, under one gzip header: a single member, which every
- * client reads whole (curl and browsers read only the first of several). A join nobody asked for
- * in PLAIN_BODY_IDLE_MS is let go, as the snapshot lets its plain body go: at a large fleet a plain
- * join is tens of megabytes, which one `curl` would otherwise hold until the daemon restarts
- * (docs/performance.md#scrape-static-snapshot).
+ * and runtime metrics. With gzip, the runtime part is deflated on its own and appended to the
+ * collected series' deflate stream, under one gzip header: a single member, which every client reads
+ * whole (curl and browsers read only the first of several). The joined gzip body is cached per
+ * format, and rebuilt only when the snapshot re-assembles or the runtime part is a second old, so a
+ * scrape normally sends a cached buffer, however many ask at once. A plain body is sent as the
+ * snapshot's own buffer, lent for the response, then the runtime part: no 21 MB join at 1,000 nodes,
+ * and scrapers that come at once share one buffer (docs/performance.md#scrape-static-snapshot).
  */
 export class MetricsBody {
   private readonly registries = runtimeRegistries();
@@ -39,18 +48,25 @@ export class MetricsBody {
 
   constructor(private readonly snapshot: MetricsSnapshot) {}
 
-  async get(format: ExpositionFormat, gzip: boolean, nowMs = Date.now()): Promise<Buffer> {
+  async get(format: ExpositionFormat, gzip: boolean, nowMs = Date.now()): Promise<MetricsResponse> {
     const key = `${format}/${gzip}`;
     const runtime = await this.runtimePart(key, format, gzip, nowMs);
-    // An uncompressed collected body is written over by a later assembly: it is joined before anything else runs.
-    const collected = gzip ? this.snapshot.serveDeflated(format) : this.snapshot.serve(format, false);
+    if (Buffer.isBuffer(runtime)) {
+      const { body, done } = this.snapshot.lendPlain(format);
+      return { chunks: [body, runtime], length: body.length + runtime.length, done };
+    }
+    const body = this.gzipBody(key, this.snapshot.serveDeflated(format), runtime, nowMs);
+    return { chunks: [body], length: body.length, done: nothingToReturn };
+  }
+
+  private gzipBody(key: string, collected: DeflatePart, runtime: DeflatePart, nowMs: number): Buffer {
     for (const [idleKey, idle] of this.cache) if (nowMs - idle.usedAtMs >= PLAIN_BODY_IDLE_MS) this.cache.delete(idleKey);
     const cached = this.cache.get(key);
     if (cached && cached.collected === collected && cached.runtime === runtime) {
       cached.usedAtMs = nowMs;
       return cached.body;
     }
-    const body = joined(collected, runtime);
+    const body = gzipMember([collected, runtime]);
     this.cache.set(key, { collected, runtime, body, usedAtMs: nowMs });
     return body;
   }
@@ -69,12 +85,6 @@ export class MetricsBody {
     // prom-client ends OpenMetrics with its own # EOF; the exposition must have exactly one, last.
     return format === 'openmetrics' ? `${text.replace(/# EOF\n?$/, '')}# EOF\n` : text;
   }
-}
-
-function joined(collected: Part, runtime: Part): Buffer {
-  if (Buffer.isBuffer(collected) && Buffer.isBuffer(runtime)) return Buffer.concat([collected, runtime]);
-  if (Buffer.isBuffer(collected) || Buffer.isBuffer(runtime)) throw new Error('a plain part joined to a deflated one');
-  return gzipMember([collected, runtime]);
 }
 
 /**

@@ -26,9 +26,15 @@ async function serve(snapshot: MetricsSnapshot, encodings: string[] = []): Promi
     if (request.url !== '/metrics') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<title>avaxmon</title>');
     const gzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
     encodings.push(gzip ? 'gzip' : 'identity');
-    void body.get('text', gzip).then((bytes) => {
-      response.writeHead(200, { 'content-type': PROMETHEUS_TEXT, ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
-      response.end(bytes);
+    void body.get('text', gzip).then((sent) => {
+      response.once('close', sent.done);
+      response.writeHead(200, {
+        'content-type': PROMETHEUS_TEXT,
+        'content-length': sent.length,
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      });
+      for (const chunk of sent.chunks) response.write(chunk);
+      response.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,14 +5,17 @@ import {
   coalescingWindowMs,
   MAX_ASSEMBLY_INTERVAL_MS,
   MetricsSnapshot,
+  MAX_PREPARED_AGE_MS,
   MIN_ASSEMBLY_INTERVAL_MS,
   PLAIN_BODY_IDLE_MS,
+  prepareLeadMs,
 } from '../../src/metrics/snapshot.js';
 import { rangeOf, renderSamples } from '../../src/metrics/exposition.js';
 import type { Sample } from '../../src/metrics/metric-desc.js';
 import type { Clock } from '../../src/schedule/clock.js';
 import { PART_INPUT_BYTES } from '../../src/metrics/deflate-writer.js';
 import { gzipMembers } from '../helpers/gzip-members.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 /** A clock that moves only when the test moves `time.nowMs`, and whose timers never fire. */
 function clockAt(time: { nowMs: number }): Clock {
@@ -282,5 +285,101 @@ describe('MetricsSnapshot', () => {
     const renewed = plainAfter(0, 4);
     expect(renewed.buffer).not.toBe(first.buffer);
     expect(renewed.toString()).toContain('avaxmon_node_peers{target="a"} 4\n');
+  });
+
+  describe('a gzip scrape at a cadence', () => {
+    /** A fleet of `targets` whose every peers slice moves at each step; gzip scrapes every `intervalMs` on a manual clock. */
+    function fleetScrapedEvery(intervalMs: number, targets = 50) {
+      const clock = new ManualClock();
+      const snapshot = new MetricsSnapshot(allMetrics, { clock });
+      let value = 0;
+      const move = () => {
+        value += 1;
+        for (let index = 0; index < targets; index++) snapshot.setSlice(`t${index}/peers`, peers(`t${index}`, value));
+        return value;
+      };
+      const scrape = () => {
+        const members = gzipMembers(snapshot.serve('text', true));
+        expect(members).toHaveLength(1);
+        return members[0].toString();
+      };
+      let assemblies = 0;
+      snapshot.beforeServe(() => (assemblies += 1));
+      return { clock, snapshot, move, scrape, assemblies: () => assemblies, intervalMs };
+    }
+
+    it('finds its body assembled shortly before it, with every change up to then, once per scrape', async () => {
+      for (const intervalMs of [2_000, 15_000]) {
+        const { clock, move, scrape, assemblies } = fleetScrapedEvery(intervalMs);
+        // The same interval twice is a cadence.
+        for (let scrapes = 0; scrapes < 3; scrapes++) {
+          if (scrapes > 0) await clock.advance(intervalMs);
+          move();
+          scrape();
+        }
+        const before = assemblies();
+        // Changes all through the interval: every target, every 100 ms.
+        let lastBeforePrepare = 0;
+        for (let ms = 0; ms < intervalMs; ms += 100) {
+          await clock.advance(100);
+          const moved = move();
+          // The prepare fires before the move made at its own moment.
+          if (ms + 100 < intervalMs - prepareLeadMs(0)) lastBeforePrepare = moved;
+        }
+        // One assembly since the last scrape, ahead of this one: the scrape itself assembled nothing.
+        expect(assemblies() - before).toBe(1);
+        const body = scrape();
+        expect(assemblies() - before).toBe(1);
+        for (let index = 0; index < 50; index++) expect(body).toContain(`avaxmon_node_peers{target="t${index}"} ${lastBeforePrepare}\n`);
+      }
+    });
+
+    it('sends a body found unchanged before it without looking again', async () => {
+      const { clock, move, scrape, assemblies } = fleetScrapedEvery(15_000);
+      move();
+      for (let scrapes = 0; scrapes < 3; scrapes++) {
+        scrape();
+        await clock.advance(15_000);
+      }
+      const before = assemblies();
+      scrape();
+      expect(assemblies()).toBe(before);
+    });
+
+    it('gets a body assembled now when it comes later than a prepared body may be old', async () => {
+      const { clock, move, scrape } = fleetScrapedEvery(15_000);
+      for (let scrapes = 0; scrapes < 3; scrapes++) {
+        move();
+        scrape();
+        await clock.advance(15_000);
+      }
+      // The body was prepared for 15 s after the last scrape; this one comes 3 s after that.
+      await clock.advance(MAX_PREPARED_AGE_MS - prepareLeadMs(0) + 500);
+      const newest = move();
+      expect(scrape()).toContain(`avaxmon_node_peers{target="t0"} ${newest}\n`);
+    });
+
+    it('is served a prepared body at most MAX_PREPARED_AGE_MS old, whenever it comes', async () => {
+      const { clock, move, scrape } = fleetScrapedEvery(15_000, 1);
+      for (let scrapes = 0; scrapes < 3; scrapes++) {
+        if (scrapes > 0) await clock.advance(15_000);
+        move();
+        scrape();
+      }
+      // Scrapes from 2 s early to 4 s late, each moving the slice just before: what the body holds is
+      // never older than MAX_PREPARED_AGE_MS.
+      const changedAt = new Map<number, number>();
+      let nextScrapeMs = clock.now() + 15_000;
+      for (const offsetMs of [-2_000, -600, 0, 700, 1_500, 2_400, 4_000]) {
+        const scrapeAtMs = nextScrapeMs + offsetMs;
+        while (clock.now() < scrapeAtMs) {
+          await clock.advance(100);
+          changedAt.set(move(), clock.now());
+        }
+        const value = Number(/avaxmon_node_peers\{target="t0"\} (\d+)/.exec(scrape())![1]);
+        expect(clock.now() - changedAt.get(value)!).toBeLessThan(MAX_PREPARED_AGE_MS);
+        nextScrapeMs = scrapeAtMs + 15_000;
+      }
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DaemonView } from '../daemon-view.js';
 import { OPENMETRICS_TEXT, PROMETHEUS_TEXT, type ExpositionFormat } from '../../metrics/exposition.js';
@@ -13,7 +14,11 @@ export function registerMetricsRoute(app: FastifyInstance, daemon: DaemonView): 
     reply.header('content-type', format === 'openmetrics' ? OPENMETRICS_TEXT : PROMETHEUS_TEXT);
     if (gzip) reply.header('content-encoding', 'gzip');
     reply.header('vary', 'accept, accept-encoding');
-    return reply.send(await metricsBody.get(format, gzip));
+    const body = await metricsBody.get(format, gzip);
+    // 'close' comes once the response was sent, or its client went away.
+    reply.raw.once('close', body.done);
+    reply.header('content-length', body.length);
+    return reply.send(body.chunks.length === 1 ? body.chunks[0] : Readable.from(body.chunks, { objectMode: false }));
   });
 }
 
