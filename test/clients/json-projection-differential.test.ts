@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CompiledProjection, NOT_JSON, projectJson, type Projection } from '../../src/clients/json-projection.js';
+import { reference } from '../helpers/json-reference.js';
 
 /**
  * The projecting reader against JSON.parse on generated documents: what it keeps must be what
  * JSON.parse gives for those parts, and what JSON.parse refuses it must refuse. Seeded, so a
  * failure names a case that can be read again.
  */
-
-/** What JSON.parse gives, with only the projected parts: the reference the reader must match. */
-function reference(value: unknown, projection: Projection): unknown {
-  if (projection === true) return value;
-  if (Array.isArray(projection)) return Array.isArray(value) ? value.map((item) => reference(item, projection[0])) : value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const shape = projection as Record<string, Projection>;
-  if (Object.keys(shape).length === 0) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const kept = Object.hasOwn(shape, key) && key !== '*' ? shape[key] : shape['*'];
-    if (kept !== undefined)
-      Object.defineProperty(out, key, { value: reference(item, kept), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
 
 /** mulberry32: a small seeded generator, enough to vary documents reproducibly. */
 function generator(seed: number): () => number {

@@ -1,23 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CompiledProjection, NOT_JSON, projectJson, type Projection } from '../../src/clients/json-projection.js';
+import { reference } from '../helpers/json-reference.js';
 
 const project = (text: string, projection: Projection) => projectJson(Buffer.from(text, 'utf8'), new CompiledProjection(projection));
-
-/** What JSON.parse gives, with only the projected parts: the reference the reader must match. */
-function reference(value: unknown, projection: Projection): unknown {
-  if (projection === true) return value;
-  if (Array.isArray(projection)) return Array.isArray(value) ? value.map((item) => reference(item, projection[0])) : value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const shape = projection as Record<string, Projection>;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    const kept = Object.hasOwn(shape, key) && key !== '*' ? shape[key] : shape['*'];
-    if (kept !== undefined)
-      Object.defineProperty(out, key, { value: reference(item, kept), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
 
 const PEERS: Projection = {
   result: { numPeers: true, peers: [{ nodeID: true, version: true, observedUptime: true, benched: true }] },
