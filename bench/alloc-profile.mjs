@@ -23,9 +23,8 @@ const simPort = 20_000 + Math.floor(Math.random() * (30_000 - NODES));
 const sim = spawn(
   process.execPath,
   [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '1500', '--peers', '1800'],
-  {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  },
+  // Its errors (a port in use) go to ours: the rejection below says only that it exited.
+  { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 await new Promise((resolve, reject) => {
   sim.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve());

@@ -28,23 +28,30 @@ export class ConnectionGate {
   constructor(private readonly options: ConnectionGateOptions) {}
 
   /**
-   * Resolves with the release once the request may be sent, and how long it waited (monotonic ms);
-   * rejects with the signal's reason if it aborts first (the run's deadline or a stop).
+   * Takes a slot at once if one is free without waiting: most requests, which then cost no promise
+   * nor closure here. The caller calls release() once it is done.
    */
-  acquire(signal?: AbortSignal): Promise<{ release: () => void; waitedMs: number }> {
+  tryAcquire(): boolean {
+    if (this.inFlight >= this.options.warm) return false;
+    this.inFlight += 1;
+    return true;
+  }
+
+  /**
+   * Resolves once the request may be sent, with how long it waited (monotonic ms), holding a slot
+   * the caller gives back with release(); rejects with the signal's reason if it aborts first (the
+   * run's deadline or a stop).
+   */
+  acquire(signal?: AbortSignal): Promise<number> {
     const startedMs = performance.now();
-    const granted = () => ({ release: this.releaser(), waitedMs: performance.now() - startedMs });
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.inFlight < this.options.warm) {
-      this.inFlight += 1;
-      return Promise.resolve(granted());
-    }
+    if (this.tryAcquire()) return Promise.resolve(0);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         start: () => {
           clearTimeout(waiter.timer);
           signal?.removeEventListener('abort', onAbort);
-          resolve(granted());
+          resolve(performance.now() - startedMs);
         },
       };
       const onAbort = () => {
@@ -56,6 +63,13 @@ export class ConnectionGate {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(waiter);
     });
+  }
+
+  /** Gives a slot back: it passes straight to the next waiter, FIFO. Once per slot taken. */
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next.start();
+    else this.inFlight -= 1;
   }
 
   /** Requests waiting to be sent now. */
@@ -76,17 +90,5 @@ export class ConnectionGate {
     this.waiting.splice(index, 1);
     clearTimeout(waiter.timer);
     return true;
-  }
-
-  private releaser(): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      // The slot passes straight to the next waiter, FIFO.
-      const next = this.waiting.shift();
-      if (next) next.start();
-      else this.inFlight -= 1;
-    };
   }
 }
