@@ -15,6 +15,8 @@ export interface CollectorStatus {
   intervalSeconds?: number;
   skippedRuns: number;
   abandonedRuns: number;
+  /** `{ target, collector }`, made once: every run's samples share it (samples are never changed). */
+  readonly labels: Readonly<Record<string, string>>;
 }
 
 interface Reachability {
@@ -145,6 +147,7 @@ export class SelfMetrics {
         intervalSeconds: undefined,
         skippedRuns: 0,
         abandonedRuns: 0,
+        labels: { target, collector },
       };
       this.collectors.set(key, status);
       let keys = this.collectorsOfTarget.get(target);
@@ -264,7 +267,7 @@ export class SelfMetrics {
 }
 
 function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): Sample[] {
-  const labels = { target: status.target, collector: status.collector };
+  const { labels } = status;
   const samples: Sample[] = [];
   if (status.success !== undefined)
     samples.push({ name: 'avaxmon_collector_success', labels, value: status.success && !targetDown ? 1 : 0 });
@@ -277,7 +280,7 @@ function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): S
 }
 
 function collectorRunSamples(status: CollectorStatus): Sample[] {
-  const labels = { target: status.target, collector: status.collector };
+  const { labels } = status;
   const samples: Sample[] = [];
   if (status.success !== undefined) samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
   if (status.lastSuccessSeconds !== undefined) {
