@@ -90,12 +90,13 @@ const dueOf = new WeakMap<AbortSignal, { readonly clock: Clock; readonly dueMs: 
  * reference in the long-lived parent: at a thousand requests a second, tens of thousands of timers,
  * signals and weak refs stay alive. Here release() clears the timer and the link at once. A parent
  * that is itself a deadline falling due no later gives its own signal: a run's deadline inside the
- * scheduler's, of the same interval, costs nothing.
+ * scheduler's, of the same interval, costs nothing. `onAbort` is called once the signal aborts, for
+ * either cause, without a listener of its own on it.
  */
-export function deadline(ms: number, parent?: AbortSignal, clock: Clock = systemClock): Deadline {
-  const enclosing = parent && dueOf.get(parent);
+export function deadline(ms: number, parent?: AbortSignal, clock: Clock = systemClock, onAbort?: () => void): Deadline {
+  const enclosing = parent && !onAbort && dueOf.get(parent);
   if (enclosing && enclosing.clock === clock && enclosing.dueMs <= monotonic(clock) + ms) return { signal: parent, release: noop };
-  const link = new DeadlineLink(ms, parent, clock);
+  const link = new DeadlineLink(ms, parent, clock, onAbort);
   dueOf.set(link.signal, { clock, dueMs: monotonic(clock) + ms });
   return link;
 }
@@ -114,6 +115,7 @@ class DeadlineLink implements Deadline, Expiring, AbortFollower {
     private readonly ms: number,
     private readonly parent: AbortSignal | undefined,
     clock: Clock,
+    private readonly onAbort: (() => void) | undefined,
   ) {
     this.timer = new PatientTimer(clock, ms, this);
     if (parent?.aborted) this.parentAborted(parent.reason);
@@ -125,11 +127,17 @@ class DeadlineLink implements Deadline, Expiring, AbortFollower {
   }
 
   expire(stalledMs: number): void {
-    this.controller.abort(timeoutError(this.ms, stalledMs));
+    this.abort(timeoutError(this.ms, stalledMs));
   }
 
   parentAborted(reason: unknown): void {
+    this.abort(reason);
+  }
+
+  private abort(reason: unknown): void {
+    if (this.controller.signal.aborted) return;
     this.controller.abort(reason);
+    this.onAbort?.();
   }
 
   // A property, not a method: callers take it apart from the deadline.
