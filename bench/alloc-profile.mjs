@@ -19,17 +19,24 @@ const TOP = Number(process.env.TOP ?? 40);
 const main = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const simPort = 20_000 + Math.floor(Math.random() * (30_000 - NODES));
-const sim = spawn(
-  process.execPath,
-  [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '1500', '--peers', '1800'],
-  // Its errors (a port in use) go to ours: the rejection below says only that it exited.
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-await new Promise((resolve, reject) => {
-  sim.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve());
-  sim.once('exit', () => reject(new Error('the simulator did not start (ports in use?)')));
-});
+/** The simulator on NODES consecutive ports below Linux's ephemeral range (32768 up), tried again elsewhere if taken. */
+async function startSimulator() {
+  for (let attempt = 1; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * (12_000 - NODES));
+    const child = spawn(
+      process.execPath,
+      [main, 'simulate', '--nodes', String(NODES), '--port', String(port), '--validators', '1500', '--peers', '1800'],
+      { stdio: ['ignore', 'pipe', attempt < 5 ? 'ignore' : 'inherit'] },
+    );
+    const started = await new Promise((resolve) => {
+      child.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
+      child.once('exit', () => resolve(false));
+    });
+    if (started) return { sim: child, simPort: port };
+    if (attempt === 5) throw new Error('the simulator did not start (ports in use?)');
+  }
+}
+const { sim, simPort } = await startSimulator();
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-alloc-profile-'));
 const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`);
 writeFileSync(join(dir, 'config.yaml'), `targets:\n${targets.join('\n')}\n`);
