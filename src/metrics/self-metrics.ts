@@ -33,6 +33,7 @@ interface Reachability {
  */
 export class SelfMetrics {
   private readonly requests = new Map<string, LabelledCounter<'target' | 'method' | 'outcome'>>();
+  private readonly requestLabels: Record<'target' | 'method' | 'outcome', string> = { target: '', method: '', outcome: '' };
   /** Seconds each target's requests waited for a connection, in all. */
   private readonly queueWaitSeconds = new Map<string, number>();
   private readonly collectors = new Map<string, CollectorStatus>();
@@ -61,7 +62,12 @@ export class SelfMetrics {
   recordRequest(target: string, method: string, outcome: Outcome): void {
     let counter = this.requests.get(target);
     if (!counter) this.requests.set(target, (counter = new LabelledCounter('avaxmon_rpc_requests_total', ['target', 'method', 'outcome'])));
-    counter.add({ target, method, outcome });
+    // add() keeps the values, never the object: one object serves every request.
+    const labels = this.requestLabels;
+    labels.target = target;
+    labels.method = method;
+    labels.outcome = outcome;
+    counter.add(labels);
     if (outcome === 'success' || outcome === 'rpc_error') this.answeredAsApi.add(target);
   }
 
