@@ -1,13 +1,15 @@
 // Where the daemon allocates: NODES simulated Mainnet-sized nodes (1,800 peers, 1,500 validators),
-// the daemon with its default collectors (no alerts) under the inspector; after SETTLE_S, V8's
+// the daemon with its default collectors (alerts off, or on as bench/fleet-real.mjs has them with
+// ALERTS=1) under the inspector; after SETTLE_S, V8's
 // sampling heap profiler over WINDOW_S, counting the objects collections freed too (what a
 // `--heap-prof` profile leaves out). Prints V8 allocation in MB/s in all, by allocating function
-// (self) and by file. Light enough to run beside other work; compare runs of the same NODES.
+// (self) and by file, and per upstream request. Light enough to run beside other work; compare runs of the same NODES.
 //
 // Usage: npm run -s build && NODES=30 node bench/alloc-profile.mjs
-//   NODES (30), SETTLE_S (40), WINDOW_S (60), TOP (40)
+//   NODES (30), SETTLE_S (40), WINDOW_S (60), TOP (40), ALERTS (0 | 1)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.mjs';
@@ -16,24 +18,40 @@ const NODES = Number(process.env.NODES ?? 30);
 const SETTLE_S = Number(process.env.SETTLE_S ?? 40);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 60);
 const TOP = Number(process.env.TOP ?? 40);
+const ALERTS = process.env.ALERTS === '1';
 const main = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const simPort = 20_000 + Math.floor(Math.random() * (30_000 - NODES));
-const sim = spawn(
-  process.execPath,
-  [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '1500', '--peers', '1800'],
-  {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  },
-);
-await new Promise((resolve, reject) => {
-  sim.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve());
-  sim.once('exit', () => reject(new Error('the simulator did not start (ports in use?)')));
-});
+/** The simulator on NODES consecutive ports below Linux's ephemeral range (32768 up), tried again elsewhere if taken. */
+async function startSimulator() {
+  for (let attempt = 1; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * (12_000 - NODES));
+    const child = spawn(
+      process.execPath,
+      [main, 'simulate', '--nodes', String(NODES), '--port', String(port), '--validators', '1500', '--peers', '1800'],
+      { stdio: ['ignore', 'pipe', attempt < 5 ? 'ignore' : 'inherit'] },
+    );
+    const started = await new Promise((resolve) => {
+      child.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
+      child.once('exit', () => resolve(false));
+    });
+    if (started) return { sim: child, simPort: port };
+    if (attempt === 5) throw new Error('the simulator did not start (ports in use?)');
+  }
+}
+const { sim, simPort } = await startSimulator();
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-alloc-profile-'));
 const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`);
-writeFileSync(join(dir, 'config.yaml'), `targets:\n${targets.join('\n')}\n`);
+let alerts = '';
+if (ALERTS) {
+  // Alerts as the fleet benchmark has them: the default rules, state saved, a webhook that answers.
+  const hook = createServer((request, response) => request.resume().on('end', () => response.end()));
+  await new Promise((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  hook.unref();
+  const url = `http://127.0.0.1:${hook.address().port}/hook`;
+  alerts = `alerts:\n  state_dir: ${join(dir, 'state')}\n  receivers:\n    - { name: hook, type: webhook, url: "${url}" }\n`;
+}
+writeFileSync(join(dir, 'config.yaml'), `targets:\n${targets.join('\n')}\n${alerts}`);
 const [daemonPort, inspectorPort] = [await freePort(), await freePort()];
 // The daemon re-executes itself with its process settings; --inspect goes along, on the same port.
 const daemon = spawn(
@@ -75,6 +93,14 @@ const call = (method, params = {}) =>
     socket.send(JSON.stringify({ id: lastId, method, params }));
   });
 await call('HeapProfiler.enable');
+/** Upstream requests the daemon has made, from its own counter: scraped outside the sampled window. */
+const requestsMade = async () => {
+  const text = await (await fetch(`http://127.0.0.1:${daemonPort}/metrics`)).text();
+  let sum = 0;
+  for (const [, value] of text.matchAll(/^avaxmon_rpc_requests_total\{[^}]*\} (\S+)$/gm)) sum += Number(value);
+  return sum;
+};
+const requestsBefore = await requestsMade();
 await call('HeapProfiler.startSampling', {
   samplingInterval: 16_384,
   includeObjectsCollectedByMajorGC: true,
@@ -82,6 +108,7 @@ await call('HeapProfiler.startSampling', {
 });
 await sleep(WINDOW_S * 1000);
 const { profile } = await call('HeapProfiler.stopSampling');
+const requests = (await requestsMade()) - requestsBefore;
 socket.close();
 
 const byFunction = new Map();
@@ -98,7 +125,12 @@ const walk = (node) => {
 };
 walk(profile.head);
 const rate = (bytes) => (bytes / 1e6 / WINDOW_S).toFixed(3).padStart(8);
-console.log(`V8 allocation of the daemon at ${NODES} nodes over ${WINDOW_S} s: ${rate(total).trim()} MB/s; node ${process.version}`);
+console.log(
+  `V8 allocation of the daemon at ${NODES} nodes${ALERTS ? ', alerts on' : ''} over ${WINDOW_S} s: ${rate(total).trim()} MB/s; node ${process.version}`,
+);
+console.log(
+  `${requests} upstream requests (${(requests / WINDOW_S).toFixed(1)}/s): ${(total / requests / 1024).toFixed(1)} KB per request in all`,
+);
 for (const [title, map] of [
   ['by function (self)', byFunction],
   ['by file', byFile],

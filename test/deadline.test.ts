@@ -28,13 +28,27 @@ describe('deadline', () => {
     release();
   });
 
-  it('once released, leaves no listener on the parent and never fires', async () => {
+  it('once released, never fires, nor aborts with the parent; the parent keeps one listener for all that follow it', async () => {
     const parent = new AbortController();
-    const { signal, release } = deadline(20, parent.signal);
+    const many = Array.from({ length: 50 }, () => deadline(20, parent.signal));
     expect(getEventListeners(parent.signal, 'abort')).toHaveLength(1);
-    release();
-    expect(getEventListeners(parent.signal, 'abort')).toHaveLength(0);
+    const [first, ...others] = many;
+    first.release();
     await sleep(60);
-    expect(signal.aborted).toBe(false);
+    expect(first.signal.aborted).toBe(false);
+    expect(others.every(({ signal }) => signal.aborted)).toBe(true);
+    parent.abort(new Error('stopping'));
+    expect(first.signal.aborted).toBe(false);
+    for (const other of others) other.release();
+  });
+
+  it('inside a deadline falling due no later, is that deadline: the same signal, nothing more to release', () => {
+    const outer = deadline(10_000);
+    const inner = deadline(10_000, outer.signal);
+    expect(inner.signal).toBe(outer.signal);
+    const shorter = deadline(1_000, outer.signal);
+    expect(shorter.signal).not.toBe(outer.signal);
+    outer.release();
+    shorter.release();
   });
 });

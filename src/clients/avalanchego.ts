@@ -26,6 +26,8 @@ export class NodeClient {
   private nextId = 1;
   /** The node's origin, for the scheduler's per-origin cap. */
   readonly origin: string;
+  /** Every POST's headers, made once: requests only read them. */
+  private readonly postHeaders: Readonly<Record<string, string>>;
 
   constructor(
     private readonly http: HttpClient,
@@ -33,6 +35,7 @@ export class NodeClient {
     readonly options: NodeClientOptions,
   ) {
     this.origin = new URL(options.baseUrl).origin;
+    this.postHeaders = { 'content-type': 'application/json', ...options.headers };
   }
 
   get target(): string {
@@ -108,7 +111,7 @@ export class NodeClient {
     return {
       url,
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...this.options.headers },
+      headers: this.postHeaders,
       body,
       timeoutMs: this.options.timeoutMs,
       upstream: this.target,

@@ -1,11 +1,9 @@
-import { errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { HttpTransport } from '../config/http-config-schema.js';
-import { UpstreamError, type Outcome } from '../errors.js';
-import { BodyBytes } from './body-bytes.js';
 import { ResponseMemory } from './response-memory.js';
 import { createDispatcher } from './dispatcher.js';
-import { deadline } from '../schedule/deadline.js';
 import { ConnectionGate } from './connection-gate.js';
+import { Exchange } from './exchange.js';
 import { NotSentError } from './not-sent-error.js';
 
 /**
@@ -113,7 +111,7 @@ export class HttpClient {
    * wait before it is reported through onQueueWait and bounded by the caller's signal alone.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
-    return this.requestBody(request, ({ status, headers, text }) => ({ status, headers, text: text() }));
+    return this.requestBody(request, decoded);
   }
 
   /**
@@ -128,49 +126,49 @@ export class HttpClient {
   private async requestBody<T>(request: HttpRequest, read: (response: BytesResponse) => T): Promise<T> {
     const url = new URL(request.url);
     const origin = this.pool(url.origin, request.timeoutMs);
-    const slot = await origin.gate.acquire(request.signal).catch((reason: unknown) => {
-      throw new NotSentError(request.upstream, request.operation, reason);
-    });
-    request.onQueueWait?.(slot.waitedMs);
+    // Most requests find a slot free: no promise, no closure, no wait to report but none.
+    const waitedMs = request.signal?.aborted || !origin.gate.tryAcquire() ? await this.waitForSlot(origin.gate, request) : 0;
+    request.onQueueWait?.(waitedMs);
+    let exchange: Exchange;
     try {
-      return await this.send(origin.dispatcher, url, request, read);
+      exchange = await this.send(origin.dispatcher, url, request);
     } finally {
-      slot.release();
+      origin.gate.release();
+    }
+    // The reader's own error passes as it is: it is never taken for a transport failure.
+    try {
+      return read(exchange);
+    } finally {
+      exchange.release();
     }
   }
 
-  private async send<T>(dispatcher: Dispatcher, url: URL, request: HttpRequest, read: (response: BytesResponse) => T): Promise<T> {
-    const { signal, release } = deadline(request.timeoutMs, request.signal);
+  private waitForSlot(gate: ConnectionGate, request: HttpRequest): Promise<number> {
+    return gate.acquire(request.signal).catch((reason: unknown) => {
+      throw new NotSentError(request.upstream, request.operation, reason);
+    });
+  }
+
+  private send(dispatcher: Dispatcher, url: URL, request: HttpRequest): Promise<Exchange> {
+    const exchange = new Exchange(request, { cap: this.maxResponseBytes, memory: this.responseMemory });
     try {
-      const response = await dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: request.method ?? 'GET',
-        headers: { ...authorizationFromUrl(url), ...request.headers },
-        body: request.body,
-        // The deadline alone times the request: it tells avaxmon's own stalls from a slow node.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        signal,
-      });
-      const { statusCode: status, headers } = response;
-      return await readCapped(
-        response.body,
-        { cap: this.maxResponseBytes, memory: this.responseMemory },
-        request,
-        Number(headers['content-length'] ?? 0),
-        (bytes) => readerOwn(() => read({ status, headers, bytes: bytes.view(), text: () => bytes.text() })),
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: request.method ?? 'GET',
+          headers: url.username ? { ...authorizationFromUrl(url), ...request.headers } : request.headers,
+          body: request.body,
+          // The exchange's own timer alone times the request: it tells avaxmon's own stalls from a slow node.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        exchange,
       );
     } catch (error) {
-      if (error instanceof ReaderFailure) throw error.cause;
-      if (error instanceof UpstreamError) throw error;
-      const outcome = classifyTransportError(error, signal);
-      throw new UpstreamError(request.upstream, request.operation, outcome, describe(error, outcome, signal), {
-        cause: error,
-      });
-    } finally {
-      release();
+      exchange.notDispatched(error);
     }
+    return exchange.answered;
   }
 
   /** Closes the pools of origins a reload removed; their connections would otherwise stay open. */
@@ -204,90 +202,12 @@ export class HttpClient {
   }
 }
 
-/**
- * Reads a body within the per-response cap and the daemon's response memory budget, and gives its
- * bytes to `consume` before handing them back. A declared Content-Length is checked before reading
- * a byte; an endless or undeclared body as it arrives.
- */
-type Body = AsyncIterable<Buffer> & { destroy(): void; on(event: 'error', listener: () => void): unknown };
-
-async function readCapped<T>(
-  body: Body,
-  limits: { cap: number; memory: ResponseMemory },
-  request: HttpRequest,
-  declaredBytes: number,
-  consume: (bytes: BodyBytes) => T,
-): Promise<T> {
-  const { cap, memory } = limits;
-  let size = 0;
-  let taken = 0;
-  const fail = (detail: string): never => {
-    // The abort this causes is the error below, said better; it must not surface as unhandled.
-    body.on('error', () => undefined);
-    body.destroy();
-    memory.noteRefusal();
-    throw new UpstreamError(request.upstream, request.operation, 'bad_body', detail);
-  };
-  const overBudget = () =>
-    fail(`response bodies being read exceed the memory budget of ${memory.limitBytes} bytes (global.max_response_memory_bytes)`);
-  if (declaredBytes > cap) fail(`response body exceeds ${cap} bytes`);
-  if (declaredBytes > 0 && declaredBytes > memory.limitBytes - memory.usedBytes) overBudget();
-  const bytes = new BodyBytes(declaredBytes, cap);
-  try {
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > cap) fail(`response body exceeds ${cap} bytes`);
-      if (!memory.take(chunk.length)) overBudget();
-      taken += chunk.length;
-      bytes.append(chunk);
-    }
-    return consume(bytes);
-  } finally {
-    bytes.release();
-    memory.give(taken);
-  }
-}
-
-/** What the reader of a body threw: its own error, never taken for a transport failure. */
-class ReaderFailure {
-  constructor(readonly cause: unknown) {}
-}
-
-function readerOwn<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    throw new ReaderFailure(error);
-  }
+function decoded(response: BytesResponse): HttpResponse {
+  return { status: response.status, headers: response.headers, text: response.text() };
 }
 
 /** `http://user:pass@host` becomes basic auth, so credentials never travel in the request line. */
 function authorizationFromUrl(url: URL): Record<string, string> {
-  if (!url.username) return {};
   const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
   return { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
-}
-
-function classifyTransportError(error: unknown, signal: AbortSignal): Outcome {
-  const code = (error as { code?: string }).code;
-  if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') return 'timeout';
-  if (error instanceof undiciErrors.ConnectTimeoutError) return 'timeout';
-  if (code === 'ECONNREFUSED') return 'refused';
-  if (code === 'ECONNRESET' || code === 'EPIPE' || error instanceof undiciErrors.SocketError) return 'reset';
-  return 'network_error';
-}
-
-/** OpenSSL's words for a TLS handshake answered with plain HTTP, and what they mean to an operator. */
-const PLAIN_HTTP_ANSWER = /wrong version number|packet length too long/i;
-
-function describe(error: unknown, outcome: Outcome, signal: AbortSignal): string {
-  // Not aborted: undici's connect timeout, whose message names the address and the timeout.
-  if (outcome === 'timeout') return signal.aborted ? (signal.reason as Error).message : String((error as Error).message);
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || PLAIN_HTTP_ANSWER.test(String((error as Error).message))) {
-    return 'TLS handshake failed: the server answered plain HTTP to an https:// URL (AvalancheGo serves plain HTTP unless --http-tls-enabled); use http://';
-  }
-  const cause = (error as { cause?: { message?: string } }).cause?.message;
-  const message = (error as Error).message ?? String(error);
-  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
 }

@@ -37,9 +37,8 @@ export function createHealthCollector(): Collector {
       const skips = skipCounter(ctx);
       // /ext/health decides; readiness and liveness are parts of their own. Readiness repeats checks
       // of /ext/health: their skips are counted once, there.
-      // Only their verdicts are kept while /ext/health is awaited, not their parsed reports.
-      const side = (path: string) =>
-        sideCall(ctx, out, { collector: 'health', method: `GET ${path}` }, async () => (await getReport(ctx, path, () => {})).healthy);
+      // Only their verdicts are read: their checks are /ext/health's, which are read there.
+      const side = (path: string) => sideCall(ctx, out, { collector: 'health', method: `GET ${path}` }, () => getVerdict(ctx, path));
       const [health, readiness, liveness] = await Promise.all([
         getReport(ctx, '/ext/health', skips.note),
         side('/ext/health/readiness'),
@@ -104,6 +103,15 @@ type NoteSkip = (check: string, field: string, problem: string) => void;
 async function getReport(ctx: CollectContext, path: string, noteSkip: NoteSkip): Promise<HealthReport> {
   const { body } = await ctx.node.getHealth(path, ctx.signal);
   return parseHealthReport(body, new FieldReader(ctx.target.name, `GET ${path}`), noteSkip);
+}
+
+/** A report's `healthy` alone, its checks an object as in any report, but not read one by one. */
+async function getVerdict(ctx: CollectContext, path: string): Promise<boolean> {
+  const { body } = await ctx.node.getHealth(path, ctx.signal);
+  const read = new FieldReader(ctx.target.name, `GET ${path}`);
+  const report = read.object(body, 'body');
+  read.object(report.checks ?? {}, 'checks');
+  return read.boolean(report.healthy, 'healthy');
 }
 
 // JSON-RPC health answers HTTP 200 even when unhealthy; `healthy` inside the result is the truth.

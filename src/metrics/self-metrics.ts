@@ -15,6 +15,8 @@ export interface CollectorStatus {
   intervalSeconds?: number;
   skippedRuns: number;
   abandonedRuns: number;
+  /** `{ target, collector }`, made once: every run's samples share it (samples are never changed). */
+  readonly labels: Readonly<Record<string, string>>;
 }
 
 interface Reachability {
@@ -31,6 +33,7 @@ interface Reachability {
  */
 export class SelfMetrics {
   private readonly requests = new Map<string, LabelledCounter<'target' | 'method' | 'outcome'>>();
+  private readonly requestLabels: Record<'target' | 'method' | 'outcome', string> = { target: '', method: '', outcome: '' };
   /** Seconds each target's requests waited for a connection, in all. */
   private readonly queueWaitSeconds = new Map<string, number>();
   private readonly collectors = new Map<string, CollectorStatus>();
@@ -59,7 +62,12 @@ export class SelfMetrics {
   recordRequest(target: string, method: string, outcome: Outcome): void {
     let counter = this.requests.get(target);
     if (!counter) this.requests.set(target, (counter = new LabelledCounter('avaxmon_rpc_requests_total', ['target', 'method', 'outcome'])));
-    counter.add({ target, method, outcome });
+    // add() keeps the values, never the object: one object serves every request.
+    const labels = this.requestLabels;
+    labels.target = target;
+    labels.method = method;
+    labels.outcome = outcome;
+    counter.add(labels);
     if (outcome === 'success' || outcome === 'rpc_error') this.answeredAsApi.add(target);
   }
 
@@ -145,6 +153,7 @@ export class SelfMetrics {
         intervalSeconds: undefined,
         skippedRuns: 0,
         abandonedRuns: 0,
+        labels: { target, collector },
       };
       this.collectors.set(key, status);
       let keys = this.collectorsOfTarget.get(target);
@@ -264,7 +273,7 @@ export class SelfMetrics {
 }
 
 function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): Sample[] {
-  const labels = { target: status.target, collector: status.collector };
+  const { labels } = status;
   const samples: Sample[] = [];
   if (status.success !== undefined)
     samples.push({ name: 'avaxmon_collector_success', labels, value: status.success && !targetDown ? 1 : 0 });
@@ -277,7 +286,7 @@ function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): S
 }
 
 function collectorRunSamples(status: CollectorStatus): Sample[] {
-  const labels = { target: status.target, collector: status.collector };
+  const { labels } = status;
   const samples: Sample[] = [];
   if (status.success !== undefined) samples.push({ name: 'avaxmon_collector_duration_seconds', labels, value: status.durationSeconds });
   if (status.lastSuccessSeconds !== undefined) {

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { sleep, SteadyClock, systemClock, type Clock, type Timer } from './clock.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
@@ -75,8 +74,6 @@ export class Scheduler {
     this.limit = new ConcurrencyLimit(options.maxConcurrent ?? Infinity, options.maxConcurrentPerOrigin ?? Infinity);
     this.clock = options.clock ?? systemClock;
     this.steady = new SteadyClock(this.clock);
-    // Every run in flight listens for the stop: hundreds at fleet scale, which is no leak.
-    setMaxListeners(0, this.controller.signal);
   }
 
   /** Starts every job; resolves when each has completed (or abandoned) its first run. */
@@ -162,17 +159,17 @@ export class Scheduler {
     if (this.stopped) return void end();
     run.startedAt = this.steady.now();
     job.started?.(run.startedAt - dueMs);
-    const { signal, release } = deadline(job.intervalMs, this.controller.signal, this.clock);
     let cancelAbandon = () => {};
-    const onAbort = () => (cancelAbandon = patientTimeout(this.clock, ABANDON_GRACE_MS, run.abandon));
-    signal.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => {
+      cancelAbandon = patientTimeout(this.clock, ABANDON_GRACE_MS, run.abandon);
+    };
+    const { signal, release } = deadline(job.intervalMs, this.controller.signal, this.clock, onAbort);
     void job
       .run(signal)
       .catch((error: unknown) => this.log.error({ job: job.id, err: error }, 'Job failed unexpectedly'))
       .finally(end);
     await run.done;
     release();
-    signal.removeEventListener('abort', onAbort);
     cancelAbandon();
   }
 
