@@ -31,13 +31,14 @@ describe('collection that cannot keep up', () => {
       15_000,
     );
     expect(valueOf(samples, 'avaxmon_collector_success', { collector: 'health' })).toBe(1);
+    // The count is evaluated at the fleet tick (every 5 s), a tick that comes late on a loaded machine.
     await eventually(
       () => firingRules(stack!.url),
       (rules) => rules.includes('AvaxmonCollectionLagging'),
-      10_000,
+      30_000,
     );
     expect(await (await fetch(`${stack.url}/`)).text()).toMatch(/collection behind: \d+ collectors/);
-  }, 40_000);
+  }, 60_000);
 
   it('says nothing while collection keeps up', async () => {
     stack = await startStack({ extraYaml: ALERTS_YAML });
