@@ -32,7 +32,8 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': on a loaded machine the last of stderr can arrive after the exit.
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
