@@ -91,6 +91,7 @@ export const actions: Record<string, Action> = {
 
 /** Applies a step such as `{ fail_check: network, set_peers: 8 }`; unknown keys are errors. */
 export function applyStep(state: SimState, step: Record<string, unknown>, nowMs: number): void {
+  state.revision++;
   for (const [name, argument] of Object.entries(step)) {
     if (name === 'at') continue;
     const action = actions[name];

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyStep } from './actions.js';
+import { AnswerCache } from './answer-cache.js';
 import { chainWorld, isBootstrappingPath } from './chain-world.js';
 import { activeFault, applyFault } from './faults.js';
 import { methodHandlers } from './handlers/index.js';
@@ -24,6 +25,8 @@ export interface SimulatorOptions {
    * gives the node the same sped-up time, so both agree on when things happened.
    */
   readonly now?: () => number;
+  /** Keep the serialized answers of methods that read the state alone (a benchmark fleet's; answer-cache.ts). */
+  readonly cacheAnswers?: boolean;
 }
 
 export interface Simulator {
@@ -50,8 +53,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   chainWorld(state, now());
   if (options.validator === false) applyStep(state, { validator_leave: 'self' }, now());
   const onError = options.onError ?? ((error: Error) => process.stderr.write(`simulator: ${error.message}\n`));
+  const answers = options.cacheAnswers ? new AnswerCache() : undefined;
   const server = createServer((request, response) => {
-    handle(state, request, response, now).catch((error: unknown) => {
+    handle({ state, answers }, request, response, now).catch((error: unknown) => {
       onError(error as Error);
       if (!response.headersSent) response.writeHead(500).end();
     });
@@ -75,7 +79,14 @@ async function closeServer(server: Server, stopScenario: () => void): Promise<vo
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-async function handle(state: SimState, request: IncomingMessage, response: ServerResponse, clock: () => number): Promise<void> {
+/** A simulated node: its state, and its answer cache when it keeps one. */
+interface Node {
+  readonly state: SimState;
+  readonly answers?: AnswerCache;
+}
+
+async function handle(node: Node, request: IncomingMessage, response: ServerResponse, clock: () => number): Promise<void> {
+  const { state } = node;
   const url = new URL(request.url ?? '/', 'http://simulator');
   const body = await readBody(request);
   const now = clock();
@@ -90,7 +101,7 @@ async function handle(state: SimState, request: IncomingMessage, response: Serve
   if (!/application\/json/.test(request.headers['content-type'] ?? '')) {
     return void response.writeHead(415, { 'content-type': 'text/plain' }).end('415 unsupported media type\n');
   }
-  await jsonRpc(state, url.pathname, body, request, response, now);
+  await jsonRpc(node, url.pathname, body, request, response, now);
 }
 
 async function healthGet(state: SimState, url: URL, request: IncomingMessage, response: ServerResponse, now: number): Promise<void> {
@@ -107,13 +118,14 @@ async function healthGet(state: SimState, url: URL, request: IncomingMessage, re
 }
 
 async function jsonRpc(
-  state: SimState,
+  node: Node,
   path: string,
   body: string,
   request: IncomingMessage,
   response: ServerResponse,
   now: number,
 ): Promise<void> {
+  const { state } = node;
   let call: { id?: unknown; method?: string; params?: unknown };
   try {
     call = JSON.parse(body) as typeof call;
@@ -135,7 +147,10 @@ async function jsonRpc(
   if (!handler) return sendJson(response, 200, unknownMethod(method, call.id, evm));
   try {
     const params = (Array.isArray(call.params) ? { args: call.params } : (call.params ?? {})) as Record<string, unknown>;
-    sendJson(response, 200, { jsonrpc: '2.0', result: handler({ ...params, path }, state, now), id: call.id });
+    if (!node.answers) return sendJson(response, 200, { jsonrpc: '2.0', result: handler({ ...params, path }, state, now), id: call.id });
+    const json = node.answers.json(`${path} ${method} ${JSON.stringify(call.params)}`, handler, { ...params, path }, state, now);
+    const id = call.id === undefined ? '' : `,"id":${JSON.stringify(call.id)}`;
+    response.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","result":${json}${id}}`);
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
     sendJson(response, 200, {

@@ -56,6 +56,8 @@ export interface SimState {
   validatorCount: number;
   /** Validators, L1s and chains; created on first use (see chainWorld()). */
   chainWorld?: ChainWorld;
+  /** Counts applied steps: an answer cached under an older revision is stale (answer-cache.ts). */
+  revision: number;
 }
 
 /**
@@ -101,6 +103,7 @@ export function createState(options: { peers?: number; validators?: number } = {
     },
     extensions: {},
     validatorCount: options.validators ?? 2000,
+    revision: 0,
   };
 }
 

@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+async function call(method: string, params: unknown = {}, id: unknown = 1, path = '/ext/info'): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sim!.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe('simulate --cache-answers', () => {
+  it('answers a state-only method the same, with each request id, until a step changes the state', async () => {
+    sim = await startSimulator({ peers: 30, cacheAnswers: true });
+    const first = await call('info.peers', {}, 7);
+    const again = await call('info.peers', {}, 'eight');
+    expect(again.id).toBe('eight');
+    expect(first.id).toBe(7);
+    expect(again.result).toEqual(first.result);
+    sim.apply({ set_peer_version: { peer: 2, version: 'avalanchego/1.15.0' } });
+    const after = (await call('info.peers', {}, 9)).result as { peers: { version: string }[] };
+    expect(after.peers[2].version).toBe('avalanchego/1.15.0');
+  });
+
+  it('keeps answers apart by their parameters', async () => {
+    sim = await startSimulator({ peers: 30, cacheAnswers: true });
+    const all = (await call('info.peers')).result as { numPeers: string; peers: { nodeID: string }[] };
+    const one = (await call('info.peers', { nodeIDs: [all.peers[3].nodeID] })).result as { numPeers: string };
+    expect([all.numPeers, one.numPeers]).toEqual(['30', '1']);
+  });
+
+  it('asks a method that reads the clock every time', async () => {
+    let nowMs = Date.now();
+    sim = await startSimulator({ cacheAnswers: true, now: () => nowMs });
+    const before = (await call('platform.getHeight', {}, 1, '/ext/bc/P')).result as { height: string };
+    nowMs += 600_000;
+    const later = (await call('platform.getHeight', {}, 1, '/ext/bc/P')).result as { height: string };
+    expect(Number(later.height)).toBeGreaterThan(Number(before.height));
+  });
+});
