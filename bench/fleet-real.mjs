@@ -45,9 +45,10 @@ function pinned(cpu, args, options) {
   return ONE_CORE ? spawn('taskset', ['-c', String(cpu), ...args], options) : spawn(args[0], args.slice(1), options);
 }
 
+/** The fleet on NODES consecutive ports below Linux's ephemeral range (32768 up), tried again elsewhere if taken. */
 async function startFleet() {
   for (let attempt = 0; attempt < 6; attempt++) {
-    const port = 10_000 + Math.floor(Math.random() * (30_000 - NODES));
+    const port = 10_000 + Math.floor(Math.random() * (22_000 - NODES));
     const sim = pinned(
       1,
       [

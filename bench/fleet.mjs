@@ -45,7 +45,7 @@ process.on('exit', () => {
 let sim;
 let simPort;
 for (let attempt = 0; !sim; attempt++) {
-  simPort = 10_000 + Math.floor(Math.random() * (30_000 - NODES));
+  simPort = 10_000 + Math.floor(Math.random() * (22_000 - NODES));
   const child = spawn(
     process.execPath,
     [main, 'simulate', '--nodes', String(NODES), '--port', String(simPort), '--validators', '20', '--peers', '20'],
