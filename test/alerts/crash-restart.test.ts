@@ -92,7 +92,8 @@ describe('SIGTERM', () => {
       sim.apply({ fail_check: 'network' });
       // The firing notification is on its way to a receiver that holds it for its 10 s timeout.
       await until(() => hung.requests() === 1 && queued(stateDir) === 1);
-      const exited = new Promise<number | null>((resolve) => first.child.once('exit', resolve));
+      // 'close', not 'exit': the log is read next, and its last lines can arrive after the exit.
+      const exited = new Promise<number | null>((resolve) => first.child.once('close', resolve));
       first.child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(first.output()).toContain('"msg":"Stopped cleanly"');

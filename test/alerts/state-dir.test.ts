@@ -16,6 +16,7 @@ interface LoggedDaemon {
   child: ChildProcess;
   url: string;
   output: () => string;
+  /** Its exit code, once its output is all in (`output()` is then complete). */
   exited: Promise<number | null>;
 }
 
@@ -34,7 +35,8 @@ async function startLogged(configFile: string): Promise<LoggedDaemon> {
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': on a loaded machine the last log lines can arrive after the exit.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { child, url: `http://127.0.0.1:${port}`, output: () => text, exited };
 }
 

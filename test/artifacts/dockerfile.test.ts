@@ -198,8 +198,9 @@ describe("the runtime stage's install and command, outside a container", () => {
     expect(probe.status, probe.stderr).toBe(0);
     expect(probe.stdout).toContain(`http://127.0.0.1:${port}/-/healthy: HTTP 200`);
 
+    // 'close', not 'exit': a failure quotes its output, whose last lines can arrive after the exit.
     const exitCode = await new Promise<number | null>((resolve) => {
-      daemon!.once('exit', (code) => resolve(code));
+      daemon!.once('close', (code) => resolve(code));
       daemon!.kill('SIGTERM');
     });
     expect(exitCode, output).toBe(0);

@@ -99,7 +99,8 @@ describe(`a fleet of ${NODES} simulated nodes`, () => {
     }, 180_000);
 
     daemon.kill('SIGTERM');
-    const code = await new Promise((resolve) => daemon.once('exit', resolve));
+    // 'close', not 'exit': the log is read next, and its last lines can arrive after the exit.
+    const code = await new Promise((resolve) => daemon.once('close', resolve));
     expect(code).toBe(0);
     // Within the daemon's own stop deadline, past which it would exit 0 too, with a warning instead.
     expect(log).toContain('"msg":"Stopped cleanly"');

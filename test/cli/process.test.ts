@@ -138,7 +138,8 @@ describe('the daemon process', () => {
   });
 
   it('exits 0 on SIGTERM after draining', async () => {
-    const exited = new Promise<number | null>((resolve) => daemon.once('exit', resolve));
+    // 'close', not 'exit': the log is read next, and its last lines can arrive after the exit.
+    const exited = new Promise<number | null>((resolve) => daemon.once('close', resolve));
     daemon.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output.join('')).toContain('Stopped cleanly');
@@ -172,7 +173,8 @@ describe('start-up and shutdown bounds', () => {
     });
     let log = '';
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': the log is read once it exits, and its last lines can arrive after the exit.
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     try {
       await eventually(
         async () => node.heldSinceMs,

@@ -179,10 +179,11 @@ export class AttackerHost {
     };
     readLines(child.stdout);
     readLines(child.stderr);
-    let exited = false;
-    child.once('exit', () => void (exited = true));
+    // 'close', not 'exit': the error quotes its output, whose last lines can arrive after the exit.
+    let closed = false;
+    child.once('close', () => void (closed = true));
     await until(() => {
-      if (exited) throw new Error(`the daemon exited before listening:\n${output.join('\n')}`);
+      if (closed) throw new Error(`the daemon exited before listening:\n${output.join('\n')}`);
       return logs.some((line) => line.msg === 'avaxmon listening');
     }, 30_000);
     return {

@@ -35,6 +35,7 @@ export async function startRealSystem(
   for (let attempt = 0; attempt < 3; attempt++) {
     const listen = `127.0.0.1:${await freePort()}`;
     const child = spawn(binary, args(dir, listen), { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -49,6 +50,8 @@ export async function startRealSystem(
       };
     }
     await stopChild(child);
+    // Its last lines (why it did not start) can arrive after its exit.
+    await closed;
     lastError = output;
   }
   rmSync(dir, { recursive: true, force: true });

@@ -39,7 +39,8 @@ export async function startSmtpSink(password: string, tls?: { certFile: string; 
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const messages: SmtpMessage[] = [];
   const ready = new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`smtp-sink exited ${code}: ${stderr}`)));
+    // 'close', not 'exit': the error quotes its stderr, whose last lines can arrive after the exit.
+    child.once('close', (code) => reject(new Error(`smtp-sink exited ${code}: ${stderr}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const parsed = JSON.parse(line) as SmtpMessage | { ready: number };
       if ('ready' in parsed) resolve();

@@ -161,6 +161,9 @@ async function startReplica(dir: string, config: string, closing: Array<() => Pr
   // A replica killed with -9 leaves its stdin broken; the next write's EPIPE is expected.
   child.stdin.on('error', () => undefined);
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  // The error below quotes its output, whose last lines can arrive after the exit: it waits for 'close'.
+  let closed = false;
+  child.once('close', () => void (closed = true));
   closing.push(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.stdin.end();
@@ -169,7 +172,7 @@ async function startReplica(dir: string, config: string, closing: Array<() => Pr
     clearTimeout(killer);
   });
   await until(() => {
-    if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}:\n${output}`);
+    if (closed) throw new Error(`replica exited with ${child.exitCode}:\n${output}`);
     return output.includes('ready\n');
   }, 60_000);
   return child;
