@@ -95,12 +95,16 @@ describe('MetricsSnapshot', () => {
     set('a/peers', peers('a', 4));
     set('b/peers', []);
     set('c/peers', peers('c', 5));
+    // The first family's lines are copied from the slice's previous rendering, whose memory is then handed back.
+    for (const validating of [0, 1, 0])
+      set('c/peers', [...peers('c', 5), { name: 'avaxmon_node_validating', labels: { target: 'c' }, value: validating }]);
     const atOnce = new MetricsSnapshot(allMetrics);
     for (const [key, samples] of slices) atOnce.setSlice(key, samples);
     for (const format of ['text', 'openmetrics'] as const) {
       expect(incremental.body(format, false).toString()).toBe(atOnce.body(format, false).toString());
     }
     expect(incremental.body('text', false).toString()).toContain('avaxmon_node_peers{target="a"} 4\navaxmon_node_peers{target="c"} 5\n');
+    expect(gunzipSync(incremental.body('text', true)).toString()).toBe(atOnce.body('text', false).toString());
   });
 
   it("keeps a rendered slice in one buffer of its own, not in a slab of the shared pool, with each family's range", () => {
