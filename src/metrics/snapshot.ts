@@ -304,19 +304,25 @@ export class MetricsSnapshot {
    * The plain body, lent to a response until `done()`: no assembly writes over it meanwhile, so the
    * response sends it without a copy. Unless plain scrapes come again (a scraper without gzip, whose
    * next body reuses this one's memory), it is let go once sent: an operator's `curl` at
-   * 1,000 nodes does not hold 21 MB for PLAIN_BODY_IDLE_MS.
+   * 1,000 nodes does not hold 21 MB for PLAIN_BODY_IDLE_MS. `done(sent)`: whether the response was
+   * sent whole; only then is its memory handed back at once rather than at V8's next full
+   * collection, since a write the socket has not finished may still read it.
    */
-  lendPlain(format: ExpositionFormat): { readonly body: Buffer; done(): void } {
+  lendPlain(format: ExpositionFormat): { readonly body: Buffer; done(sent: boolean): void } {
     const key = renditionKey(format, false);
     const rendition = this.served(format, false);
     rendition.lent += 1;
     let returned = false;
-    const done = () => {
+    const done = (sent: boolean) => {
       if (returned) return;
       returned = true;
       rendition.lent -= 1;
-      const kept = this.cadences[key].repeated();
-      if (rendition.lent === 0 && !kept && this.renditions.get(key) === rendition) this.renditions.delete(key);
+      if (rendition.lent > 0) return;
+      const current = this.renditions.get(key) === rendition;
+      if (current && this.cadences[key].repeated()) return;
+      if (current) this.renditions.delete(key);
+      // Its memory is its own: no assembly reuses a lent body's (bufferFor), and handed-out ones stay.
+      if (sent && !rendition.handedOut) releaseOwned(rendition.plain!);
     };
     return { body: rendition.plain!, done };
   }

@@ -25,8 +25,8 @@ interface RuntimePart {
 export interface MetricsResponse {
   readonly chunks: readonly Buffer[];
   readonly length: number;
-  /** Returns a plain body's memory to the snapshot (see MetricsSnapshot.lendPlain). */
-  done(): void;
+  /** Returns a plain body's memory to the snapshot (see MetricsSnapshot.lendPlain); `sent`: the response went out whole. */
+  done(sent: boolean): void;
 }
 
 const nothingToReturn = () => undefined;

@@ -16,7 +16,7 @@ export function registerMetricsRoute(app: FastifyInstance, daemon: DaemonView): 
     reply.header('vary', 'accept, accept-encoding');
     const body = await metricsBody.get(format, gzip);
     // 'close' comes once the response was sent, or its client went away.
-    reply.raw.once('close', body.done);
+    reply.raw.once('close', () => body.done(reply.raw.writableFinished));
     reply.header('content-length', body.length);
     return reply.send(body.chunks.length === 1 ? body.chunks[0] : Readable.from(body.chunks, { objectMode: false }));
   });
