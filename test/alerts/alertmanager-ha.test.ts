@@ -61,6 +61,8 @@ async function processReplica(alertmanagerUrl: string, targetUrl: string): Promi
   cleanups.push(
     () =>
       new Promise<void>((resolve) => {
+        // A replica that already exited sends no second 'exit': waiting for one would hang the cleanup.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
