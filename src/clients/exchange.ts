@@ -85,7 +85,7 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
 
   /** Dispatching threw before the request was on its way (the dispatcher was closed). */
   notDispatched(error: unknown): void {
-    this.fail(transportFailure(error, this.request.upstream, this.request.operation));
+    this.fail(this.transportFailure(error));
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -129,18 +129,22 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.settled) return;
-    this.fail(transportFailure(error, this.request.upstream, this.request.operation));
+    this.fail(this.transportFailure(error));
   }
 
   /** The request's own timeout: the node did not answer whole within it (of avaxmon's attention). */
   expire(stalledMs: number): void {
     const reason = timeoutError(this.request.timeoutMs, stalledMs);
-    this.abort(transportFailure(reason, this.request.upstream, this.request.operation, reason));
+    this.abort(this.transportFailure(reason, reason));
   }
 
   /** The caller's signal: the run's deadline or a stop. */
   parentAborted(reason: unknown): void {
-    this.abort(transportFailure(reason, this.request.upstream, this.request.operation, reason));
+    this.abort(this.transportFailure(reason, reason));
+  }
+
+  private transportFailure(error: unknown, aborted?: unknown): UpstreamError {
+    return transportFailure(error, this.request.upstream, this.request.operation, aborted);
   }
 
   private refuse(detail: string): void {

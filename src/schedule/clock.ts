@@ -91,6 +91,11 @@ export class SteadyClock {
   }
 
   private monotonic(): number {
-    return this.clock.monotonicMs?.() ?? this.clock.now();
+    return monotonicMs(this.clock);
   }
+}
+
+/** The clock's monotonic time, its wall time if it has none (a test's hand-moved clock). */
+export function monotonicMs(clock: Clock): number {
+  return clock.monotonicMs?.() ?? clock.now();
 }

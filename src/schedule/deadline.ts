@@ -1,5 +1,5 @@
 import { followAbort, unfollowAbort, type AbortFollower } from './abort-followers.js';
-import { systemClock, type Clock, type Timer } from './clock.js';
+import { monotonicMs, systemClock, type Clock, type Timer } from './clock.js';
 
 /** A signal for one piece of work, and the release to call when the work ends. */
 export interface Deadline {
@@ -43,12 +43,8 @@ export class PatientTimer {
   }
 
   // Lateness on the monotonic clock: a wall step is not a stall.
-  private now(): number {
-    return this.clock.monotonicMs?.() ?? this.clock.now();
-  }
-
   private arm(waitMs: number): void {
-    this.dueMs = this.now() + waitMs;
+    this.dueMs = monotonicMs(this.clock) + waitMs;
     this.timer = this.clock.setTimeout(this.fire, waitMs);
     // Like AbortSignal.timeout's, the timer alone keeps no process alive.
     this.timer.unref();
@@ -56,7 +52,7 @@ export class PatientTimer {
 
   private fired(): void {
     this.timer = undefined;
-    const lateMs = this.now() - this.dueMs;
+    const lateMs = monotonicMs(this.clock) - this.dueMs;
     const grantMs = Math.min(lateMs, this.ms - this.stalledMs);
     if (lateMs < STALL_MS || grantMs <= 0) {
       this.onExpire.expire(this.stalledMs);
@@ -95,14 +91,10 @@ const dueOf = new WeakMap<AbortSignal, { readonly clock: Clock; readonly dueMs: 
  */
 export function deadline(ms: number, parent?: AbortSignal, clock: Clock = systemClock, onAbort?: () => void): Deadline {
   const enclosing = parent && !onAbort && dueOf.get(parent);
-  if (enclosing && enclosing.clock === clock && enclosing.dueMs <= monotonic(clock) + ms) return { signal: parent, release: noop };
+  if (enclosing && enclosing.clock === clock && enclosing.dueMs <= monotonicMs(clock) + ms) return { signal: parent, release: noop };
   const link = new DeadlineLink(ms, parent, clock, onAbort);
-  dueOf.set(link.signal, { clock, dueMs: monotonic(clock) + ms });
+  dueOf.set(link.signal, { clock, dueMs: monotonicMs(clock) + ms });
   return link;
-}
-
-function monotonic(clock: Clock): number {
-  return clock.monotonicMs?.() ?? clock.now();
 }
 
 function noop(): void {}

@@ -7,6 +7,14 @@ import { ManualClock } from '../helpers/manual-clock.js';
 
 const peers = (value: number) => [{ name: 'avaxmon_node_peers', labels: { target: 'a' }, value }];
 
+/** A /metrics body over a snapshot on a hand-moved clock, with target a at 1 peer. */
+function onHandMovedClock() {
+  const clock = new ManualClock();
+  const snapshot = new MetricsSnapshot(allMetrics, { clock });
+  snapshot.setSlice('a/peers', peers(1));
+  return { clock, snapshot, body: new MetricsBody(snapshot) };
+}
+
 describe('the /metrics body', () => {
   it('hands plain scrapers that come at once the snapshot buffer itself, not a 21 MB copy each', async () => {
     const snapshot = new MetricsSnapshot(allMetrics);
@@ -22,10 +30,7 @@ describe('the /metrics body', () => {
   });
 
   it('never writes a plain body over while a response sends it, and lets a one-off body go once sent', async () => {
-    const clock = new ManualClock();
-    const snapshot = new MetricsSnapshot(allMetrics, { clock });
-    const body = new MetricsBody(snapshot);
-    snapshot.setSlice('a/peers', peers(1));
+    const { clock, snapshot, body } = onHandMovedClock();
     const sending = await body.get('text', false, clock.now());
     await clock.advance(60_000);
     snapshot.setSlice('a/peers', peers(2));
@@ -44,10 +49,7 @@ describe('the /metrics body', () => {
   });
 
   it('lets the one plain body of an operator`s curl go once it was sent', async () => {
-    const clock = new ManualClock();
-    const snapshot = new MetricsSnapshot(allMetrics, { clock });
-    const body = new MetricsBody(snapshot);
-    snapshot.setSlice('a/peers', peers(1));
+    const { clock, body } = onHandMovedClock();
     const sent = await body.get('text', false, clock.now());
     sent.done(true);
     // Its memory was handed back at once, not at V8's next full collection (21 MB at 1,000 nodes).
@@ -60,10 +62,7 @@ describe('the /metrics body', () => {
   });
 
   it('leaves the memory of a body whose client went away mid-send to the garbage collector, and of one still sent to another client', async () => {
-    const clock = new ManualClock();
-    const snapshot = new MetricsSnapshot(allMetrics, { clock });
-    const body = new MetricsBody(snapshot);
-    snapshot.setSlice('a/peers', peers(1));
+    const { clock, body } = onHandMovedClock();
     const [first, second] = await Promise.all([body.get('text', false, clock.now()), body.get('text', false, clock.now())]);
     expect(second.chunks[0]).toBe(first.chunks[0]);
     first.done(true);
