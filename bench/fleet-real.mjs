@@ -3,8 +3,8 @@
 // runs `node dist/main.js`, which applies its own process settings; PROCESS_SETTINGS=off runs it
 // without them, for a comparison) with the default
 // collectors at their default intervals and alerts on, held to one core (taskset; the simulator on
-// the other). Over WINDOW_S it measures the daemon's CPU and RSS, its garbage collections and V8
-// allocation (bench/gc-probe.mjs), a gzip scrape every SCRAPE_S (latency, age of its newest data,
+// the other). Over WINDOW_S it measures the daemon's CPU and RSS, its garbage collections, V8
+// allocation and event loop utilization (bench/gc-probe.mjs), a gzip scrape every SCRAPE_S (latency, age of its newest data,
 // lagging collectors), where its resident memory is at the window's end, then SIGTERM; then the floor (bench/fleet-floor.mjs) makes the same requests
 // to the same nodes at the same rate, on the same core, for the same time. It prints the machine
 // (CPU model, cores, load before and after): absolute cores and MB hold for that machine only, the
@@ -186,6 +186,7 @@ console.log(`| CPU cores | ${cores.toFixed(3)} | ${floor.cores.toFixed(3)} | **$
 console.log(`| RSS max MB | ${rssMax.toFixed(0)} | ${floor.rssMax.toFixed(0)} | ${(rssMax / floor.rssMax).toFixed(2)}x |`);
 console.log(`| GC pauses, share of the window | ${gc.share} | ${floorGc.share} | |`);
 console.log(`| garbage collections (full) | ${gc.count} | ${floorGc.count} | |`);
+console.log(`| event loop utilization (seconds at least 90 % busy) | ${gc.loop} | ${floorGc.loop} | |`);
 console.log(`| V8 heap allocated MB/s | ${gc.mbPerS} | ${floorGc.mbPerS} | ${(gc.bytes / floorGc.bytes).toFixed(2)}x |`);
 console.log(`| V8 heap allocated KB per upstream request | ${gc.kbPerRequest} | ${floorGc.kbPerRequest} | |`);
 console.log(
@@ -200,6 +201,7 @@ console.log(`| scrapes / failed | ${scrapes.length} / ${scrapes.filter((scrape) 
 console.log(`| slowest scrape ms | ${worst((scrape) => scrape.ms).toFixed(0)} |`);
 console.log(`| oldest newest-data age s | ${worst((scrape) => scrape.newestAgeS).toFixed(1)} |`);
 console.log(`| most lagging collectors (older than two intervals) | ${worst((scrape) => scrape.lagging)} |`);
+console.log(`| collection concurrency cap, narrowest to widest | ${-worst((scrape) => -scrape.cap)} to ${worst((scrape) => scrape.cap)} |`);
 console.log(`| body KiB (gzip) | ${(scrapes.at(-1).gzipBytes / 1024).toFixed(0)} |`);
 console.log(`| series per node (of ${series.total} in the body) | ${(series.perTarget / NODES).toFixed(0)} |`);
 console.log(`| SIGTERM | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
@@ -247,6 +249,13 @@ function memoryOf(pid, text) {
   };
 }
 
+/** The event loop's busy share between two totals of bench/gc-probe.mjs, and its seconds at least 90 % busy. */
+function loopShare(before, after) {
+  const active = after.loopActiveMs - before.loopActiveMs;
+  const idle = after.loopIdleMs - before.loopIdleMs;
+  return `${((100 * active) / Math.max(1, active + idle)).toFixed(0)} % (${after.loopSaturatedSeconds - before.loopSaturatedSeconds} s)`;
+}
+
 /** Garbage collection and V8 allocation between two totals of bench/gc-probe.mjs. */
 function gcWindow(before, after, requestCount) {
   const bytes = after.allocatedBytes - before.allocatedBytes;
@@ -256,6 +265,7 @@ function gcWindow(before, after, requestCount) {
     share: `${((after.gcMs - before.gcMs) / 10 / WINDOW_S).toFixed(1)} %`,
     mbPerS: (bytes / 1e6 / WINDOW_S).toFixed(1),
     kbPerRequest: (bytes / 1e3 / Math.max(1, requestCount)).toFixed(1),
+    loop: loopShare(before, after),
   };
 }
 
@@ -275,9 +285,10 @@ async function timedGzipScrape() {
     for (const [, value] of text.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm))
       newest = Math.max(newest, Number(value));
     const lagging = Number(/^avaxmon_collectors_lagging (\S+)$/m.exec(text)?.[1] ?? 0);
-    return { ok: response.statusCode === 200, ms, gzipBytes: gzipped.length, newestAgeS: Date.now() / 1000 - newest, lagging };
+    const cap = Number(/^avaxmon_collection_concurrency_limit (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+    return { ok: response.statusCode === 200, ms, gzipBytes: gzipped.length, newestAgeS: Date.now() / 1000 - newest, lagging, cap };
   } catch {
-    return { ok: false, ms: performance.now() - started, gzipBytes: 0, newestAgeS: Number.POSITIVE_INFINITY, lagging: 0 };
+    return { ok: false, ms: performance.now() - started, gzipBytes: 0, newestAgeS: Number.POSITIVE_INFINITY, lagging: 0, cap: Number.NaN };
   }
 }
 

@@ -1,15 +1,18 @@
 // Preloaded into a benchmarked process (NODE_OPTIONS="--import=<this file>") when GC_PROBE_FILE is
 // set: every second it writes to that file, as JSON, the garbage collections since start (count, of
 // them full ones, milliseconds in pauses) and the bytes allocated on V8's heap (growth of the used
-// heap plus what every collection freed), from v8.GCProfiler. The benchmark reads it at the start
+// heap plus what every collection freed), from v8.GCProfiler, and the event loop's busy and idle
+// milliseconds (performance.eventLoopUtilization) with the seconds it was at least 90 % busy. The benchmark reads it at the start
 // and the end of its window. It runs in the process it measures: what it costs is counted too
 // (one profiler restart and a small file write a second).
 import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, GCProfiler } from 'node:v8';
 
 const file = process.env.GC_PROBE_FILE;
 if (file) {
-  const totals = { gcs: 0, fullGcs: 0, gcMs: 0, allocatedBytes: 0 };
+  const totals = { gcs: 0, fullGcs: 0, gcMs: 0, allocatedBytes: 0, loopActiveMs: 0, loopIdleMs: 0, loopSaturatedSeconds: 0 };
+  let loopBefore = performance.eventLoopUtilization();
   let usedBefore = getHeapStatistics().used_heap_size;
   let profiler = new GCProfiler();
   profiler.start();
@@ -26,6 +29,11 @@ if (file) {
     const usedNow = getHeapStatistics().used_heap_size;
     totals.allocatedBytes += usedNow - usedBefore;
     usedBefore = usedNow;
+    const loop = performance.eventLoopUtilization(loopBefore);
+    loopBefore = performance.eventLoopUtilization();
+    totals.loopActiveMs += loop.active;
+    totals.loopIdleMs += loop.idle;
+    if (loop.utilization >= 0.9) totals.loopSaturatedSeconds++;
     writeFileSync(file, JSON.stringify({ pid: process.pid, ...totals }));
   };
   setInterval(sample, 1000).unref();

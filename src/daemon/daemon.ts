@@ -420,7 +420,10 @@ export class Daemon implements DaemonView {
 
   private publishLag(): void {
     this.lag.update(this.self.collectorStatuses(), this.clock.now() / 1000);
-    this.snapshot.setSlice(LAG_SLICE, this.lag.samples());
+    const cap = this.scheduler?.concurrencyCap;
+    const capSample =
+      cap === undefined || !Number.isFinite(cap) ? [] : [{ name: 'avaxmon_collection_concurrency_limit', labels: {}, value: cap }];
+    this.snapshot.setSlice(LAG_SLICE, [...this.lag.samples(), ...capSample]);
   }
 
   private publishGlobalSelf(): void {

@@ -28,9 +28,15 @@ export class ConcurrencyLimit {
   private closed = false;
 
   constructor(
-    private readonly max: number,
+    private max: number,
     private readonly maxPerKey: number,
   ) {}
+
+  /** Changes the overall cap: a wider one starts waiting tasks now, a narrower one lets running ones finish. */
+  setMax(max: number): void {
+    this.max = max;
+    this.startWaiting();
+  }
 
   run(key: string | undefined, task: () => Promise<void>): Promise<void> {
     return new Promise((resolve) => {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { sleep, SteadyClock, systemClock, type Clock, type Timer } from './clock.js';
+import { ConcurrencyGovernor } from './concurrency-governor.js';
 import { ConcurrencyLimit } from './concurrency-limit.js';
 import { deadline, patientTimeout } from './deadline.js';
 import { DueQueue } from './due-queue.js';
@@ -52,7 +53,8 @@ interface InFlight {
  * one burst. Runs of one job never overlap: a tick that finds the previous run in flight is skipped
  * and counted. A run that has not ended ABANDON_GRACE_MS after its deadline is abandoned, so nothing
  * here ever waits on a collector without bound. Runs wait for a slot under a global and a
- * per-origin cap before they start; their deadline starts with the slot.
+ * per-origin cap before they start; their deadline starts with the slot. The global cap narrows
+ * while the event loop is saturated (ConcurrencyGovernor).
  */
 export class Scheduler {
   /** Every job's next tick; one timer waits for the earliest (9,000 timers at 1,000 nodes otherwise). */
@@ -62,6 +64,7 @@ export class Scheduler {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly controller = new AbortController();
   private readonly limit: ConcurrencyLimit;
+  private readonly governor: ConcurrencyGovernor;
   private readonly clock: Clock;
   /** Ticks are due on this: a step of the wall clock must neither stall collection nor burst it. */
   private readonly steady: SteadyClock;
@@ -73,11 +76,18 @@ export class Scheduler {
   ) {
     this.limit = new ConcurrencyLimit(options.maxConcurrent ?? Infinity, options.maxConcurrentPerOrigin ?? Infinity);
     this.clock = options.clock ?? systemClock;
+    this.governor = new ConcurrencyGovernor(this.limit, options.maxConcurrent ?? Infinity, { clock: this.clock });
     this.steady = new SteadyClock(this.clock);
+  }
+
+  /** The overall cap on runs in flight now: the configured one, or narrower while the event loop is saturated. */
+  get concurrencyCap(): number {
+    return this.governor.current;
   }
 
   /** Starts every job; resolves when each has completed (or abandoned) its first run. */
   async start(jobs: readonly Job[]): Promise<void> {
+    this.governor.start();
     const spreadMs = Math.min(FIRST_ROUND_SPREAD_MS, jobs.length * FIRST_RUN_MS_PER_JOB);
     await Promise.all(jobs.map((job) => this.startJob(job, spreadMs)));
   }
@@ -179,6 +189,7 @@ export class Scheduler {
    */
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     this.stopped = true;
+    this.governor.stop();
     this.clock.clearTimeout(this.timer);
     this.ticks.clear();
     this.limit.close();

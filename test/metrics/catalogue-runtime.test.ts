@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/runtime/log.js';
 import { catalogue } from '../../src/metrics/catalogue/index.js';
+import { MIN_GOVERNED_CAP } from '../../src/schedule/concurrency-governor.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { fullConfig } from '../helpers/full-config.js';
 import { captureStream, parseExposition } from '../helpers/stack.js';
@@ -35,6 +36,13 @@ describe('every exported sample, with every collector on', () => {
       })
       .map((sample) => `${sample.name}{${Object.keys(sample.labels).join(',')}}`);
     expect([...new Set(mismatches)]).toEqual([]);
+  });
+
+  it('exports the collection cap in force, between the governor floor and the configured cap', () => {
+    const cap = exported().find((sample) => sample.name === 'avaxmon_collection_concurrency_limit');
+    // The configured cap unless this test's own process was saturated for a second meanwhile.
+    expect(cap?.value).toBeLessThanOrEqual(daemon.config.global.max_concurrent_collections);
+    expect(cap?.value).toBeGreaterThanOrEqual(MIN_GOVERNED_CAP);
   });
 
   it('has no duplicate series', () => {

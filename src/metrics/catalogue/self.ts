@@ -42,6 +42,11 @@ export const selfMetrics = [
     'Collectors whose last success is older than two of their intervals although their last run succeeded: collection is behind (CPU, concurrency caps), not the node failing.',
     [],
   ),
+  gauge(
+    'avaxmon_collection_concurrency_limit',
+    'Collector runs allowed in flight at once now: global.max_concurrent_collections, or fewer while the event loop is saturated.',
+    [],
+  ),
   counter(
     'avaxmon_collection_late_runs_total',
     'Runs that started more than 1 s after their scheduled time, waiting for the event loop or a concurrency slot.',

@@ -1,0 +1,93 @@
+import { performance } from 'node:perf_hooks';
+import { systemClock, type Clock, type Timer } from './clock.js';
+
+/** How often the event loop's utilization is read and the cap adjusted. */
+export const GOVERN_PERIOD_MS = 1_000;
+/** A second at least this busy is saturated: the cap narrows. */
+export const SATURATED_UTILIZATION = 0.9;
+/** A second at most this busy leaves room: the cap widens again. */
+export const RELAXED_UTILIZATION = 0.75;
+/** The cap never narrows below this (or the configured cap, when lower). */
+export const MIN_GOVERNED_CAP = 32;
+/** A saturated second keeps this share of the cap. */
+const NARROWING = 0.75;
+/** A relaxed second widens the cap by this share of the configured cap: back from the floor in about half a minute. */
+const WIDENING = 1 / 32;
+
+/** What the governor adjusts: the scheduler's overall concurrency cap. */
+export interface AdjustableCap {
+  setMax(max: number): void;
+}
+
+export interface GovernorOptions {
+  readonly clock?: Clock;
+  /** The event loop's utilization since the last call, 0 to 1; performance.eventLoopUtilization by default. */
+  readonly utilization?: () => number;
+}
+
+/**
+ * Narrows the overall collection cap while the event loop is saturated, and widens it back towards
+ * `global.max_concurrent_collections` as the loop frees up (additive increase, multiplicative
+ * decrease). On a saturated core, more runs in flight add no throughput: they interleave, each
+ * lasts longer, and what each holds survives young-generation collections, is promoted, and costs
+ * full collections: at 2,000 nodes on one core, 256 runs in flight took 0.80 cores with 15 % of the
+ * time in GC pauses and left collectors lagging, 64 took 0.63 cores and 8 % and kept up
+ * (docs/performance.md). Where runs wait on the network instead (distant nodes), the loop is not
+ * saturated and the configured cap stands.
+ */
+export class ConcurrencyGovernor {
+  private cap: number;
+  private timer?: Timer;
+  private readonly clock: Clock;
+  private readonly utilization: () => number;
+
+  constructor(
+    private readonly target: AdjustableCap,
+    private readonly ceiling: number,
+    options: GovernorOptions = {},
+  ) {
+    this.cap = ceiling;
+    this.clock = options.clock ?? systemClock;
+    this.utilization = options.utilization ?? loopUtilization();
+  }
+
+  /** The cap in force now. */
+  get current(): number {
+    return this.cap;
+  }
+
+  start(): void {
+    if (!Number.isFinite(this.ceiling)) return;
+    this.timer = this.clock.setTimeout(() => {
+      this.adjust(this.utilization());
+      this.start();
+    }, GOVERN_PERIOD_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One step of the control law, after a period `utilization` busy. */
+  adjust(utilization: number): void {
+    const floor = Math.min(this.ceiling, MIN_GOVERNED_CAP);
+    let next = this.cap;
+    if (utilization >= SATURATED_UTILIZATION) next = Math.max(floor, Math.floor(this.cap * NARROWING));
+    else if (utilization <= RELAXED_UTILIZATION) next = Math.min(this.ceiling, this.cap + Math.ceil(this.ceiling * WIDENING));
+    if (next === this.cap) return;
+    this.cap = next;
+    this.target.setMax(next);
+  }
+}
+
+/** The event loop's utilization between two calls, from Node's own accounting. */
+function loopUtilization(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const since = performance.eventLoopUtilization(last);
+    last = performance.eventLoopUtilization();
+    return since.utilization;
+  };
+}
