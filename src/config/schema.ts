@@ -78,7 +78,7 @@ const globalSchema = z
       .default(32 * 1024 * 1024),
     /** All upstream bodies being read at once; a request that would exceed it fails at once. */
     max_response_memory_bytes: z.number().int().positive().default(DEFAULT_RESPONSE_MEMORY_BYTES),
-    /** Collector runs in flight at once, overall and per upstream origin; runs beyond wait their turn. */
+    /** Collector runs in flight at once, overall (narrowed while the event loop is saturated) and per upstream origin; runs beyond wait their turn. */
     max_concurrent_collections: z.number().int().positive().default(256),
     max_concurrent_collections_per_origin: z.number().int().positive().default(4),
     /**

@@ -8,9 +8,9 @@
  *   (docs/decisions.md#glibc-arenas-and-trim-threshold-and---expose-gc);
  * - V8: gc() exposed, so the memory of bodies refused as too large is handed back after an attack;
  *   the old generation may grow to 1.4 times what the last full collection left, not V8's up to 4
- *   times, and the young generation is Node 22's default, 16 MiB semi-spaces, pinned (Node 24, the
- *   image's, defaults to a larger one): less memory for about the same CPU
- *   (docs/decisions.md#v8s-young-generation-pinned-at-node-22s-default-its-old-generation-grown-by-40-).
+ *   times, and the young generation is pinned at 8 MiB semi-spaces (Node 22's default is 16, Node
+ *   24's more): less memory for about the same CPU, now that the collection cap narrows on a
+ *   saturated core (docs/decisions.md#v8s-young-generation-pinned-at-8-mib-semi-spaces-its-old-generation-grown-by-40-).
  *   No allocation-site pretenuring: V8 took the code that builds the samples of an evaluation and
  *   parses bodies for long-lived and allocated them straight into the old generation, whose full
  *   collections then took much of a large daemon's CPU (docs/decisions.md#no-allocation-site-pretenuring).
@@ -24,7 +24,7 @@ export const PROCESS_ENV: Readonly<Record<string, string>> = {
 export const NODE_FLAGS: readonly string[] = [
   '--expose-gc',
   '--heap-growing-percent=40',
-  '--max-semi-space-size=16',
+  '--max-semi-space-size=8',
   '--no-allocation-site-pretenuring',
 ];
 

@@ -71,7 +71,7 @@ export class ConcurrencyGovernor {
   }
 
   /** One step of the control law, after a period `utilization` busy. */
-  adjust(utilization: number): void {
+  private adjust(utilization: number): void {
     const floor = Math.min(this.ceiling, MIN_GOVERNED_CAP);
     let next = this.cap;
     if (utilization >= SATURATED_UTILIZATION) next = Math.max(floor, Math.floor(this.cap * NARROWING));
