@@ -30,7 +30,7 @@ export interface GovernorOptions {
  * `global.max_concurrent_collections` as the loop frees up (additive increase, multiplicative
  * decrease). On a saturated core, more runs in flight add no throughput: they interleave, each
  * lasts longer, and what each holds survives young-generation collections, is promoted, and costs
- * full collections: at 2,000 nodes on one core, 256 runs in flight took 0.80 cores with 15 % of the
+ * full collections: at 2,000 nodes on one core, 256 runs in flight took 0.74-0.81 cores with 14-15 % of the
  * time in GC pauses and left collectors lagging, 64 took 0.63 cores and 8 % and kept up
  * (docs/performance.md). Where runs wait on the network instead (distant nodes), the loop is not
  * saturated and the configured cap stands.
