@@ -419,11 +419,8 @@ export class Daemon implements DaemonView {
   }
 
   private publishLag(): void {
-    this.lag.update(this.self.collectorStatuses(), this.clock.now() / 1000);
-    const cap = this.scheduler?.concurrencyCap;
-    const capSample =
-      cap === undefined || !Number.isFinite(cap) ? [] : [{ name: 'avaxmon_collection_concurrency_limit', labels: {}, value: cap }];
-    this.snapshot.setSlice(LAG_SLICE, [...this.lag.samples(), ...capSample]);
+    this.lag.update(this.self.collectorStatuses(), this.clock.now() / 1000, this.scheduler?.concurrencyCap);
+    this.snapshot.setSlice(LAG_SLICE, this.lag.samples());
   }
 
   private publishGlobalSelf(): void {

@@ -16,6 +16,7 @@ export const LAGGING_INTERVALS = 2;
 export class CollectionLag {
   private readonly lateRuns = new LabelledCounter('avaxmon_collection_late_runs_total', ['collector']);
   private laggingNow = 0;
+  private concurrencyCap?: number;
   private lastStartDelayMs = 0;
 
   /** A run started `delayMs` after its scheduled time. */
@@ -25,8 +26,12 @@ export class CollectionLag {
     this.lateRuns.add({ collector }, delayMs > LATE_RUN_MS ? 1 : 0);
   }
 
-  /** Counts the succeeding collectors whose last success is older than LAGGING_INTERVALS of their interval. */
-  update(statuses: Iterable<CollectorStatus>, nowSeconds: number): void {
+  /**
+   * Counts the succeeding collectors whose last success is older than LAGGING_INTERVALS of their
+   * interval, and takes the scheduler's cap in force (none before collection is scheduled).
+   */
+  update(statuses: Iterable<CollectorStatus>, nowSeconds: number, concurrencyCap?: number): void {
+    this.concurrencyCap = concurrencyCap;
     let lagging = 0;
     for (const status of statuses) {
       if (!status.success || status.lastSuccessSeconds === undefined || status.intervalSeconds === undefined) continue;
@@ -45,6 +50,9 @@ export class CollectionLag {
   }
 
   samples(): Sample[] {
-    return [{ name: 'avaxmon_collectors_lagging', labels: {}, value: this.laggingNow }, ...this.lateRuns.samples()];
+    const lagging: Sample = { name: 'avaxmon_collectors_lagging', labels: {}, value: this.laggingNow };
+    const cap: Sample[] =
+      this.concurrencyCap === undefined ? [] : [{ name: 'avaxmon_collection_concurrency_limit', labels: {}, value: this.concurrencyCap }];
+    return [lagging, ...cap, ...this.lateRuns.samples()];
   }
 }

@@ -30,13 +30,14 @@ export interface GovernorOptions {
  * `global.max_concurrent_collections` as the loop frees up (additive increase, multiplicative
  * decrease). On a saturated core, more runs in flight add no throughput: they interleave, each
  * lasts longer, and what each holds survives young-generation collections, is promoted, and costs
- * full collections: at 2,000 nodes on one core, 256 runs in flight took 0.74-0.81 cores with 14-15 % of the
- * time in GC pauses and left collectors lagging, 64 took 0.63 cores and 8 % and kept up
- * (docs/performance.md). Where runs wait on the network instead (distant nodes), the loop is not
+ * full collections: at 2,000 nodes on one core, 256 runs in flight took 0.74-0.81 cores with
+ * 14-15 % of the time in GC pauses and left collectors lagging, 64 took 0.63 cores and 8 % and
+ * kept up (docs/performance.md). Where runs wait on the network instead (distant nodes), the loop is not
  * saturated and the configured cap stands.
  */
 export class ConcurrencyGovernor {
   private cap: number;
+  private readonly floor: number;
   private timer?: Timer;
   private readonly clock: Clock;
   private readonly utilization: () => number;
@@ -47,6 +48,7 @@ export class ConcurrencyGovernor {
     options: GovernorOptions = {},
   ) {
     this.cap = ceiling;
+    this.floor = Math.min(ceiling, MIN_GOVERNED_CAP);
     this.clock = options.clock ?? systemClock;
     this.utilization = options.utilization ?? loopUtilization();
   }
@@ -72,9 +74,8 @@ export class ConcurrencyGovernor {
 
   /** One step of the control law, after a period `utilization` busy. */
   private adjust(utilization: number): void {
-    const floor = Math.min(this.ceiling, MIN_GOVERNED_CAP);
     let next = this.cap;
-    if (utilization >= SATURATED_UTILIZATION) next = Math.max(floor, Math.floor(this.cap * NARROWING));
+    if (utilization >= SATURATED_UTILIZATION) next = Math.max(this.floor, Math.floor(this.cap * NARROWING));
     else if (utilization <= RELAXED_UTILIZATION) next = Math.min(this.ceiling, this.cap + Math.ceil(this.ceiling * WIDENING));
     if (next === this.cap) return;
     this.cap = next;
