@@ -5,7 +5,7 @@
 // milliseconds (performance.eventLoopUtilization) with the seconds it was at least 90 % busy. The benchmark reads it at the start
 // and the end of its window. It runs in the process it measures: what it costs is counted too
 // (one profiler restart and a small file write a second).
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, GCProfiler } from 'node:v8';
 
@@ -34,7 +34,9 @@ if (file) {
     totals.loopActiveMs += loop.active;
     totals.loopIdleMs += loop.idle;
     if (loop.utilization >= 0.9) totals.loopSaturatedSeconds++;
-    writeFileSync(file, JSON.stringify({ pid: process.pid, ...totals }));
+    // Written aside and renamed over: the benchmark reads it at any moment, never half written.
+    writeFileSync(`${file}.next`, JSON.stringify({ pid: process.pid, ...totals }));
+    renameSync(`${file}.next`, file);
   };
   setInterval(sample, 1000).unref();
 }

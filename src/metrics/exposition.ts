@@ -1,5 +1,6 @@
 import type { MetricDesc, Sample } from './metric-desc.js';
 import { ownedCopy } from './owned-buffer.js';
+import { sharedNameList } from './shared-name-lists.js';
 
 export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 export const OPENMETRICS_TEXT = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
@@ -51,7 +52,10 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
   if (same === ALL_SAME) return previous!;
   if (same.bytes > scratch.length) grow(0, same.bytes);
   if (same.bytes > 0) previous!.buffer.copy(scratch, 0, 0, same.bytes);
-  const ends = previous ? previous.ends.slice(0, same.group) : [];
+  // Sized exactly, not grown by push: a kept slice's ends stay for minutes, and grown arrays carried
+  // half again their length in spare capacity.
+  const ends = new Array<number>(groups.length);
+  for (let index = 0; index < same.group; index++) ends[index] = previous!.ends[index];
   let length = same.bytes;
   for (let index = same.group; index < groups.length; index++) {
     const group = groups[index];
@@ -62,12 +66,12 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
       if (length + 3 * line.length > scratch.length) grow(length, length + 3 * line.length);
       length += scratch.write(line, length);
     }
-    ends.push(length);
+    ends[index] = length;
   }
   const lines = scratch.subarray(0, length);
   if (scratch.length > MAX_KEPT_SCRATCH) scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
   if (previous && sameRanges(previous, names, ends) && previous.buffer.equals(lines)) return previous;
-  return { buffer: ownedCopy(lines), names, ends };
+  return { buffer: ownedCopy(lines), names: sharedNameList(names, previous?.names), ends };
 }
 
 /** How far a rendering holds the same lines as before: up to `sample` of `group`, which start at `bytes`. */

@@ -1,4 +1,5 @@
 import { sameLabels, type Labels, type Sample } from './metric-desc.js';
+import { sharedNameList } from './shared-name-lists.js';
 
 /**
  * A slice's kept samples (those the alert plane and the status page read) as three columns, not an
@@ -29,7 +30,10 @@ export class KeptSamples {
     const kept = keep ? samples.filter((sample) => keep.has(sample.name)) : samples;
     if (kept.length === 0) return KeptSamples.none;
     return new KeptSamples(
-      kept.map((sample) => sample.name),
+      sharedNameList(
+        kept.map((sample) => sample.name),
+        previous?.names,
+      ),
       sharedLabels(kept),
       kept.map((sample) => sample.value),
     );

@@ -1,3 +1,5 @@
+import { BUSY_HEAP_GROWTH_PERCENT } from './heap-growth.js';
+
 /**
  * The daemon's process settings, written once here and applied by the daemon itself, so `npm start`,
  * the `avaxmon` bin, `npm run dev`, the image and the systemd unit all run the same process
@@ -8,7 +10,7 @@
  *   (docs/decisions.md#glibc-arenas-and-trim-threshold-and---expose-gc);
  * - V8: gc() exposed, so the memory of bodies refused as too large is handed back after an attack;
  *   the old generation may grow to 1.4 times what the last full collection left, not V8's up to 4
- *   times, and the young generation is pinned at 8 MiB semi-spaces (Node 22's default is 16, Node
+ *   times, and to 1.25 times while the core has room (runtime/heap-growth.ts); the young generation is pinned at 8 MiB semi-spaces (Node 22's default is 16, Node
  *   24's more): less memory for about the same CPU, now that the collection cap narrows on a
  *   saturated core (docs/decisions.md#v8s-young-generation-pinned-at-8-mib-semi-spaces-its-old-generation-grown-by-40-).
  *   No allocation-site pretenuring: V8 took the code that builds the samples of an evaluation and
@@ -23,7 +25,7 @@ export const PROCESS_ENV: Readonly<Record<string, string>> = {
 };
 export const NODE_FLAGS: readonly string[] = [
   '--expose-gc',
-  '--heap-growing-percent=40',
+  `--heap-growing-percent=${BUSY_HEAP_GROWTH_PERCENT}`,
   '--max-semi-space-size=8',
   '--no-allocation-site-pretenuring',
 ];
@@ -36,4 +38,14 @@ export function applyProcessSettings(): void {
   if (process.env[APPLIED] !== undefined || typeof process.execve !== 'function') return;
   const args = [...NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)];
   process.execve(process.execPath, [process.execPath, ...args], { ...process.env, ...PROCESS_ENV, [APPLIED]: 'applied' });
+}
+
+/**
+ * Whether the daemon may move the old generation's growth as it runs (runtime/heap-growth.ts): only in
+ * a process these settings started, and not when the operator set the growth themselves.
+ */
+export function heapGrowthIsOurs(): boolean {
+  if (process.env[APPLIED] !== 'applied') return false;
+  // V8's flags are not allowed in NODE_OPTIONS: the operator's come after ours on the command line.
+  return !process.execArgv.slice(NODE_FLAGS.length).some((flag) => /^--heap[-_]growing[-_]percent\b/.test(flag));
 }

@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { loopUtilization } from '../runtime/loop-utilization.js';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
 /** How often the event loop's utilization is read and the cap adjusted. */
@@ -81,14 +81,4 @@ export class ConcurrencyGovernor {
     this.cap = next;
     this.target.setMax(next);
   }
-}
-
-/** The event loop's utilization between two calls, from Node's own accounting. */
-function loopUtilization(): () => number {
-  let last = performance.eventLoopUtilization();
-  return () => {
-    const since = performance.eventLoopUtilization(last);
-    last = performance.eventLoopUtilization();
-    return since.utilization;
-  };
 }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { ReceiverConfig } from '../../../../config/alerts-schema.js';
 import { escapeHtml } from '../../../../server/html.js';
 import { defaultOpsgenieDescription, defaultSubject } from './alertmanager-text.js';
@@ -14,8 +14,31 @@ import type { Receiver, SendResult } from './receiver.js';
  */
 export function createEmailReceiver(config: ReceiverConfig): Receiver {
   const email = config.email!;
+  let transport: Promise<Transporter> | undefined;
+  return {
+    config,
+    async send(group) {
+      try {
+        transport ??= smtpTransport(config);
+        await (await transport).sendMail(message(config, group));
+        return { outcome: 'delivered' } satisfies SendResult;
+      } catch (error) {
+        // Alertmanager retries every SMTP failure; a refused recipient may be a full mailbox.
+        return { outcome: 'retry', error: `SMTP ${email.host}:${email.port}: ${(error as Error).message}` };
+      }
+    },
+  };
+}
+
+/**
+ * nodemailer is loaded with the first email sent, not with the daemon: most installs configure no
+ * email receiver, and its code would otherwise stay in every daemon's heap.
+ */
+async function smtpTransport(config: ReceiverConfig): Promise<Transporter> {
+  const { default: nodemailer } = await import('nodemailer');
+  const email = config.email!;
   const tls = config.transport?.tls;
-  const transport = nodemailer.createTransport({
+  return nodemailer.createTransport({
     host: email.host,
     port: email.port,
     secure: email.port === 465,
@@ -29,18 +52,6 @@ export function createEmailReceiver(config: ReceiverConfig): Receiver {
     greetingTimeout: config.timeoutMs,
     socketTimeout: config.timeoutMs,
   });
-  return {
-    config,
-    async send(group) {
-      try {
-        await transport.sendMail(message(config, group));
-        return { outcome: 'delivered' } satisfies SendResult;
-      } catch (error) {
-        // Alertmanager retries every SMTP failure; a refused recipient may be a full mailbox.
-        return { outcome: 'retry', error: `SMTP ${email.host}:${email.port}: ${(error as Error).message}` };
-      }
-    },
-  };
 }
 
 type Email = NonNullable<ReceiverConfig['email']>;
