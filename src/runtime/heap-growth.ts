@@ -44,7 +44,7 @@ export interface HeapGrowthOptions {
  */
 export class HeapGrowth {
   private percent = BUSY_HEAP_GROWTH_PERCENT;
-  /** Starts at the busy threshold: an idle daemon relaxes within seconds, a loaded one after its first minute. */
+  /** Starts at the busy threshold: an idle daemon relaxes after about ten seconds, a loaded one after a minute or two. */
   private smoothed = BUSY_UTILIZATION;
   private stopTimer?: () => void;
   private readonly clock: Clock;

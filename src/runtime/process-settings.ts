@@ -10,9 +10,10 @@ import { BUSY_HEAP_GROWTH_PERCENT } from './heap-growth.js';
  *   (docs/decisions.md#glibc-arenas-and-trim-threshold-and---expose-gc);
  * - V8: gc() exposed, so the memory of bodies refused as too large is handed back after an attack;
  *   the old generation may grow to 1.4 times what the last full collection left, not V8's up to 4
- *   times, and to 1.25 times while the core has room (runtime/heap-growth.ts); the young generation is pinned at 8 MiB semi-spaces (Node 22's default is 16, Node
- *   24's more): less memory for about the same CPU, now that the collection cap narrows on a
- *   saturated core (docs/decisions.md#v8s-young-generation-pinned-at-8-mib-semi-spaces-its-old-generation-grown-by-40-).
+ *   times, and to 1.25 times while the core has room (runtime/heap-growth.ts); the young generation
+ *   is pinned at 8 MiB semi-spaces (Node 22's default is 16, Node 24's more): less memory for about
+ *   the same CPU, now that the collection cap narrows on a saturated core
+ *   (docs/decisions.md#v8s-young-generation-pinned-at-8-mib-semi-spaces-its-old-generation-grown-by-40-).
  *   No allocation-site pretenuring: V8 took the code that builds the samples of an evaluation and
  *   parses bodies for long-lived and allocated them straight into the old generation, whose full
  *   collections then took much of a large daemon's CPU (docs/decisions.md#no-allocation-site-pretenuring).
