@@ -1,5 +1,5 @@
 import { loopUtilization } from '../runtime/loop-utilization.js';
-import { systemClock, type Clock, type Timer } from './clock.js';
+import { every, systemClock, type Clock } from './clock.js';
 
 /** How often the event loop's utilization is read and the cap adjusted. */
 export const GOVERN_PERIOD_MS = 1_000;
@@ -38,7 +38,7 @@ export interface GovernorOptions {
 export class ConcurrencyGovernor {
   private cap: number;
   private readonly floor: number;
-  private timer?: Timer;
+  private stopTimer?: () => void;
   private readonly clock: Clock;
   private readonly utilization: () => number;
 
@@ -60,16 +60,11 @@ export class ConcurrencyGovernor {
 
   start(): void {
     if (!Number.isFinite(this.ceiling)) return;
-    this.timer = this.clock.setTimeout(() => {
-      this.adjust(this.utilization());
-      this.start();
-    }, GOVERN_PERIOD_MS);
-    this.timer.unref();
+    this.stopTimer = every(this.clock, GOVERN_PERIOD_MS, () => this.adjust(this.utilization()));
   }
 
   stop(): void {
-    this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.stopTimer?.();
   }
 
   /** One step of the control law, after a period `utilization` busy. */
