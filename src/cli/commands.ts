@@ -7,9 +7,7 @@ import { loadConfigFile } from '../config/load.js';
 import { loadReceiverConfig } from '../config/load-receiver.js';
 import { configSummary } from '../config/summary.js';
 import { ConfigError, formatConfigIssue } from '../errors.js';
-import { HeapGrowth } from '../runtime/heap-growth.js';
 import { createLogger } from '../runtime/log.js';
-import { heapGrowthIsOurs } from '../runtime/process-settings.js';
 import type { Daemon } from '../daemon/daemon.js';
 import {
   USAGE,
@@ -178,7 +176,6 @@ async function runDaemon(options: CliOptions): Promise<number> {
   } catch (error) {
     return reportStartFailure(error, options.listenAddresses.join(', '), logger);
   }
-  if (heapGrowthIsOurs()) new HeapGrowth({ log: logger }).start();
   void daemon.start();
   return new Promise<number>(() => {});
 }

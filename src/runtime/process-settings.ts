@@ -1,5 +1,3 @@
-import { BUSY_HEAP_GROWTH_PERCENT } from './heap-growth.js';
-
 /**
  * The daemon's process settings, written once here and applied by the daemon itself, so `npm start`,
  * the `avaxmon` bin, `npm run dev`, the image and the systemd unit all run the same process
@@ -9,11 +7,11 @@ import { BUSY_HEAP_GROWTH_PERCENT } from './heap-growth.js';
  *   (a mmap threshold) each read cost its page faults
  *   (docs/decisions.md#glibc-arenas-and-trim-threshold-and---expose-gc);
  * - V8: gc() exposed, so the memory of bodies refused as too large is handed back after an attack;
- *   the old generation may grow to 1.4 times what the last full collection left, not V8's up to 4
- *   times, and to 1.25 times while the core has room (runtime/heap-growth.ts); the young generation
- *   is pinned at 8 MiB semi-spaces (Node 22's default is 16, Node 24's more): less memory for about
- *   the same CPU, now that the collection cap narrows on a saturated core
- *   (docs/decisions.md#v8s-young-generation-pinned-at-8-mib-semi-spaces-its-old-generation-grown-by-40-).
+ *   the old generation may grow to 1.25 times what the last full collection left, not V8's up to 4
+ *   times (docs/decisions.md#v8s-old-generation-grown-by-25-); the young generation is pinned at
+ *   8 MiB semi-spaces (Node 22's default is 16, Node 24's more): less memory for about the same CPU,
+ *   now that the collection cap narrows on a saturated core
+ *   (docs/decisions.md#v8s-young-generation-pinned-at-8-mib-semi-spaces).
  *   No allocation-site pretenuring: V8 took the code that builds the samples of an evaluation and
  *   parses bodies for long-lived and allocated them straight into the old generation, whose full
  *   collections then took much of a large daemon's CPU (docs/decisions.md#no-allocation-site-pretenuring).
@@ -26,7 +24,7 @@ export const PROCESS_ENV: Readonly<Record<string, string>> = {
 };
 export const NODE_FLAGS: readonly string[] = [
   '--expose-gc',
-  `--heap-growing-percent=${BUSY_HEAP_GROWTH_PERCENT}`,
+  '--heap-growing-percent=25',
   '--max-semi-space-size=8',
   '--no-allocation-site-pretenuring',
 ];
@@ -39,14 +37,4 @@ export function applyProcessSettings(): void {
   if (process.env[APPLIED] !== undefined || typeof process.execve !== 'function') return;
   const args = [...NODE_FLAGS, ...process.execArgv, ...process.argv.slice(1)];
   process.execve(process.execPath, [process.execPath, ...args], { ...process.env, ...PROCESS_ENV, [APPLIED]: 'applied' });
-}
-
-/**
- * Whether the daemon may move the old generation's growth as it runs (runtime/heap-growth.ts): only in
- * a process these settings started, and not when the operator set the growth themselves.
- */
-export function heapGrowthIsOurs(): boolean {
-  if (process.env[APPLIED] !== 'applied') return false;
-  // V8's flags are not allowed in NODE_OPTIONS: the operator's come after ours on the command line.
-  return !process.execArgv.slice(NODE_FLAGS.length).some((flag) => /^--heap[-_]growing[-_]percent\b/.test(flag));
 }
