@@ -1,4 +1,4 @@
-import { loopUtilization } from '../runtime/loop-utilization.js';
+import { performance } from 'node:perf_hooks';
 import { every, systemClock, type Clock } from './clock.js';
 
 /** How often the event loop's utilization is read and the cap adjusted. */
@@ -76,4 +76,14 @@ export class ConcurrencyGovernor {
     this.cap = next;
     this.target.setMax(next);
   }
+}
+
+/** The event loop's utilization (0 to 1) between two calls of the returned function, from Node's own accounting. */
+function loopUtilization(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const since = performance.eventLoopUtilization(last);
+    last = performance.eventLoopUtilization();
+    return since.utilization;
+  };
 }
