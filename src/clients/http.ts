@@ -5,6 +5,7 @@ import { createDispatcher } from './dispatcher.js';
 import { ConnectionGate } from './connection-gate.js';
 import { Exchange } from './exchange.js';
 import { NotSentError } from './not-sent-error.js';
+import { inTurn } from '../schedule/loop-turns.js';
 
 /**
  * Requests on the wire to one origin at once, at most. A round's collectors (4 at once per origin,
@@ -135,9 +136,10 @@ export class HttpClient {
     } finally {
       origin.gate.release();
     }
-    // The reader's own error passes as it is: it is never taken for a transport failure.
+    // The reader's own error passes as it is: it is never taken for a transport failure. Large answers
+    // come in bursts: each is read in its turn of the event loop (see loop-turns.ts).
     try {
-      return read(exchange);
+      return await inTurn(() => read(exchange));
     } finally {
       exchange.release();
     }
