@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
  */
 export const TURN_BUDGET_MS = 10;
 
-/** Work waiting for a later turn, first come first run. */
+/** Work waiting for a later turn, first come first run: one queue, as the process has one event loop. */
 const waiting: Array<() => void> = [];
 let draining = false;
 /** When the current turn started; undefined between turns. */
@@ -17,7 +17,7 @@ let turnStartedMs: number | undefined;
  * in a later turn, after the loop has polled its sockets. CPU work that arrives in bursts (a hundred
  * large answers completing together at 1,000 nodes) takes its turn here, so a scrape or an API
  * request that arrives meanwhile is answered within about a turn, not after the whole burst: such
- * bursts held the loop for 300-700 ms and gzip scrapes waited as long.
+ * bursts held the loop for up to a second, and gzip scrapes waited up to 705 ms.
  */
 export function inTurn<T>(work: () => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
