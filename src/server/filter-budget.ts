@@ -6,8 +6,9 @@ import { parseMatcher, type Matcher } from '../alerts/matchers/matchers.js';
  * instruction), so a client varying its patterns could hold the event loop: here each request is
  * capped, each client address and all clients together draw on budgets of CPU milliseconds a
  * second, and compiled patterns are shared by every request that sends them again. CPU time, not
- * wall time: on a loaded machine a request takes longer without costing more, and an operator's
- * `amtool silence query` must not be refused for what other processes do.
+ * wall time, and the event loop's own thread: on a loaded machine a request takes longer without
+ * costing more, and an operator's `amtool silence query` must not be refused for what other
+ * processes, or this one's GC and I/O threads, do meanwhile.
  */
 export const FILTER_LIMITS = {
   /** Matchers in one request, as many as a silence has. */
@@ -77,7 +78,7 @@ export class FilterBudget {
   private readonly total: Bucket;
 
   /** `clock.wallMs` refills the budgets, `clock.cpuMs` measures what a request costs. */
-  constructor(private readonly clock: { wallMs(): number; cpuMs(): number } = { wallMs: () => performance.now(), cpuMs: processCpuMs }) {
+  constructor(private readonly clock: { wallMs(): number; cpuMs(): number } = { wallMs: () => performance.now(), cpuMs: eventLoopCpuMs }) {
     this.total = new Bucket(FILTER_LIMITS.total, clock.wallMs());
   }
 
@@ -179,7 +180,8 @@ function compileFilter(param: string, text: string): Matcher {
   }
 }
 
-function processCpuMs(): number {
-  const { user, system } = process.cpuUsage();
+/** Node 22.19 and later read the event loop thread alone; before, the process (all its threads) is the nearest measure. */
+function eventLoopCpuMs(): number {
+  const { user, system } = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : process.cpuUsage();
   return (user + system) / 1000;
 }

@@ -1,8 +1,11 @@
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { compiledPrograms } from '../../src/alerts/matchers/linear-regex.js';
+import { FilterBudget } from '../../src/server/filter-budget.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 
 /** `filter=` as an anonymous client sends it: each fresh regex costs a compile, so each client pays for its own. */
@@ -60,7 +63,35 @@ describe('filter= is paid for', () => {
     expect((await get(stack, '/api/v2/alerts')).statusCode).toBe(200);
     expect((await get(stack, '/-/healthy')).statusCode).toBe(200);
   });
+
+  it("charges a request the event loop's CPU, not what the process's other threads spend meanwhile", async () => {
+    // Two threads burning beside the request stand in for the GC and I/O threads of a daemon on a busy machine.
+    const burners = await Promise.all([0, 1].map(() => startBurner()));
+    try {
+      const budget = new FilterBudget();
+      const outcome = await budget.run('127.0.0.1', ['alertname="x"'], (_filter, deadline) => {
+        const started = threadCpuMs();
+        while (threadCpuMs() - started < 12) {}
+        deadline.check();
+        return 'matched';
+      });
+      expect(outcome).toBe('matched');
+    } finally {
+      await Promise.all(burners.map((burner) => burner.terminate()));
+    }
+  });
 });
+
+async function startBurner(): Promise<Worker> {
+  const burner = new Worker('for (;;) {}', { eval: true });
+  await once(burner, 'online');
+  return burner;
+}
+
+function threadCpuMs(): number {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+}
 
 describe('the silence listing', () => {
   it('is rendered once per change and follows every change: a new silence, an expiry', async () => {
