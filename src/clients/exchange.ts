@@ -160,9 +160,10 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
   /** Fails the request and stops it on the wire: the connection is closed, an endless body cut off. */
   private abort(error: Error): void {
     if (this.settled) return;
+    const controller = this.controller;
     this.fail(error);
     // undici answers with onResponseError, which finds the exchange settled.
-    this.controller?.abort(error);
+    controller?.abort(error);
   }
 
   private fail(error: Error): void {
@@ -175,6 +176,9 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
 
   private settle(): void {
     this.settled = true;
+    // undici's controller keeps the answer's raw headers: views pinning the socket read that held
+    // them. An answer waits for its turn to be read (loop-turns.ts), long enough for V8 to promote them.
+    this.controller = undefined;
     this.timer.cancel();
     if (this.request.signal) unfollowAbort(this.request.signal, this);
   }

@@ -3,6 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
+import { Client } from 'undici';
+import { Exchange } from '../../src/clients/exchange.js';
 import { HttpClient } from '../../src/clients/http.js';
 import { ResponseMemory } from '../../src/clients/response-memory.js';
 import { UpstreamError } from '../../src/errors.js';
@@ -45,6 +47,11 @@ function slowHalves(response: ServerResponse): void {
   response.writeHead(200, { 'content-length': 2 * HALF.length });
   response.write(HALF);
   setTimeout(() => response.end(HALF), 300);
+}
+
+function fullCollection(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 /** V8's scavenge alone: promotes what survives twice, frees young garbage, leaves the old generation. */
@@ -112,6 +119,31 @@ describe('HttpClient', () => {
     expect(response.text.length).toBe(2 * HALF.length);
     // Socket buffers caught by the scavenges mid-body may remain (16-20 MiB here); the body's own 48 MiB may not.
     expect(held).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it("keeps no view of the socket read that held an answer's headers while the answer waits to be read", async () => {
+    const dispatcher = new Client(base);
+    const exchange = new Exchange(
+      { timeoutMs: 1000, upstream: 'node-a', operation: 'GET test' },
+      { cap: 1024, memory: new ResponseMemory() },
+    );
+    let rawHeaders: WeakRef<object> | undefined;
+    const onResponseStart = exchange.onResponseStart.bind(exchange);
+    exchange.onResponseStart = (controller, ...rest) => {
+      // undici's controller keeps the raw headers: views into the socket read they arrived in.
+      rawHeaders = new WeakRef((controller as unknown as { rawHeaders: object }).rawHeaders);
+      onResponseStart(controller, ...rest);
+    };
+    dispatcher.dispatch({ origin: base, path: '/', method: 'GET' }, exchange);
+    expect((await exchange.answered).text()).toBe('ok');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    fullCollection();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(rawHeaders?.deref()).toBeUndefined();
+    // The answer is still held, as one waiting for its turn is.
+    expect(exchange.text()).toBe('ok');
+    exchange.release();
+    await dispatcher.close();
   });
 
   it('caps the body size and names the upstream', async () => {
