@@ -95,10 +95,13 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
   }
 
   onResponseStart(
-    _controller: Dispatcher.DispatchController,
+    controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {
+    // The parsed headers are all that is read. undici keeps the raw ones on the controller: views
+    // that pin the socket read they arrived in for as long as the body takes, and promoted with it.
+    controller.rawHeaders = null;
     // An informational answer (100 Continue) precedes the real one.
     if (statusCode < 200 || this.settled) return;
     this.status = statusCode;
@@ -160,10 +163,9 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
   /** Fails the request and stops it on the wire: the connection is closed, an endless body cut off. */
   private abort(error: Error): void {
     if (this.settled) return;
-    const controller = this.controller;
     this.fail(error);
     // undici answers with onResponseError, which finds the exchange settled.
-    controller?.abort(error);
+    this.controller?.abort(error);
   }
 
   private fail(error: Error): void {
@@ -176,9 +178,6 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
 
   private settle(): void {
     this.settled = true;
-    // undici's controller keeps the answer's raw headers: views pinning the socket read that held
-    // them. An answer waits for its turn to be read (loop-turns.ts), long enough for V8 to promote them.
-    this.controller = undefined;
     this.timer.cancel();
     if (this.request.signal) unfollowAbort(this.request.signal, this);
   }

@@ -121,7 +121,7 @@ describe('HttpClient', () => {
     expect(held).toBeLessThan(32 * 1024 * 1024);
   });
 
-  it("keeps no view of the socket read that held an answer's headers while the answer waits to be read", async () => {
+  it("keeps no view of the socket read that held an answer's headers while its body arrives", async () => {
     const dispatcher = new Client(base);
     const exchange = new Exchange(
       { timeoutMs: 1000, upstream: 'node-a', operation: 'GET test' },
@@ -131,17 +131,16 @@ describe('HttpClient', () => {
     const onResponseStart = exchange.onResponseStart.bind(exchange);
     exchange.onResponseStart = (controller, ...rest) => {
       // undici's controller keeps the raw headers: views into the socket read they arrived in.
-      rawHeaders = new WeakRef((controller as unknown as { rawHeaders: object }).rawHeaders);
+      rawHeaders = new WeakRef(controller.rawHeaders as object);
       onResponseStart(controller, ...rest);
     };
-    dispatcher.dispatch({ origin: base, path: '/', method: 'GET' }, exchange);
-    expect((await exchange.answered).text()).toBe('ok');
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    dispatcher.dispatch({ origin: base, path: '/split-utf8', method: 'GET' }, exchange);
+    // The body's second half comes 50 ms after its headers.
+    while (!rawHeaders) await new Promise((resolve) => setTimeout(resolve, 1));
     fullCollection();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(rawHeaders?.deref()).toBeUndefined();
-    // The answer is still held, as one waiting for its turn is.
-    expect(exchange.text()).toBe('ok');
+    expect(rawHeaders.deref()).toBeUndefined();
+    expect((await exchange.answered).text()).toBe('{"name":"café €"}');
     exchange.release();
     await dispatcher.close();
   });
