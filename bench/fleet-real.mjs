@@ -3,7 +3,8 @@
 // runs `node dist/main.js`, which applies its own process settings; PROCESS_SETTINGS=off runs it
 // without them, for a comparison) with the default
 // collectors at their default intervals and alerts on, held to one core (taskset; the simulator on
-// the other). Over WINDOW_S it measures the daemon's CPU and RSS, its garbage collections, V8
+// the other). Over WINDOW_S it measures the daemon's CPU and RSS, its garbage collections, the
+// share of its CPU that V8's worker threads took (the collector's concurrent marking), V8
 // allocation and event loop utilization (bench/gc-probe.mjs), a gzip scrape every SCRAPE_S (latency, age of its newest data,
 // lagging collectors), where its resident memory is at the window's end, then SIGTERM; then the floor (bench/fleet-floor.mjs) makes the same requests
 // to the same nodes at the same rate, on the same core, for the same time. It prints the machine
@@ -127,7 +128,7 @@ const textBefore = await scrapeText();
 const requestsBefore = requestCounts(textBefore);
 const gcBefore = gcTotals('daemon-gc.json');
 const scrapes = [];
-const { cores, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
+const { cores, v8WorkerShare, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
   if (second % SCRAPE_S === 0) scrapes.push(await timedGzipScrape());
 });
 const gcAfter = gcTotals('daemon-gc.json');
@@ -185,6 +186,9 @@ console.log(`\n| ${WINDOW_S} s window | avaxmon | floor | ratio |\n|---|---|---|
 console.log(`| CPU cores | ${cores.toFixed(3)} | ${floor.cores.toFixed(3)} | **${(cores / floor.cores).toFixed(2)}x** |`);
 console.log(`| RSS max MB | ${rssMax.toFixed(0)} | ${floor.rssMax.toFixed(0)} | ${(rssMax / floor.rssMax).toFixed(2)}x |`);
 console.log(`| GC pauses, share of the window | ${gc.share} | ${floorGc.share} | |`);
+console.log(
+  `| V8 worker threads (concurrent marking and sweeping, compiling), share of the CPU | ${(100 * v8WorkerShare).toFixed(0)} % | ${(100 * floor.v8WorkerShare).toFixed(0)} % | |`,
+);
 console.log(`| garbage collections (full) | ${gc.count} | ${floorGc.count} | |`);
 console.log(`| event loop utilization (seconds at least 90 % busy) | ${gc.loop} | ${floorGc.loop} | |`);
 console.log(`| V8 heap allocated MB/s | ${gc.mbPerS} | ${floorGc.mbPerS} | ${(gc.bytes / floorGc.bytes).toFixed(2)}x |`);
