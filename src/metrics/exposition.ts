@@ -32,8 +32,10 @@ let scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
  * Renders samples grouped by family, in the order each family first appears. Returns `previous`
  * itself when the lines are the same, byte for byte and family for family. The lines are checked
  * against `previous`'s bytes first, without being built: the lines that match up to the first that
- * does not are copied from `previous`, and only the rest is rendered (most runs of a fleet change
- * nothing, or a value or two: a run's duration and time in its collector's status slice).
+ * does not are copied from `previous`. Past it, each line is still copied when it renders to the
+ * bytes of the line in its place in `previous` (same family, same position), and only the others
+ * are written (most runs of a fleet change nothing, or a value or two: a run's duration and time in
+ * its collector's status slice, a few of a target's request counts).
  */
 export function renderSamples(samples: readonly Sample[], previous?: RenderedSlice): RenderedSlice {
   const names: string[] = [];
@@ -59,12 +61,19 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
   let length = same.bytes;
   for (let index = same.group; index < groups.length; index++) {
     const group = groups[index];
+    const old = previous && previous.names[index] === names[index] ? previous : undefined;
+    let oldAt = index === same.group ? same.bytes : old && index > 0 ? old.ends[index - 1] : 0;
+    const oldEnd = old ? old.ends[index] : 0;
     for (let sample = index === same.group ? same.sample : 0; sample < group.length; sample++) {
-      const { name, labels, value } = group[sample];
-      const line = `${name}${renderLabels(labels)} ${formatValue(value)}\n`;
-      // UTF-8 takes at most 3 bytes per UTF-16 unit.
-      if (length + 3 * line.length > scratch.length) grow(length, length + 3 * line.length);
-      length += scratch.write(line, length);
+      const oldLineEnd = oldAt < oldEnd ? lineEndAt(old!.buffer, oldAt, group[sample]) : -1;
+      if (oldLineEnd >= 0) {
+        if (length + oldLineEnd - oldAt > scratch.length) grow(length, length + oldLineEnd - oldAt);
+        length += old!.buffer.copy(scratch, length, oldAt, oldLineEnd);
+        oldAt = oldLineEnd;
+        continue;
+      }
+      length = writeLine(group[sample], length);
+      if (oldAt < oldEnd) oldAt = old!.buffer.indexOf(NEWLINE, oldAt) + 1;
     }
     ends[index] = length;
   }
@@ -72,6 +81,43 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
   if (scratch.length > MAX_KEPT_SCRATCH) scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
   if (previous && sameRanges(previous, names, ends) && previous.buffer.equals(lines)) return previous;
   return { buffer: ownedCopy(lines), names: sharedNameList(names, previous?.names), ends };
+}
+
+/**
+ * Writes a sample's line into the scratch at `at`, piece by piece, and returns where it ends: a line
+ * joined into one string first was a string per piece and the line's own, flattened again to be
+ * written, for each of the thousands of lines a fleet's runs and scrapes write a second.
+ */
+function writeLine({ name, labels, value }: Sample, at: number): number {
+  at = writeText(name, at);
+  let first = true;
+  // Own keys only, in Object.keys' order, as lineEndAt reads them back (without Object.keys' array).
+  for (const key in labels) {
+    if (!Object.hasOwn(labels, key)) continue;
+    at = writeByte(first ? OPEN_BRACE : COMMA, at);
+    first = false;
+    at = writeText(key, at);
+    at = writeByte(EQUALS, at);
+    at = writeByte(QUOTE, at);
+    at = writeText(escapeLabelValue(labels[key]), at);
+    at = writeByte(QUOTE, at);
+  }
+  if (!first) at = writeByte(CLOSE_BRACE, at);
+  at = writeByte(SPACE, at);
+  at = writeText(formatValue(value), at);
+  return writeByte(NEWLINE, at);
+}
+
+function writeByte(byte: number, at: number): number {
+  if (at >= scratch.length) grow(at, at + 1);
+  scratch[at] = byte;
+  return at + 1;
+}
+
+function writeText(text: string, at: number): number {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit.
+  if (at + 3 * text.length > scratch.length) grow(at, at + 3 * text.length);
+  return at + scratch.write(text, at);
 }
 
 /** How far a rendering holds the same lines as before: up to `sample` of `group`, which start at `bytes`. */
@@ -108,7 +154,7 @@ function sameUpTo(slice: RenderedSlice, names: readonly string[], groups: readon
 function lineEndAt(buffer: Buffer, at: number, sample: Sample): number {
   at = textEndAt(buffer, at, sample.name);
   let first = true;
-  // Own keys come first, in the order renderLabels writes them (Object.keys', without its array); an
+  // Own keys come first, in the order writeLine writes them (Object.keys', without its array); an
   // inherited one, which it does not write, makes the line one to render.
   for (const key in sample.labels) {
     if (!Object.hasOwn(sample.labels, key)) return -1;
@@ -206,12 +252,6 @@ export function familyHeader(desc: MetricDesc, format: ExpositionFormat): string
   // OpenMetrics names a counter family without its _total suffix.
   const family = format === 'openmetrics' && desc.type === 'counter' ? desc.name.replace(/_total$/, '') : desc.name;
   return `# HELP ${family} ${escapeHelp(desc.help)}\n# TYPE ${family} ${desc.type}\n`;
-}
-
-function renderLabels(labels: Readonly<Record<string, string>>): string {
-  let text = '';
-  for (const key of Object.keys(labels)) text += `${text ? ',' : '{'}${key}="${escapeLabelValue(labels[key])}"`;
-  return text && `${text}}`;
 }
 
 export function formatValue(value: number): string {
