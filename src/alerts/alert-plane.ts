@@ -24,6 +24,7 @@ import { StateDirLock } from './state/state-dir-lock.js';
 import { WriteFailures } from './state/write-failures.js';
 import { waitAtMost } from './wait-at-most.js';
 import type { AlertRecord } from './evaluation/alert-record.js';
+import type { FamilyReader } from './evaluation/sample-index.js';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -174,7 +175,7 @@ export class AlertPlane {
   }
 
   /** Evaluates the fleet-wide rules over every sample; see AlertEngine.evaluateFleet. */
-  evaluateFleet(samples: readonly Sample[], nowMs = this.steady.now()): boolean {
+  evaluateFleet(samples: FamilyReader, nowMs = this.steady.now()): boolean {
     return this.guarded({}, () => this.engine.evaluateFleet(samples, nowMs));
   }
 

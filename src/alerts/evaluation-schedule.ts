@@ -214,7 +214,8 @@ export class EvaluationSchedule {
   private evaluateFleet(): void {
     if (!this.alerting || this.stopped) return;
     this.publishDeliverySamples();
-    if (this.alerting.evaluateFleet(this.snapshot.samplesNamed(FLEET_FAMILIES))) this.publishAlertCounts();
+    const fleetFamily = (name: string) => (FLEET_FAMILIES.has(name) ? this.snapshot.samplesNamed([name]) : []);
+    if (this.alerting.evaluateFleet(fleetFamily)) this.publishAlertCounts();
   }
 
   private publishDeliverySamples(): void {

@@ -239,7 +239,7 @@ export class MetricsSnapshot {
   }
 
   /** The kept samples of these families only (the fleet tick reads a few of tens of thousands). */
-  samplesNamed(names: ReadonlySet<string>): Sample[] {
+  samplesNamed(names: Iterable<string>): Sample[] {
     const out: Sample[] = [];
     const unindexed = new Set<string>();
     for (const name of names) {

@@ -6,7 +6,7 @@ import type { AlertConsumer, AlertUpdate, OpenAlerts } from './alert-updates.js'
 import { collectorFailing } from './collector-health.js';
 import { runbookUrl, type Candidate, type CollectorLookup } from './rule.js';
 import { ruleRegistry, TARGET_DOWN_RULE } from './rules/index.js';
-import { pick, SampleIndex } from './sample-index.js';
+import { pick, SampleIndex, type FamilyReader } from './sample-index.js';
 import { FLEET_SCOPE, RuleMemories } from './rule-memories.js';
 import { markStale } from './stale-facts.js';
 
@@ -23,7 +23,8 @@ const UNKNOWN_HOLD_MS = 5 * 60_000;
  */
 interface EvaluationScope {
   readonly target?: string;
-  readonly samples: readonly Sample[];
+  /** The fleet scope's are read family by family, as rules look them up (see SampleIndex). */
+  readonly samples: readonly Sample[] | FamilyReader;
   /** Only these rules; every rule of the scope's kind when omitted. */
   readonly rules?: ReadonlySet<string>;
   /** Told of each rule that found nothing from these samples alone, and the families it read (see SettledRules). */
@@ -128,7 +129,7 @@ export class AlertEngine {
   }
 
   /** Evaluates the fleet-wide rules (see AlertRule.fleetReads) over the samples of every target. */
-  evaluateFleet(samples: readonly Sample[], nowMs: number): boolean {
+  evaluateFleet(samples: FamilyReader, nowMs: number): boolean {
     return this.evaluateScopes([{ samples }], nowMs);
   }
 
