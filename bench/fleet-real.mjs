@@ -14,9 +14,10 @@
 // Usage: npm run -s build && NODES=1000 node bench/fleet-real.mjs
 //   NODES (100), WINDOW_S (60), SETTLE_S (70), SCRAPE_S (2: the stress case; 15 as Prometheus scrapes),
 //   PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500),
+//   TRACE_PROMOTION (0; 1 runs the daemon with V8's --trace-gc-nvp and reports what its scavenges promoted),
 //   EXTRA_CONFIG (YAML put before the config's targets, e.g. "global:\n  max_concurrent_collections: 512\n")
 import { fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { daemonEnv } from './daemon-env.mjs';
 import { freePort } from './ports.mjs';
+import { promotedBetween, traceOffset } from './gc-trace.mjs';
 import { watch } from './proc-stats.mjs';
 
 const NODES = Number(process.env.NODES ?? 100);
@@ -33,6 +35,7 @@ const ONE_CORE = process.env.ONE_CORE !== '0';
 const PEERS = Number(process.env.PEERS ?? 1800);
 const VALIDATORS = Number(process.env.VALIDATORS ?? 1500);
 const SCRAPE_S = Number(process.env.SCRAPE_S ?? 2);
+const TRACE_PROMOTION = process.env.TRACE_PROMOTION === '1';
 const SIM_NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const main = new URL('../dist/main.js', import.meta.url).pathname;
@@ -100,18 +103,21 @@ writeFileSync(
   join(dir, 'config.yaml'),
   `${process.env.EXTRA_CONFIG ?? ''}targets:\n${targets.join('\n')}\nalerts:\n  state_dir: ${join(dir, 'state')}\n  receivers:\n    - { name: hook, type: webhook, url: "http://127.0.0.1:${hook.address().port}/hook" }\n`,
 );
+const gcTrace = join(dir, 'daemon-gc-trace.txt');
 const daemonPort = await freePort();
 const origin = `http://127.0.0.1:${daemonPort}`;
 const daemon = pinned(
   0,
   [
     process.execPath,
+    // Carried into the daemon's re-execution with its process settings, as execArgv.
+    ...(TRACE_PROMOTION ? ['--trace-gc-nvp'] : []),
     main,
     `--config.file=${join(dir, 'config.yaml')}`,
     `--web.listen-address=127.0.0.1:${daemonPort}`,
     '--log.level=error',
   ],
-  { env: probed(daemonEnv, 'daemon-gc.json'), stdio: ['ignore', 'ignore', 'inherit'] },
+  { env: probed(daemonEnv, 'daemon-gc.json'), stdio: ['ignore', TRACE_PROMOTION ? openSync(gcTrace, 'w') : 'ignore', 'inherit'] },
 );
 children.push(daemon);
 while (
@@ -127,11 +133,13 @@ await sleep(SETTLE_S * 1000);
 const textBefore = await scrapeText();
 const requestsBefore = requestCounts(textBefore);
 const gcBefore = gcTotals('daemon-gc.json');
+const traceBefore = TRACE_PROMOTION ? traceOffset(gcTrace) : 0;
 const scrapes = [];
 const { cores, v8WorkerShare, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
   if (second % SCRAPE_S === 0) scrapes.push(await timedGzipScrape());
 });
 const gcAfter = gcTotals('daemon-gc.json');
+const promotion = TRACE_PROMOTION ? promotedBetween(gcTrace, traceBefore, traceOffset(gcTrace)) : undefined;
 const textAfter = await scrapeText();
 const requestsAfter = requestCounts(textAfter);
 const memory = memoryOf(daemon.pid, textAfter);
@@ -193,6 +201,11 @@ console.log(`| garbage collections (full) | ${gc.count} | ${floorGc.count} | |`)
 console.log(`| event loop utilization (seconds at least 90 % busy) | ${gc.loop} | ${floorGc.loop} | |`);
 console.log(`| V8 heap allocated MB/s | ${gc.mbPerS} | ${floorGc.mbPerS} | ${(gc.bytes / floorGc.bytes).toFixed(2)}x |`);
 console.log(`| V8 heap allocated KB per upstream request | ${gc.kbPerRequest} | ${floorGc.kbPerRequest} | |`);
+if (promotion)
+  console.log(
+    `| promoted by ${promotion.scavenges} scavenges MB a minute (KB per upstream request) | ` +
+      `${(promotion.promoted / 1e6 / (WINDOW_S / 60)).toFixed(0)} (${(promotion.promoted / 1e3 / Math.max(1, requests)).toFixed(1)}) | | |`,
+  );
 console.log(
   `| RSS at the window's end MB: anonymous (V8 heap committed: young generation, the rest; external) / file-backed | ` +
     `${memory.anonymous} (${memory.heapNew}, ${memory.heapRest}; ${memory.external}) / ${memory.file} | | |`,
