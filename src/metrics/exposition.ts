@@ -61,9 +61,11 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
   let length = same.bytes;
   for (let index = same.group; index < groups.length; index++) {
     const group = groups[index];
-    const old = previous && previous.names[index] === names[index] ? previous : undefined;
-    let oldAt = index === same.group ? same.bytes : old && index > 0 ? old.ends[index - 1] : 0;
-    const oldEnd = old ? old.ends[index] : 0;
+    // The family's lines in `previous`, when it held the family in this place: each line is
+    // compared with the one in its place there.
+    const old = previous?.names[index] === names[index] ? previous : undefined;
+    let oldAt = index === same.group ? same.bytes : (old?.ends[index - 1] ?? 0);
+    const oldEnd = old?.ends[index] ?? 0;
     for (let sample = index === same.group ? same.sample : 0; sample < group.length; sample++) {
       const oldLineEnd = oldAt < oldEnd ? lineEndAt(old!.buffer, oldAt, group[sample]) : -1;
       if (oldLineEnd >= 0) {
