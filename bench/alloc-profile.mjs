@@ -3,10 +3,15 @@
 // ALERTS=1) under the inspector; after SETTLE_S, V8's
 // sampling heap profiler over WINDOW_S, counting the objects collections freed too (what a
 // `--heap-prof` profile leaves out). Prints V8 allocation in MB/s in all, by allocating function
-// (self) and by file, and per upstream request. Light enough to run beside other work; compare runs of the same NODES.
+// (self), by the function and its two callers, and by file, and per upstream request. Light enough
+// to run beside other work; compare runs of the same NODES. SURVIVORS=1 leaves out what scavenges
+// freed: what is left is what lived long enough to be promoted (or was still young at the end),
+// which is what the full collections pay for. ONE_CORE=1 holds the daemon to one core, as
+// bench/fleet-real.mjs does: a saturated loop keeps objects alive longer.
 //
 // Usage: npm run -s build && NODES=30 node bench/alloc-profile.mjs
-//   NODES (30), SETTLE_S (40), WINDOW_S (60), TOP (40), ALERTS (0 | 1)
+//   NODES (30), SETTLE_S (40), WINDOW_S (60), TOP (40), ALERTS (0 | 1), SURVIVORS (0 | 1), ONE_CORE (0 | 1),
+//   PROFILE_OUT (a file for the raw profile, to open in Chrome's DevTools)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,6 +24,8 @@ const SETTLE_S = Number(process.env.SETTLE_S ?? 40);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 60);
 const TOP = Number(process.env.TOP ?? 40);
 const ALERTS = process.env.ALERTS === '1';
+const SURVIVORS = process.env.SURVIVORS === '1';
+const ONE_CORE = process.env.ONE_CORE === '1';
 const main = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,8 +34,24 @@ async function startSimulator() {
   for (let attempt = 1; ; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * (12_000 - NODES));
     const child = spawn(
-      process.execPath,
-      [main, 'simulate', '--nodes', String(NODES), '--port', String(port), '--validators', '1500', '--peers', '1800'],
+      ONE_CORE ? 'taskset' : process.execPath,
+      [
+        ...(ONE_CORE ? ['-c', '1', process.execPath] : []),
+        // As bench/fleet-real.mjs starts it: a thousand Mainnet-sized nodes take gigabytes of state,
+        // and answers that do not move with time are serialized once.
+        '--max-old-space-size=16384',
+        main,
+        'simulate',
+        '--nodes',
+        String(NODES),
+        '--port',
+        String(port),
+        '--validators',
+        '1500',
+        '--peers',
+        '1800',
+        '--cache-answers',
+      ],
       { stdio: ['ignore', 'pipe', attempt < 5 ? 'ignore' : 'inherit'] },
     );
     const started = await new Promise((resolve) => {
@@ -55,8 +78,9 @@ writeFileSync(join(dir, 'config.yaml'), `targets:\n${targets.join('\n')}\n${aler
 const [daemonPort, inspectorPort] = [await freePort(), await freePort()];
 // The daemon re-executes itself with its process settings; --inspect goes along, on the same port.
 const daemon = spawn(
-  process.execPath,
+  ONE_CORE ? 'taskset' : process.execPath,
   [
+    ...(ONE_CORE ? ['-c', '0', process.execPath] : []),
     `--inspect=127.0.0.1:${inspectorPort}`,
     main,
     `--config.file=${join(dir, 'config.yaml')}`,
@@ -104,35 +128,40 @@ const requestsBefore = await requestsMade();
 await call('HeapProfiler.startSampling', {
   samplingInterval: 16_384,
   includeObjectsCollectedByMajorGC: true,
-  includeObjectsCollectedByMinorGC: true,
+  includeObjectsCollectedByMinorGC: !SURVIVORS,
 });
 await sleep(WINDOW_S * 1000);
 const { profile } = await call('HeapProfiler.stopSampling');
 const requests = (await requestsMade()) - requestsBefore;
 socket.close();
+if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(profile));
 
 const byFunction = new Map();
+const byStack = new Map();
 const byFile = new Map();
 let total = 0;
 const add = (map, key, bytes) => map.set(key, (map.get(key) ?? 0) + bytes);
-const walk = (node) => {
-  const { functionName, url, lineNumber } = node.callFrame;
-  const file = url.replace(/^.*\/dist\//, '') || '(native)';
+const frameName = ({ functionName, url, lineNumber }) =>
+  `${functionName || '(anonymous)'} ${url.replace(/^.*\/dist\//, '') || '(native)'}:${lineNumber + 1}`;
+const walk = (node, callers) => {
+  const name = frameName(node.callFrame);
   total += node.selfSize;
-  add(byFunction, `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`, node.selfSize);
-  add(byFile, file, node.selfSize);
-  for (const child of node.children) walk(child);
+  add(byFunction, name, node.selfSize);
+  add(byStack, [name, ...callers.slice(-2).reverse()].join(' < '), node.selfSize);
+  add(byFile, node.callFrame.url.replace(/^.*\/dist\//, '') || '(native)', node.selfSize);
+  for (const child of node.children) walk(child, [...callers, name]);
 };
-walk(profile.head);
+walk(profile.head, []);
 const rate = (bytes) => (bytes / 1e6 / WINDOW_S).toFixed(3).padStart(8);
 console.log(
-  `V8 allocation of the daemon at ${NODES} nodes${ALERTS ? ', alerts on' : ''} over ${WINDOW_S} s: ${rate(total).trim()} MB/s; node ${process.version}`,
+  `V8 ${SURVIVORS ? 'allocation that outlived scavenges' : 'allocation'} of the daemon at ${NODES} nodes${ALERTS ? ', alerts on' : ''}${ONE_CORE ? ', one core' : ''} over ${WINDOW_S} s: ${rate(total).trim()} MB/s; node ${process.version}`,
 );
 console.log(
   `${requests} upstream requests (${(requests / WINDOW_S).toFixed(1)}/s): ${(total / requests / 1024).toFixed(1)} KB per request in all`,
 );
 for (const [title, map] of [
   ['by function (self)', byFunction],
+  ['by function and its two callers', byStack],
   ['by file', byFile],
 ]) {
   console.log(`\n${title}, MB/s`);
