@@ -1,4 +1,5 @@
 import type { MetricDesc, Sample } from './metric-desc.js';
+import { integerEndAt, isWrittenAsInteger, MAX_INTEGER_BYTES, writeInteger } from './integer-text.js';
 import { ownedCopy } from './owned-buffer.js';
 import { sharedNameList } from './shared-name-lists.js';
 
@@ -106,8 +107,14 @@ function writeLine({ name, labels, value }: Sample, at: number): number {
   }
   if (!first) at = writeByte(CLOSE_BRACE, at);
   at = writeByte(SPACE, at);
-  at = writeText(formatValue(value), at);
+  at = writeValue(value, at);
   return writeByte(NEWLINE, at);
+}
+
+function writeValue(value: number, at: number): number {
+  if (!isWrittenAsInteger(value)) return writeText(formatValue(value), at);
+  if (at + MAX_INTEGER_BYTES > scratch.length) grow(at, at + MAX_INTEGER_BYTES);
+  return writeInteger(scratch, at, value);
 }
 
 function writeByte(byte: number, at: number): number {
@@ -173,7 +180,7 @@ function lineEndAt(buffer: Buffer, at: number, sample: Sample): number {
     at += 1;
   }
   if (at < 0 || buffer[at] !== SPACE) return -1;
-  at = textEndAt(buffer, at + 1, formatValue(sample.value));
+  at = isWrittenAsInteger(sample.value) ? integerEndAt(buffer, at + 1, sample.value) : textEndAt(buffer, at + 1, formatValue(sample.value));
   if (at < 0 || buffer[at] !== NEWLINE) return -1;
   return at + 1;
 }

@@ -14,7 +14,21 @@ function randomSlice(random: () => number): Sample[] {
     const labelCount = Math.floor(random() * 3);
     for (let label = 0; label < labelCount; label++)
       labels[['target', 'method', 'version'][label]] = VALUES[Math.floor(random() * VALUES.length)];
-    const values = [0, 1, -1.5, 1e21, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0.1 + 0.2];
+    const values = [
+      0,
+      -0,
+      1,
+      10,
+      -1.5,
+      2 ** 53,
+      2 ** 53 - 1,
+      -123_456_789,
+      1e21,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      0.1 + 0.2,
+    ];
     samples.push({ name: NAMES[Math.floor(random() * NAMES.length)], labels, value: values[Math.floor(random() * values.length)] });
   }
   return samples;
