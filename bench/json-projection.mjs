@@ -19,7 +19,7 @@ import { freePort } from './ports.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 25);
 const dist = new URL('../dist/', import.meta.url);
-const { projectJson, NOT_JSON } = await import(new URL('clients/json-projection.js', dist).href);
+const { projectJson, NOT_JSON, columnsOf } = await import(new URL('clients/json-projection.js', dist).href);
 const { gorillaAnswer } = await import(new URL('clients/jsonrpc.js', dist).href);
 const baseline = process.env.BASELINE ? await import(process.env.BASELINE) : undefined;
 
@@ -28,7 +28,7 @@ function daemonProjection(file, name) {
   const source = readFileSync(new URL(file, dist), 'utf8');
   const found = source.match(new RegExp(`const ${name} = gorillaAnswer\\(([\\s\\S]*?)\\);\n`));
   if (!found) return undefined;
-  return new Function(`return (${found[1]});`)();
+  return new Function('columnsOf', `return (${found[1]});`)(columnsOf);
 }
 
 const CASES = [

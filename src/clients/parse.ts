@@ -1,4 +1,5 @@
 import { UpstreamError } from '../errors.js';
+import { ArrayColumns } from './json-projection.js';
 
 /** One object of an array in an answer, with a reader whose errors name it (`validators[3].weight`). */
 export interface Entry {
@@ -43,20 +44,22 @@ export class FieldReader {
     }
   }
 
+  /** An array of objects read as columns (see columnsOf): refused as each would refuse it. */
+  columns(value: unknown, path: string): ArrayColumns {
+    if (!(value instanceof ArrayColumns)) return this.fail(path, 'an array', value);
+    if (value.misfit) this.fail(`${path}[${value.misfit.index}]`, 'an object', value.misfit.value);
+    return value;
+  }
+
   /**
-   * Calls `visit` with each object of an array, and one reader for them all, scoped to the object
-   * being visited: for a pass that reduces each entry at once and keeps neither (1,800 peers a run),
-   * where entries' reader per entry is waste.
+   * Calls `visit` with each row of an array read as columns, and one reader for them all, scoped to
+   * the row being visited: for a pass that reduces each entry at once (1,800 peers a run), where a
+   * reader per entry is waste.
    */
-  each(value: unknown, path: string, visit: (fields: Record<string, unknown>, read: FieldReader, index: number) => void): void {
-    const items = this.array(value, path);
-    let index = 0;
-    const read = new FieldReader(this.upstream, this.method, () => `${this.prefix()}${path}[${index}].`);
-    for (; index < items.length; index++) {
-      const item = items[index];
-      if (!isRecord(item)) this.fail(`${path}[${index}]`, 'an object', item);
-      visit(item, read, index);
-    }
+  eachRow(columns: ArrayColumns, path: string, visit: (row: number, read: FieldReader) => void): void {
+    let row = 0;
+    const read = new FieldReader(this.upstream, this.method, () => `${this.prefix()}${path}[${row}].`);
+    for (; row < columns.length; row++) visit(row, read);
   }
 
   object(value: unknown, path: string): Record<string, unknown> {
@@ -86,7 +89,11 @@ export class FieldReader {
    */
   number(value: unknown, path: string): number {
     if (typeof value === 'number' && Number.isFinite(value)) return value;
-    if (typeof value === 'string' && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value) && Number.isFinite(Number(value))) return Number(value);
+    if (typeof value !== 'string') return this.fail(path, 'a number or decimal string', value);
+    // Most are whole (a peer's observedUptime "99", 1,800 a run): read without the pattern's match.
+    const whole = wholeNumber(value);
+    if (whole >= 0) return whole;
+    if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(value) && Number.isFinite(Number(value))) return Number(value);
     return this.fail(path, 'a number or decimal string', value);
   }
 
@@ -141,4 +148,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/** The value of 1 to 15 decimal digits (exact as a double), or -1 for any other text. */
+function wholeNumber(text: string): number {
+  if (text.length === 0 || text.length > 15) return -1;
+  let value = 0;
+  for (let index = 0; index < text.length; index++) {
+    const digit = text.charCodeAt(index) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }

@@ -1,3 +1,4 @@
+import { ArrayColumns, columnsOf } from '../clients/json-projection.js';
 import { gorillaAnswer } from '../clients/jsonrpc.js';
 import { FieldReader } from '../clients/parse.js';
 import { callUpMetrics } from '../metrics/catalogue/call-up.js';
@@ -44,8 +45,11 @@ interface ValidatorPeers {
   readonly othersStakeByObservedPercent: Map<number, number>;
 }
 
-/** The fields of info.peers read: a peer's other ten (addresses, times, ACPs, subnets) are never made into objects. */
-const PEERS_ANSWER = gorillaAnswer({ numPeers: true, peers: [{ nodeID: true, version: true, observedUptime: true, benched: true }] });
+/**
+ * The fields of info.peers read, as columns: a peer's other ten (addresses, times, ACPs, subnets)
+ * are never made into values, nor is any peer an object.
+ */
+const PEERS_ANSWER = gorillaAnswer({ numPeers: true, peers: columnsOf('nodeID', 'version', 'observedUptime', 'benched') });
 
 const METRICS = [...peersMetrics, ...callUpMetrics, ...nodeInfoMetrics.filter((desc) => desc.name === 'avaxmon_node_api_available')];
 
@@ -95,19 +99,26 @@ export function createPeersCollector(): Collector {
 function readPeers(read: FieldReader, reply: unknown): Peers {
   const result = read.object(reply, 'result');
   const versionOf = versionReader();
-  const listed = read.array(result.peers ?? [], 'peers');
-  // Sized once: grown by push, the three columns were copied over and over for 1,800 peers.
-  const nodeIds = new Array<string>(listed.length);
+  const listed = result.peers === undefined ? ArrayColumns.none : read.columns(result.peers, 'peers');
+  const nodeIdColumn = listed.column('nodeID');
+  const versionColumn = listed.column('version');
+  const uptimeColumn = listed.column('observedUptime');
+  const benchedColumn = listed.column('benched');
+  // Sized once: grown by push, the columns were copied over and over for 1,800 peers.
   const versions = new Array<Version>(listed.length);
   const observedPercents = new Float64Array(listed.length);
   const benchedByChain = new Map<string, number>();
-  read.each(listed, 'peers', (fields, peer, index) => {
-    if (fields.benched !== undefined) countBenched(benchedByChain, peer, peer.array(fields.benched, 'benched'));
-    nodeIds[index] = peer.string(fields.nodeID, 'nodeID');
-    versions[index] = versionOf(peer.string(fields.version, 'version'));
+  read.eachRow(listed, 'peers', (index, peer) => {
+    const benched = benchedColumn[index];
+    if (benched !== undefined) countBenched(benchedByChain, peer, peer.array(benched, 'benched'));
+    peer.string(nodeIdColumn[index], 'nodeID');
+    versions[index] = versionOf(peer.string(versionColumn[index], 'version'));
     // observedUptime is a whole-percent string ("99").
-    observedPercents[index] = fields.observedUptime === undefined ? Number.NaN : peer.number(fields.observedUptime, 'observedUptime');
+    const uptime = uptimeColumn[index];
+    observedPercents[index] = uptime === undefined ? Number.NaN : peer.number(uptime, 'observedUptime');
   });
+  // Each checked a string above: the column is the peers' node ids as they are.
+  const nodeIds = nodeIdColumn as readonly string[];
   // numPeers is a json.Uint64 (a string) although the docs show a number.
   const count = result.numPeers === undefined ? nodeIds.length : read.uint64(result.numPeers, 'numPeers');
   return { count, nodeIds, versions, observedPercents, benchedByChain };

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CompiledProjection, NOT_JSON, projectJson, type Projection } from '../../src/clients/json-projection.js';
+import { ArrayColumns, columnsOf, CompiledProjection, NOT_JSON, projectJson, type Projection } from '../../src/clients/json-projection.js';
 import { reference } from '../helpers/json-reference.js';
 
 const project = (text: string, projection: Projection) => projectJson(Buffer.from(text, 'utf8'), new CompiledProjection(projection));
@@ -97,6 +97,66 @@ describe('projectJson: a field-only read of a JSON document', () => {
     expect(project(`{"skipped":${'[{"a":'.repeat(200)}1${'}]'.repeat(200)},"nodeID":"N"}`, { nodeID: true })).toStrictEqual({
       nodeID: 'N',
     });
+  });
+});
+
+describe('projectJson with columnsOf: an array of objects read as a column per field', () => {
+  const COLUMNS = new CompiledProjection({ result: { peers: columnsOf('nodeID', 'version', 'observedUptime', 'benched') } });
+  const peersOf = (text: string) => (projectJson(Buffer.from(text), COLUMNS) as { result: { peers: ArrayColumns } }).result.peers;
+
+  it('gives each field its elements values, as JSON.parse reads them, and no object per element', () => {
+    const text = peersAnswer();
+    const peers = peersOf(text);
+    const parsed = JSON.parse(text).result.peers as Array<Record<string, unknown>>;
+    expect(peers).toBeInstanceOf(ArrayColumns);
+    expect(peers.length).toBe(30);
+    expect(peers.misfit).toBeUndefined();
+    for (const field of ['nodeID', 'version', 'observedUptime', 'benched'])
+      expect(Array.from(peers.column(field))).toStrictEqual(parsed.map((peer) => peer[field]));
+    expect(() => peers.column('ip')).toThrow(/ip is not a column/);
+  });
+
+  it('reads a field an element lacks as undefined, a key given twice as its last value, and escaped keys by their text', () => {
+    const peers = peersOf('{"result":{"peers":[{"version":"v1"},{"nodeID":"a","nodeID":"b","x":{"nodeID":"c"}},{"n\\u006fdeID":"d"},{}]}}');
+    expect(Array.from(peers.column('nodeID'))).toStrictEqual([undefined, 'b', 'd', undefined]);
+    expect(Array.from(peers.column('version'))).toStrictEqual(['v1', undefined, undefined, undefined]);
+  });
+
+  it('gives every empty array one shared frozen array, for readers that read and never change it', () => {
+    const benched = peersOf('{"result":{"peers":[{"benched":[]},{"benched":[ ]},{"benched":["C"]}]}}').column('benched');
+    expect(benched[0]).toStrictEqual([]);
+    expect(benched[1]).toBe(benched[0]);
+    expect(Object.isFrozen(benched[0])).toBe(true);
+    expect(benched[2]).toStrictEqual(['C']);
+  });
+
+  it('holds nothing of a longer array read before, and reads one as long as the last without growing it', () => {
+    expect(peersOf(peersAnswer()).length).toBe(30);
+    const shorter = peersOf('{"result":{"peers":[{"nodeID":"a"},{"version":"v"}]}}');
+    expect(shorter.length).toBe(2);
+    expect(Array.from(shorter.column('nodeID'))).toStrictEqual(['a', undefined]);
+    expect(shorter.column('version').length).toBe(2);
+    expect(peersOf('{"result":{"peers":[]}}').length).toBe(0);
+    // Past the rows columns are sized for before reading, and back.
+    const many = Array.from({ length: 25_000 }, (_, index) => (index % 3 === 0 ? {} : { nodeID: `n${index}` }));
+    const long = peersOf(JSON.stringify({ result: { peers: many } }));
+    expect(Array.from(long.column('nodeID'))).toStrictEqual(many.map((peer) => peer.nodeID));
+    expect(peersOf(peersAnswer()).column('nodeID').length).toBe(30);
+  });
+
+  it('names the first element that is not an object, keeps what is not an array as sent, and refuses what is not JSON', () => {
+    const peers = peersOf('{"result":{"peers":[{"nodeID":"a"},"x",null,[1]]}}');
+    expect(peers.length).toBe(4);
+    expect(peers.misfit).toStrictEqual({ index: 1, value: 'x' });
+    expect(project('{"peers":{"0":{"nodeID":"x"}}}', { peers: columnsOf('nodeID') })).toStrictEqual({ peers: { '0': { nodeID: 'x' } } });
+    expect(project('{"peers":"none"}', { peers: columnsOf('nodeID') })).toStrictEqual({ peers: 'none' });
+    for (const text of [
+      '{"result":{"peers":[{"nodeID":"a"} {"nodeID":"b"}]}}',
+      '{"result":{"peers":[{"nodeID" "a"}]}}',
+      '{"result":{"peers":[{"nodeID":"a",}]}}',
+      '{"result":{"peers":[{"nodeID":"a"},]}}',
+    ])
+      expect(projectJson(Buffer.from(text), COLUMNS), text).toBe(NOT_JSON);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { columnsOf, CompiledProjection, projectJson } from '../../src/clients/json-projection.js';
 import { FieldReader } from '../../src/clients/parse.js';
 import { UpstreamError } from '../../src/errors.js';
 
@@ -20,6 +21,8 @@ describe('FieldReader: every field read by its type', () => {
     ['a hex string where a decimal belongs', () => read.number('0x10', 'result.weight')],
     ['an empty string where a number belongs', () => read.number('', 'result.weight')],
     ['a padded number', () => read.number(' 12 ', 'result.weight')],
+    ['digits and a space', () => read.number('12 ', 'result.weight')],
+    ['digits with a plus sign', () => read.number('+12', 'result.weight')],
     ['a number beyond float range', () => read.number('1e999', 'result.weight')],
     ['a boolean where a number belongs', () => read.number(true, 'result.weight')],
     ['"true" where a boolean belongs', () => read.boolean('true', 'result.connected')],
@@ -44,6 +47,13 @@ describe('FieldReader: every field read by its type', () => {
     expect(read.number('18446744073709551615', 'a')).toBe(18446744073709551615);
     expect(read.number(42, 'a')).toBe(42);
     expect(read.number('99.9812', 'a')).toBe(99.9812);
+    // Whole numbers are read without the pattern: the same values, and the same refusals.
+    expect(read.number('99', 'a')).toBe(99);
+    expect(read.number('007', 'a')).toBe(7);
+    expect(read.number('999999999999999', 'a')).toBe(999_999_999_999_999);
+    expect(read.number('9999999999999999', 'a')).toBe(9_999_999_999_999_999);
+    expect(read.number('-5', 'a')).toBe(-5);
+    expect(read.number('1e3', 'a')).toBe(1000);
     expect(read.boolean(false, 'a')).toBe(false);
     expect(read.navaxToAvax('2000000000123', 'a')).toBe(2000.000000123);
     expect(read.timestampSeconds('1700000000', 'a')).toBe(1_700_000_000);
@@ -54,18 +64,27 @@ describe('FieldReader: every field read by its type', () => {
   });
 });
 
-describe('FieldReader.each: one reader for every entry of an array', () => {
-  it('names the entry being read, and a non-object entry, by their index', () => {
-    const peers = [{ nodeID: 'a' }, { nodeID: 'b' }, { nodeID: 3 }, 'x'];
+describe('FieldReader.columns and eachRow: one reader for every row of an array read as columns', () => {
+  const columnsOfPeers = (text: string) =>
+    (projectJson(Buffer.from(text), new CompiledProjection({ peers: columnsOf('nodeID') })) as { peers: unknown }).peers;
+
+  it('names the row being read by its index', () => {
+    const peers = read.columns(columnsOfPeers('{"peers":[{"nodeID":"a"},{"nodeID":"b"},{"nodeID":3},{}]}'), 'peers');
+    expect(peers.length).toBe(4);
+    const nodeIds = peers.column('nodeID');
     const seen: string[] = [];
     const error = refusal(() =>
-      read.within('result').each(peers, 'peers', (fields, entry) => seen.push(entry.string(fields.nodeID, 'nodeID'))),
+      read.within('result').eachRow(peers, 'peers', (row, entry) => seen.push(entry.string(nodeIds[row], 'nodeID'))),
     );
     expect(seen).toEqual(['a', 'b']);
     expect(error!.message).toBe('node-a platform.getCurrentValidators: result.peers[2].nodeID: expected a string, got 3');
-    expect(refusal(() => read.each(peers.slice(3), 'peers', () => undefined))!.message).toMatch(
-      /: peers\[0\]: expected an object, got "x"$/,
+  });
+
+  it('refuses an array with an entry that is not an object, and anything but an array, as a read of objects would', () => {
+    expect(refusal(() => read.columns(columnsOfPeers('{"peers":[{"nodeID":"a"},"x",7]}'), 'peers'))!.message).toMatch(
+      /: peers\[1\]: expected an object, got "x"$/,
     );
-    expect(refusal(() => read.each({}, 'peers', () => undefined))!.message).toMatch(/: peers: expected an array, got \{\}$/);
+    expect(refusal(() => read.columns(columnsOfPeers('{"peers":{}}'), 'peers'))!.message).toMatch(/: peers: expected an array, got \{\}$/);
+    expect(refusal(() => read.columns([], 'peers'))!.message).toMatch(/: peers: expected an array, got \[\]$/);
   });
 });
