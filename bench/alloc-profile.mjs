@@ -5,8 +5,9 @@
 // `--heap-prof` profile leaves out). Prints V8 allocation in MB/s in all, by allocating function
 // (self), by the function and its two callers, and by file, and per upstream request. Light enough
 // to run beside other work; compare runs of the same NODES. SURVIVORS=1 leaves out what scavenges
-// freed: what is left is what lived long enough to be promoted (or was still young at the end),
-// which is what the full collections pay for. ONE_CORE=1 holds the daemon to one core, as
+// freed: what is left lived long enough to be promoted, which is what full collections pay for,
+// or was freed by a full collection while young, so read a site by its share of what it allocates
+// (a run without SURVIVORS), not by its bytes alone. ONE_CORE=1 holds the daemon to one core, as
 // bench/fleet-real.mjs does: a saturated loop keeps objects alive longer.
 //
 // Usage: npm run -s build && NODES=30 node bench/alloc-profile.mjs
