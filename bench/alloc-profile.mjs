@@ -18,6 +18,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFleetSimulator } from './fleet-simulator.mjs';
 import { freePort } from './ports.mjs';
 
 const NODES = Number(process.env.NODES ?? 30);
@@ -30,40 +31,7 @@ const ONE_CORE = process.env.ONE_CORE === '1';
 const main = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The simulator on NODES consecutive ports below Linux's ephemeral range (32768 up), tried again elsewhere if taken. */
-async function startSimulator() {
-  for (let attempt = 1; ; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * (12_000 - NODES));
-    const child = spawn(
-      ONE_CORE ? 'taskset' : process.execPath,
-      [
-        ...(ONE_CORE ? ['-c', '1', process.execPath] : []),
-        // As bench/fleet-real.mjs starts it: a thousand Mainnet-sized nodes take gigabytes of state,
-        // and answers that do not move with time are serialized once.
-        '--max-old-space-size=16384',
-        main,
-        'simulate',
-        '--nodes',
-        String(NODES),
-        '--port',
-        String(port),
-        '--validators',
-        '1500',
-        '--peers',
-        '1800',
-        '--cache-answers',
-      ],
-      { stdio: ['ignore', 'pipe', attempt < 5 ? 'ignore' : 'inherit'] },
-    );
-    const started = await new Promise((resolve) => {
-      child.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
-      child.once('exit', () => resolve(false));
-    });
-    if (started) return { sim: child, simPort: port };
-    if (attempt === 5) throw new Error('the simulator did not start (ports in use?)');
-  }
-}
-const { sim, simPort } = await startSimulator();
+const { sim, port: simPort } = await startFleetSimulator({ nodes: NODES, cpu: ONE_CORE ? 1 : undefined });
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-alloc-profile-'));
 const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`);
 let alerts = '';

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { daemonEnv } from './daemon-env.mjs';
+import { startFleetSimulator } from './fleet-simulator.mjs';
 import { freePort } from './ports.mjs';
 import { promotedBetween, traceOffset } from './gc-trace.mjs';
 import { watch } from './proc-stats.mjs';
@@ -49,42 +50,12 @@ function pinned(cpu, args, options) {
   return ONE_CORE ? spawn('taskset', ['-c', String(cpu), ...args], options) : spawn(args[0], args.slice(1), options);
 }
 
-/** The fleet on NODES consecutive ports below Linux's ephemeral range (32768 up), tried again elsewhere if taken. */
-async function startFleet() {
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const port = 10_000 + Math.floor(Math.random() * (22_000 - NODES));
-    const sim = pinned(
-      1,
-      [
-        process.execPath,
-        // A thousand Mainnet-sized nodes take gigabytes of simulator state; it is not what is measured.
-        '--max-old-space-size=16384',
-        main,
-        'simulate',
-        '--nodes',
-        String(NODES),
-        '--port',
-        String(port),
-        '--validators',
-        String(VALIDATORS),
-        '--peers',
-        String(PEERS),
-        // Answers that do not move with time are serialized once, as a node serves them from memory:
-        // the simulator, on its own core, must not be what limits a 2,000-node fleet.
-        '--cache-answers',
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    const listening = await new Promise((resolve) => {
-      sim.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
-      sim.once('exit', () => resolve(false));
-    });
-    if (listening) return { sim, port };
-  }
-  throw new Error('no free range of ports for the simulator');
-}
-
-const { sim, port: simPort } = await startFleet();
+const { sim, port: simPort } = await startFleetSimulator({
+  nodes: NODES,
+  peers: PEERS,
+  validators: VALIDATORS,
+  cpu: ONE_CORE ? 1 : undefined,
+});
 children.push(sim);
 const hook = createServer((request, response) => request.resume().on('end', () => response.writeHead(200).end()));
 await new Promise((resolve) => hook.listen(0, '127.0.0.1', resolve));

@@ -175,6 +175,8 @@ const KEEP = new CompiledProjection(true);
 const KEEP_ALL = new CompiledProjection({ '*': true });
 const NO_BYTES = Buffer.alloc(0);
 const NO_ELEMENTS: readonly unknown[] = Object.freeze([]);
+/** What readObject returns for an element read into columns: nothing is written to it. */
+const NO_FIELDS: Record<string, unknown> = Object.freeze({});
 
 // The reader's state while projectJson runs (it is synchronous and calls out to nothing): the
 // functions below pass their place on through `position` and keep it in locals in their loops.
@@ -231,10 +233,15 @@ function readValue(projection: CompiledProjection): unknown {
   return numberValue(data, at, position);
 }
 
-function readObject(projection: CompiledProjection): Record<string, unknown> {
+/**
+ * An object kept as `projection` says; or, given `columns`, an element of an array read as columns:
+ * its listed fields go to `row` of their columns (the last of a key given twice wins, as in
+ * JSON.parse; a field it lacks is a hole, read as undefined) and no object is made.
+ */
+function readObject(projection: CompiledProjection, columns?: unknown[][], row = 0): Record<string, unknown> {
   if (++depth > MAX_DEPTH) throw SYNTAX;
   const data = bytes;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = columns ? NO_FIELDS : {};
   let at = position + 1;
   let next = data[at];
   if (next <= SPACE) {
@@ -259,9 +266,10 @@ function readObject(projection: CompiledProjection): Record<string, unknown> {
     const listed = escaped ? projection.names.indexOf(decoded(data, start, end)) : projection.listed(data, start, end);
     if (listed >= 0) {
       position = at;
-      const value = readValue(projection.shapes[listed]);
+      const value = columns ? readCell() : readValue(projection.shapes[listed]);
       at = position;
-      if (listed === projection.protoIndex) ownProto(out, value);
+      if (columns) columns[listed][row] = value;
+      else if (listed === projection.protoIndex) ownProto(out, value);
       else out[projection.names[listed]] = value;
     } else if (projection.rest !== undefined) {
       const key = decoded(data, start, end);
@@ -335,7 +343,7 @@ function readColumns(projection: CompiledProjection): ArrayColumns {
   if (data[at] !== CLOSE_ARRAY)
     for (;;) {
       position = at;
-      if (data[at] === OPEN_OBJECT) readRow(projection, values, length);
+      if (data[at] === OPEN_OBJECT) readObject(projection, values, length);
       else {
         const value = readValue(KEEP);
         misfit ??= { index: length, value };
@@ -357,61 +365,6 @@ function readColumns(projection: CompiledProjection): ArrayColumns {
   for (const column of values) column.length = length;
   projection.lastLength = length;
   return new ArrayColumns(projection.names, values, length, misfit);
-}
-
-/**
- * One element's listed fields, at `row` of their columns (the last of a key given twice wins, as in
- * JSON.parse); a field it lacks is a hole, read as undefined.
- */
-function readRow(projection: CompiledProjection, values: unknown[][], row: number): void {
-  if (++depth > MAX_DEPTH) throw SYNTAX;
-  const data = bytes;
-  // Whitespace is looked for only where a byte at or below a space is found: a call per member
-  // and value cost a quarter more than the read of an object (AvalancheGo's bodies have none).
-  let at = position + 1;
-  let next = data[at];
-  if (next <= SPACE) {
-    at = spaceFrom(data, at);
-    next = data[at];
-  }
-  if (next === CLOSE_OBJECT) {
-    position = at + 1;
-    depth--;
-    return;
-  }
-  for (;;) {
-    if (next !== QUOTE) throw SYNTAX;
-    const start = at + 1;
-    const end = stringEnd(data, start);
-    at = end + 1;
-    if (data[at] !== COLON) {
-      at = spaceFrom(data, at);
-      if (data[at] !== COLON) throw SYNTAX;
-    }
-    at++;
-    const listed = escaped ? projection.names.indexOf(decoded(data, start, end)) : projection.listed(data, start, end);
-    if (listed >= 0) {
-      position = at;
-      values[listed][row] = readCell();
-      at = position;
-    } else at = skipValue(data, at);
-    next = data[at];
-    if (next <= SPACE) {
-      at = spaceFrom(data, at);
-      next = data[at];
-    }
-    if (next === COMMA) {
-      next = data[++at];
-      if (next <= SPACE) {
-        at = spaceFrom(data, at);
-        next = data[at];
-      }
-    } else if (next === CLOSE_OBJECT) {
-      position = at + 1;
-      depth--;
-      return;
-    } else throw SYNTAX;
-  }
 }
 
 /**

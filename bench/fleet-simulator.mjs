@@ -1,0 +1,41 @@
+// The simulated fleet the fleet benchmarks measure against: `nodes` Mainnet-sized nodes on
+// consecutive ports below Linux's ephemeral range (32768 up), tried again elsewhere if taken,
+// optionally pinned to one CPU (the daemon measured on the other).
+import { spawn } from 'node:child_process';
+
+const main = new URL('../dist/main.js', import.meta.url).pathname;
+
+/** Resolves to the simulator process and its first port. */
+export async function startFleetSimulator({ nodes, peers = 1800, validators = 1500, cpu }) {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (22_000 - nodes));
+    const args = [
+      process.execPath,
+      // A thousand Mainnet-sized nodes take gigabytes of simulator state; it is not what is measured.
+      '--max-old-space-size=16384',
+      main,
+      'simulate',
+      '--nodes',
+      String(nodes),
+      '--port',
+      String(port),
+      '--validators',
+      String(validators),
+      '--peers',
+      String(peers),
+      // Answers that do not move with time are serialized once, as a node serves them from memory:
+      // the simulator, on its own core, must not be what limits a 2,000-node fleet.
+      '--cache-answers',
+    ];
+    const sim =
+      cpu === undefined
+        ? spawn(args[0], args.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] })
+        : spawn('taskset', ['-c', String(cpu), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const listening = await new Promise((resolve) => {
+      sim.stdout.on('data', (chunk) => /listening/.test(String(chunk)) && resolve(true));
+      sim.once('exit', () => resolve(false));
+    });
+    if (listening) return { sim, port };
+  }
+  throw new Error('no free range of ports for the simulator');
+}
