@@ -1,3 +1,5 @@
+import { releaseOwned } from '../runtime/owned-buffer.js';
+
 /** Bodies of unknown length (chunked, as AvalancheGo sends large answers) start with room for this. */
 const INITIAL_BYTES = 64 * 1024;
 
@@ -45,19 +47,14 @@ export class BodyBytes {
    * is its own ArrayBuffer (allocUnsafeSlow), so detaching it touches nothing else.
    */
   release(): void {
-    release(this.buffer);
+    releaseOwned(this.buffer);
     this.length = 0;
   }
 
   private grow(atLeast: number): void {
     const larger = Buffer.allocUnsafeSlow(Math.max(atLeast, Math.min(2 * this.buffer.length, this.maxBytes)));
     this.buffer.copy(larger, 0, 0, this.length);
-    release(this.buffer);
+    releaseOwned(this.buffer);
     this.buffer = larger;
   }
-}
-
-function release(buffer: Buffer): void {
-  // Moving the contents into an empty buffer detaches the old one and frees its memory at once.
-  (buffer.buffer as ArrayBuffer).transfer(0);
 }

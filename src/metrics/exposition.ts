@@ -1,6 +1,6 @@
 import type { MetricDesc, Sample } from './metric-desc.js';
 import { integerEndAt, isWrittenAsInteger, MAX_INTEGER_BYTES, writeInteger } from './integer-text.js';
-import { ownedCopy } from './owned-buffer.js';
+import { ownedCopy } from '../runtime/owned-buffer.js';
 import { sharedNameList } from './shared-name-lists.js';
 
 export const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';

@@ -5,7 +5,7 @@ import type { DeflateWriter } from './deflate-writer.js';
 import { GzipGroups, type GzipFamily } from './gzip-groups.js';
 import { gzipMember, type DeflatePart } from './gzip-stream.js';
 import { KeptSamples } from './kept-samples.js';
-import { releaseOwned } from './owned-buffer.js';
+import { releaseOwned } from '../runtime/owned-buffer.js';
 import { ScrapeCadence } from './scrape-cadence.js';
 import { TargetFamilyChanges } from './target-family-changes.js';
 

@@ -12,10 +12,10 @@ export function ownedCopy(bytes: Buffer): Buffer {
 
 /**
  * Hands an owned buffer's memory back now rather than at V8's next full collection: a buffer kept
- * for seconds sits in the old generation, and what it held waited there for a full collection, as
- * a response body's did (clients/body-bytes.ts). Only for a buffer that is its own ArrayBuffer
- * (allocUnsafeSlow) and that nothing reads any more: moving its contents into an empty buffer
- * detaches it.
+ * for seconds sits in the old generation, and what it held waited there for a full collection (a
+ * replaced slice's lines, a decoded response body: clients/body-bytes.ts). Only for a buffer that
+ * is its own ArrayBuffer (allocUnsafeSlow) and that nothing reads any more: moving its contents
+ * into an empty buffer detaches it.
  */
 export function releaseOwned(buffer: Buffer): void {
   (buffer.buffer as ArrayBuffer).transfer(0);
