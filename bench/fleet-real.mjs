@@ -182,6 +182,9 @@ console.log(
     `${memory.anonymous} (${memory.heapNew}, ${memory.heapRest}; ${memory.external}) / ${memory.file} | | |`,
 );
 console.log(
+  `| upstream connections opened per second (the floor opens its pools in the window) | ${gc.connectionsPerS} | ${floorGc.connectionsPerS} | |`,
+);
+console.log(
   `| requests per node per minute | ${perNodeMinute.toFixed(1)} | ${(floorResult.requests / NODES / (floorResult.elapsedS / 60)).toFixed(1)} (${floorResult.failures} failed) | |`,
 );
 console.log(`\n| scrapes (gzip, every ${SCRAPE_S} s) | value |\n|---|---|`);
@@ -257,6 +260,7 @@ function gcWindow(before, after, requestCount) {
     mbPerS: (bytes / 1e6 / WINDOW_S).toFixed(1),
     kbPerRequest: (bytes / 1e3 / Math.max(1, requestCount)).toFixed(1),
     loop: loopShare(before, after),
+    connectionsPerS: ((after.connections - before.connections) / WINDOW_S).toFixed(1),
   };
 }
 

@@ -2,16 +2,28 @@
 // set: every second it writes to that file, as JSON, the garbage collections since start (count, of
 // them full ones, milliseconds in pauses) and the bytes allocated on V8's heap (growth of the used
 // heap plus what every collection freed), from v8.GCProfiler, and the event loop's busy and idle
-// milliseconds (performance.eventLoopUtilization) with the seconds it was at least 90 % busy. The benchmark reads it at the start
+// milliseconds (performance.eventLoopUtilization) with the seconds it was at least 90 % busy, and the
+// connections undici opened (its diagnostics channel). The benchmark reads it at the start
 // and the end of its window. It runs in the process it measures: what it costs is counted too
 // (one profiler restart and a small file write a second).
+import { subscribe } from 'node:diagnostics_channel';
 import { renameSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, GCProfiler } from 'node:v8';
 
 const file = process.env.GC_PROBE_FILE;
 if (file) {
-  const totals = { gcs: 0, fullGcs: 0, gcMs: 0, allocatedBytes: 0, loopActiveMs: 0, loopIdleMs: 0, loopSaturatedSeconds: 0 };
+  const totals = {
+    gcs: 0,
+    fullGcs: 0,
+    gcMs: 0,
+    allocatedBytes: 0,
+    loopActiveMs: 0,
+    loopIdleMs: 0,
+    loopSaturatedSeconds: 0,
+    connections: 0,
+  };
+  subscribe('undici:client:connected', () => totals.connections++);
   let loopBefore = performance.eventLoopUtilization();
   let usedBefore = getHeapStatistics().used_heap_size;
   let profiler = new GCProfiler();
