@@ -19,7 +19,12 @@ export const CONNECTIONS_PER_ORIGIN = 12;
  * share 2 connections, as before (4 per origin kept 4,000 sockets and 20 MB at 1,000 nodes).
  */
 const WARM_CONNECTIONS = 2;
-const SPILL_AFTER_MS = 50;
+/**
+ * Long enough that a busy daemon's own lateness seldom looks like a slow node: with 50 ms, 1,000
+ * nodes on one core opened 37-65 connections a second, each closed again 2 s later; with 250 ms,
+ * 19-32 (docs/decisions.md#a-requests-timeout-starts-when-it-is-sent-a-slow-node-gets-more-connections).
+ */
+const SPILL_AFTER_MS = 250;
 /**
  * A connection past the warm ones closes this long after its last answer: a slow node's round
  * reuses it, and a fleet does not keep every burst's high-water mark of sockets open
