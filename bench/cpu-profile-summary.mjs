@@ -52,7 +52,8 @@ for (let index = 0; index + 1 < profile.samples.length; index++) {
 
 const print = (title, map) => {
   console.log(`\n| ${title} | share of the busy time |\n|---|---|`);
-  for (const [name, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`| ${name} | ${((100 * us) / busyUs).toFixed(1)} % |`);
+  for (const [name, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`| ${name} | ${((100 * us) / busyUs).toFixed(1)} % |`);
 };
 console.log(`main thread busy ${(busyUs / 1e6).toFixed(1)} s of the profile's last ${WINDOW_S} s`);
 print('function (self)', self);
