@@ -38,7 +38,7 @@ export class ArrayColumns {
   column(field: string): readonly unknown[] {
     const index = this.fields.indexOf(field);
     if (index >= 0) return this.values[index];
-    if (this.length === 0) return [];
+    if (this.length === 0) return NO_ELEMENTS;
     throw new Error(`${field} is not a column`);
   }
 }

@@ -266,14 +266,15 @@ export class AlertEngine {
   ): Generator<{ rule: string; labels: Record<string, string>; candidate: Candidate }> {
     // One set for the scope's rules, emptied for each: a settled rule's families are copied (SettledRules).
     const reads = scope.settled ? new Set<string>() : undefined;
+    // Per rule and target: a rule sees one target at a time, and forgets what it no longer sees.
+    const memoryScope = scope.target ?? FLEET_SCOPE;
+    const wallMs = this.wallMs(nowMs);
     for (const [name, rule] of ruleRegistry) {
       const settings = this.config.rules[name];
       if (!settings?.enabled || !coversRule(scope, name)) continue;
-      // Per rule and target: a rule sees one target at a time, and forgets what it no longer sees.
-      const memoryScope = scope.target ?? FLEET_SCOPE;
       reads?.clear();
       index.reads = reads;
-      const inputs = new RuleInputs(index, settings.params, this.wallMs(nowMs), this.memories, name, memoryScope, this.deps.collectors);
+      const inputs = new RuleInputs(index, settings.params, wallMs, this.memories, name, memoryScope, this.deps.collectors);
       let found: Candidate[];
       try {
         found = rule.evaluate(inputs);
