@@ -22,7 +22,7 @@ const WARM_CONNECTIONS = 2;
 /**
  * Long enough that a busy daemon's own lateness seldom looks like a slow node: with 50 ms, 1,000
  * nodes on one core opened 37-65 connections a second, each closed again 2 s later; with 250 ms,
- * 19-32 (docs/decisions.md#a-requests-timeout-starts-when-it-is-sent-a-slow-node-gets-more-connections).
+ * 19-40 (docs/decisions.md#a-requests-timeout-starts-when-it-is-sent-a-slow-node-gets-more-connections).
  */
 const SPILL_AFTER_MS = 250;
 /**
