@@ -1,5 +1,6 @@
 import type { MetricDesc, Sample } from './metric-desc.js';
 import { integerEndAt, isWrittenAsInteger, MAX_INTEGER_BYTES, writeInteger } from './integer-text.js';
+import { fractionEndAt, UNDECIDED } from './decimal-text.js';
 import { ownedCopy } from '../runtime/owned-buffer.js';
 import { sharedNameList } from './shared-name-lists.js';
 
@@ -180,9 +181,15 @@ function lineEndAt(buffer: Buffer, at: number, sample: Sample): number {
     at += 1;
   }
   if (at < 0 || buffer[at] !== SPACE) return -1;
-  at = isWrittenAsInteger(sample.value) ? integerEndAt(buffer, at + 1, sample.value) : textEndAt(buffer, at + 1, formatValue(sample.value));
+  at = isWrittenAsInteger(sample.value) ? integerEndAt(buffer, at + 1, sample.value) : valueEndAt(buffer, at + 1, sample.value);
   if (at < 0 || buffer[at] !== NEWLINE) return -1;
   return at + 1;
+}
+
+/** As lineEndAt, for a value not written as an integer: its text is made only when it cannot be read back exactly. */
+function valueEndAt(buffer: Buffer, at: number, value: number): number {
+  const end = fractionEndAt(buffer, at, value);
+  return end === UNDECIDED ? textEndAt(buffer, at, formatValue(value)) : end;
 }
 
 const OPEN_BRACE = 0x7b;

@@ -111,7 +111,7 @@ export class SelfMetrics {
     if (status.success !== success || status.intervalSeconds !== intervalSeconds) this.statusMoved(target);
     status.intervalSeconds = intervalSeconds;
     status.success = success;
-    status.durationSeconds = durationSeconds;
+    status.durationSeconds = toMicroseconds(durationSeconds);
     if (success) status.lastSuccessSeconds = nowSeconds;
   }
 
@@ -126,7 +126,7 @@ export class SelfMetrics {
     const status = this.status(target, collector);
     status.abandonedRuns += 1;
     status.success = false;
-    status.durationSeconds = durationSeconds;
+    status.durationSeconds = toMicroseconds(durationSeconds);
     this.statusMoved(target);
   }
 
@@ -270,6 +270,14 @@ export class SelfMetrics {
     if (waited !== undefined) samples.push({ name: 'avaxmon_request_queue_wait_seconds_total', labels: { target }, value: waited });
     return samples;
   }
+}
+
+/**
+ * A run's duration to the microsecond: finer is noise, and the 17 digits of a full double are text
+ * a rendering cannot compare without making it (decimal-text.ts), for every collector at every run.
+ */
+function toMicroseconds(seconds: number): number {
+  return Math.round(seconds * 1e6) / 1e6;
 }
 
 function collectorStatusSamples(status: CollectorStatus, targetDown: boolean): Sample[] {
