@@ -53,7 +53,7 @@ export interface DaemonOptions {
 export type { CollectorState } from '../server/daemon-view.js';
 
 const SELF_SLICE = '~self';
-/** Each target's collectors' durations and success times (SelfMetrics.runSamples). */
+/** Each target's collectors' durations and success times (SelfMetrics.writeRuns). */
 const RUNS_SLICE = '~runs';
 const REQUESTS_SLICE = '~requests';
 const LAG_SLICE = '~lag';
@@ -400,7 +400,7 @@ export class Daemon implements DaemonView {
 
   private publishSelfOf(target: string): void {
     if (this.self.takeStatusMoved(target)) this.snapshot.setSlice(selfSliceOf(target), this.self.statusSamples(target));
-    this.snapshot.setSlice(runsSliceOf(target), this.self.runSamples(target));
+    this.snapshot.setLines(runsSliceOf(target), (sink) => this.self.writeRuns(target, sink));
     this.requestsMoved.add(target);
   }
 
@@ -409,7 +409,8 @@ export class Daemon implements DaemonView {
    * target's runs come several times between two scrapes.
    */
   private publishRequestCounts(): void {
-    for (const target of this.requestsMoved) this.snapshot.setSlice(`${REQUESTS_SLICE}/${target}`, this.self.requestSamples(target));
+    for (const target of this.requestsMoved)
+      this.snapshot.setLines(`${REQUESTS_SLICE}/${target}`, (sink) => this.self.writeRequests(target, sink));
     this.requestsMoved.clear();
   }
 

@@ -1,4 +1,5 @@
-import type { MetricDesc, Sample } from './metric-desc.js';
+import type { Labels, MetricDesc, Sample } from './metric-desc.js';
+import type { SeriesWriter } from './line-sink.js';
 import { integerEndAt, isWrittenAsInteger, MAX_INTEGER_BYTES, writeInteger } from './integer-text.js';
 import { fractionEndAt, UNDECIDED } from './decimal-text.js';
 import { ownedCopy } from '../runtime/owned-buffer.js';
@@ -76,11 +77,41 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
         oldAt = oldLineEnd;
         continue;
       }
-      length = writeLine(group[sample], length);
+      const { name, labels, value } = group[sample];
+      length = writeLine(name, labels, value, length);
       if (oldAt < oldEnd) oldAt = old!.buffer.indexOf(NEWLINE, oldAt) + 1;
     }
     ends[index] = length;
   }
+  return finished(previous, names, ends, length);
+}
+
+/**
+ * Renders a writer's series (see line-sink.ts) as they come, each family's together, into a slice:
+ * nothing is compared line by line, for such a slice is set when its values moved. Returns
+ * `previous` itself when the bytes are the same.
+ */
+export function renderLines(write: SeriesWriter, previous?: RenderedSlice): RenderedSlice {
+  const names: string[] = [];
+  const ends: number[] = [];
+  let length = 0;
+  write({
+    line(name, labels, value) {
+      if (names.at(-1) !== name) {
+        if (names.includes(name)) throw new Error(`${name}: a writer gave this family's series apart`);
+        if (names.length > 0) ends.push(length);
+        names.push(name);
+      }
+      length = writeLine(name, labels, value, length);
+    },
+  });
+  if (names.length > 0) ends.push(length);
+  // Sized exactly (see renderSamples).
+  return finished(previous, names, ends.slice(), length);
+}
+
+/** The scratch's first `length` bytes as a slice of `names` ending at `ends`: `previous` itself when it holds the same. */
+function finished(previous: RenderedSlice | undefined, names: readonly string[], ends: number[], length: number): RenderedSlice {
   const lines = scratch.subarray(0, length);
   if (scratch.length > MAX_KEPT_SCRATCH) scratch = Buffer.allocUnsafeSlow(MIN_SCRATCH);
   if (previous && sameRanges(previous, names, ends) && previous.buffer.equals(lines)) return previous;
@@ -92,7 +123,7 @@ export function renderSamples(samples: readonly Sample[], previous?: RenderedSli
  * joined into one string first was a string per piece and the line's own, flattened again to be
  * written, for each of the thousands of lines a fleet's runs and scrapes write a second.
  */
-function writeLine({ name, labels, value }: Sample, at: number): number {
+function writeLine(name: string, labels: Labels, value: number, at: number): number {
   at = writeText(name, at);
   let first = true;
   // Own keys only, in Object.keys' order, as lineEndAt reads them back (without Object.keys' array).

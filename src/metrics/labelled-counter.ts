@@ -1,4 +1,5 @@
 import type { Sample } from './metric-desc.js';
+import { samplesOf, type LineSink } from './line-sink.js';
 
 /** The counts under the last label: its values and their counts in turn (value, count, value, ...). */
 type Counts = (string | number)[];
@@ -11,8 +12,8 @@ type Level = Map<string, Level | Counts>;
  * request counters hold 24,000 counts. The last label's values and counts share one flat array
  * instead of a map: a label there holds one to a few values (a request's outcome), and a map that
  * small took about 110 bytes more per count, 2.7 MB of the live heap at 1,000 nodes. Label
- * objects are made when samples are taken, and die young; nothing is parsed back, since the request
- * counts are taken before every scrape.
+ * objects are made when samples are taken, and die young; the request counts, written before every
+ * scrape, make none (write).
  */
 export class LabelledCounter<Name extends string> {
   private readonly root: Level | Counts;
@@ -45,31 +46,29 @@ export class LabelledCounter<Name extends string> {
   }
 
   samples(): Sample[] {
-    const out: Sample[] = [];
-    // One array of the values on the way down, written over at each depth: a scrape of 1,000
-    // nodes walks 24,000 counts.
-    const values: string[] = [];
+    return samplesOf((sink) => this.write(sink));
+  }
+
+  /**
+   * Gives each count to `sink` with one labels object written over at each: a scrape of 1,000
+   * nodes walks 24,000 counts, and takes no object per count.
+   */
+  write(sink: LineSink): void {
+    const labels = {} as Record<Name, string>;
     const walk = (level: Level | Counts, depth: number) => {
       if (Array.isArray(level)) {
         for (let index = 0; index < level.length; index += 2) {
-          values[depth] = level[index] as string;
-          out.push({ name: this.name, labels: this.labelsOf(values), value: level[index + 1] as number });
+          labels[this.labelNames[depth]] = level[index] as string;
+          sink.line(this.name, labels, level[index + 1] as number);
         }
         return;
       }
       for (const [value, next] of level) {
-        values[depth] = value;
+        labels[this.labelNames[depth]] = value;
         walk(next, depth + 1);
       }
     };
     walk(this.root, 0);
-    return out;
-  }
-
-  private labelsOf(values: readonly string[]): Record<Name, string> {
-    const labels = {} as Record<Name, string>;
-    for (let index = 0; index < this.labelNames.length; index++) labels[this.labelNames[index]] = values[index];
-    return labels;
   }
 }
 

@@ -1,6 +1,7 @@
 import { systemClock, type Clock, type Timer } from '../schedule/clock.js';
 import type { Labels, MetricDesc, Sample } from './metric-desc.js';
-import { familyHeader, rangeOf, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
+import { familyHeader, rangeOf, renderLines, renderSamples, type ExpositionFormat, type RenderedSlice } from './exposition.js';
+import { samplesOf, type SeriesWriter } from './line-sink.js';
 import type { DeflateWriter } from './deflate-writer.js';
 import { GzipGroups, type GzipFamily } from './gzip-groups.js';
 import { gzipMember, type DeflatePart } from './gzip-stream.js';
@@ -162,18 +163,31 @@ export class MetricsSnapshot {
   setSlice(key: string, samples: readonly Sample[]): void {
     const previous = this.slices.get(key);
     if (!previous && samples.length === 0) return;
-    const rendered = renderSamples(samples, previous?.rendered);
+    this.replace(key, previous, renderSamples(samples, previous?.rendered), () => samples);
+  }
+
+  /**
+   * As setSlice, for a slice whose series a writer gives (avaxmon's own run timings and request
+   * counts): rendered as written, and made samples of only for the families rules read.
+   */
+  setLines(key: string, write: SeriesWriter): void {
+    const previous = this.slices.get(key);
+    const keep = this.options.keepSamplesOf;
+    this.replace(key, previous, renderLines(write, previous?.rendered), () => samplesOf(write, keep && ((name) => keep.has(name))));
+  }
+
+  private replace(key: string, previous: Slice | undefined, rendered: RenderedSlice, samples: () => readonly Sample[]): void {
     // Same lines, same kept samples: the slice stays as it was, so this run's copies die young
     // instead of being promoted to replace identical ones (most slices of a fleet do not move).
-    if (rendered === previous?.rendered) return;
-    const kept = KeptSamples.of(samples, this.options.keepSamplesOf, previous?.kept);
+    if (rendered === previous?.rendered || (!previous && rendered.names.length === 0)) return;
+    const kept = KeptSamples.of(samples(), this.options.keepSamplesOf, previous?.kept);
     const targetsBefore = (previous?.kept ?? KeptSamples.none).targets();
     const targetsAfter = kept.targets();
     this.version += 1;
     this.trackFamilies(key, previous?.rendered, rendered, new Set([...targetsBefore, ...targetsAfter]));
     // After the changes are recorded: a target no slice holds any more is forgotten with them.
     this.indexTargets(key, targetsBefore, targetsAfter);
-    if (samples.length === 0) this.slices.delete(key);
+    if (rendered.names.length === 0) this.slices.delete(key);
     else this.slices.set(key, { kept, rendered, version: this.version });
     // Nothing else holds a replaced slice's lines (assemblies copy them as they run), which would
     // otherwise wait in the old generation for a full collection.

@@ -38,4 +38,24 @@ describe('a labelled counter', () => {
       ['hook', 'failure', 1],
     ]);
   });
+
+  it('writes its counts to a sink with one labels object written over, as samples() gives them', () => {
+    const counter = new LabelledCounter('avaxmon_rpc_requests_total', ['target', 'method', 'outcome']);
+    counter.add({ target: 'node-1', method: 'info.peers', outcome: 'success' }, 4);
+    counter.add({ target: 'node-1', method: 'health.health', outcome: 'timeout' });
+    const seen: Array<[string, string, number]> = [];
+    const objects = new Set<object>();
+    counter.write({
+      line(_name, labels, value) {
+        objects.add(labels);
+        seen.push([labels.method, labels.outcome, value]);
+      },
+    });
+    expect(seen).toEqual([
+      ['info.peers', 'success', 4],
+      ['health.health', 'timeout', 1],
+    ]);
+    expect(objects.size).toBe(1);
+    expect(counter.samples().map((sample) => sample.labels.method)).toEqual(['info.peers', 'health.health']);
+  });
 });
