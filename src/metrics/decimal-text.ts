@@ -1,3 +1,5 @@
+import { writeInteger } from './integer-text.js';
+
 /**
  * Whether a fraction (a value not written as an integer) is the one whose String() text `buffer`
  * holds at `at`, told without making that text: the text is read back to a number instead. A
@@ -37,6 +39,41 @@ export function fractionEndAt(buffer: Buffer, at: number, value: number): number
   const magnitude = fractionDigits > 0 ? mantissa / 10 ** fractionDigits : mantissa;
   return (negative ? -magnitude : magnitude) === value ? index : -1;
 }
+
+/**
+ * Writes a fraction of at most six decimals, under 2^32 in magnitude (a run's duration to the
+ * microsecond, a time to the millisecond), as String() writes it, without making the string;
+ * returns the index past it, or -1 for any other value (String()'s to write). The decimal text of
+ * n / 10^6 with its trailing zeros cut parses back to that value, and is String()'s shortest text:
+ * any other of as few digits is at least 10^-6 away, and neighbouring doubles below 2^32 are
+ * 2^-21 apart. `buffer` has room for MAX_FRACTION_BYTES at `at`.
+ */
+export function writeFraction(buffer: Buffer, at: number, value: number): number {
+  const magnitude = Math.abs(value);
+  const micros = Math.round(magnitude * MICROS_PER_UNIT);
+  if (magnitude >= FRACTION_LIMIT || micros / MICROS_PER_UNIT !== magnitude || micros % MICROS_PER_UNIT === 0) return -1;
+  if (value < 0) buffer[at++] = MINUS;
+  const whole = Math.floor(micros / MICROS_PER_UNIT);
+  at = writeInteger(buffer, at, whole);
+  buffer[at++] = POINT;
+  let fraction = micros - whole * MICROS_PER_UNIT;
+  let digits = FRACTION_DIGITS;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    digits--;
+  }
+  for (let index = at + digits - 1; index >= at; index--) {
+    buffer[index] = ZERO + (fraction % 10);
+    fraction = Math.floor(fraction / 10);
+  }
+  return at + digits;
+}
+
+/** A sign, ten digits below 2^32, a point and six decimals. */
+export const MAX_FRACTION_BYTES = 18;
+const FRACTION_DIGITS = 6;
+const MICROS_PER_UNIT = 1e6;
+const FRACTION_LIMIT = 2 ** 32;
 
 /** 10^22 is the largest power of ten a double holds exactly. */
 const MAX_EXACT_POWER = 22;

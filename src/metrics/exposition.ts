@@ -1,7 +1,7 @@
 import type { Labels, MetricDesc, Sample } from './metric-desc.js';
 import type { SeriesWriter } from './line-sink.js';
-import { integerEndAt, isWrittenAsInteger, MAX_INTEGER_BYTES, writeInteger } from './integer-text.js';
-import { fractionEndAt, UNDECIDED } from './decimal-text.js';
+import { integerEndAt, isWrittenAsInteger, writeInteger } from './integer-text.js';
+import { fractionEndAt, MAX_FRACTION_BYTES, UNDECIDED, writeFraction } from './decimal-text.js';
 import { ownedCopy } from '../runtime/owned-buffer.js';
 import { sharedNameList } from './shared-name-lists.js';
 
@@ -134,7 +134,7 @@ function writeLine(name: string, labels: Labels, value: number, at: number): num
     at = writeText(key, at);
     at = writeByte(EQUALS, at);
     at = writeByte(QUOTE, at);
-    at = writeText(escapeLabelValue(labels[key]), at);
+    at = writeLabelValue(labels[key], at);
     at = writeByte(QUOTE, at);
   }
   if (!first) at = writeByte(CLOSE_BRACE, at);
@@ -144,9 +144,10 @@ function writeLine(name: string, labels: Labels, value: number, at: number): num
 }
 
 function writeValue(value: number, at: number): number {
-  if (!isWrittenAsInteger(value)) return writeText(formatValue(value), at);
-  if (at + MAX_INTEGER_BYTES > scratch.length) grow(at, at + MAX_INTEGER_BYTES);
-  return writeInteger(scratch, at, value);
+  if (at + MAX_FRACTION_BYTES > scratch.length) grow(at, at + MAX_FRACTION_BYTES);
+  if (isWrittenAsInteger(value)) return writeInteger(scratch, at, value);
+  const end = writeFraction(scratch, at, value);
+  return end >= 0 ? end : writeText(formatValue(value), at);
 }
 
 function writeByte(byte: number, at: number): number {
@@ -155,10 +156,35 @@ function writeByte(byte: number, at: number): number {
   return at + 1;
 }
 
+/**
+ * ASCII text is copied a character at a time: names and label values are tens of characters, and a
+ * native write cost more per piece than the piece itself. Other text is written as UTF-8.
+ */
 function writeText(text: string, at: number): number {
   // UTF-8 takes at most 3 bytes per UTF-16 unit.
   if (at + 3 * text.length > scratch.length) grow(at, at + 3 * text.length);
-  return at + scratch.write(text, at);
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x80) return at + scratch.write(text, at);
+    scratch[at + index] = code;
+  }
+  return at + text.length;
+}
+
+/** A label value, escaped as it is written (see writeText). */
+function writeLabelValue(value: string, at: number): number {
+  // An escaped character takes 2 bytes, and UTF-8 at most 3 per UTF-16 unit.
+  if (at + 3 * value.length > scratch.length) grow(at, at + 3 * value.length);
+  const start = at;
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    if (code >= 0x80) return start + scratch.write(escapeLabelValue(value), start);
+    if (code === BACKSLASH || code === QUOTE || code === NEWLINE) {
+      scratch[at++] = BACKSLASH;
+      scratch[at++] = code === NEWLINE ? LETTER_N : code;
+    } else scratch[at++] = code;
+  }
+  return at;
 }
 
 /** How far a rendering holds the same lines as before: up to `sample` of `group`, which start at `bytes`. */

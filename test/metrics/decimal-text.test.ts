@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fractionEndAt, UNDECIDED } from '../../src/metrics/decimal-text.js';
+import { fractionEndAt, MAX_FRACTION_BYTES, UNDECIDED, writeFraction } from '../../src/metrics/decimal-text.js';
 
 function randomFractions(count: number): number[] {
   let state = 47;
@@ -60,6 +60,52 @@ describe('a fraction compared with the text String() wrote, without making it', 
   it('leaves NaN, infinities and exponents to String()', () => {
     for (const text of ['NaN', '+Inf', '-Inf', '1e-7', '1.5e+21', '12345678901234567.5']) {
       expect(fractionEndAt(held(text), 0, 0.5)).toBe(UNDECIDED);
+    }
+  });
+});
+
+describe('a fraction of at most six decimals written without a string', () => {
+  const written = (value: number) => {
+    const buffer = Buffer.alloc(MAX_FRACTION_BYTES + 4, 0x20);
+    const end = writeFraction(buffer, 2, value);
+    return end < 0 ? undefined : buffer.toString('latin1', 2, end);
+  };
+
+  it('is written as String() writes it: durations to the microsecond, times to the millisecond, either sign', () => {
+    let state = 11;
+    const next = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+    const values = [0.5, 0.000001, 0.1, 0.3, 1764532800.123, 1764532800.1, 4294967295.999999, -0.012346, 123.45];
+    for (let index = 0; index < 50_000; index++) {
+      const magnitude = 10 ** Math.floor(next() * 16 - 6);
+      const raw = (next() - 0.3) * magnitude;
+      values.push(index % 2 === 0 ? Math.round(raw * 1e6) / 1e6 : Math.round(raw * 1e3) / 1e3);
+    }
+    let fast = 0;
+    for (const value of values) {
+      if (Number.isSafeInteger(value)) continue;
+      const text = written(value);
+      if (Math.abs(value) < 2 ** 32) expect(text).toBe(String(value));
+      else expect(text).toBeUndefined();
+      if (text !== undefined) fast++;
+    }
+    expect(fast).toBeGreaterThan(40_000);
+  });
+
+  it('leaves to String() what has more decimals, is 2^32 or more, or is not finite', () => {
+    for (const value of [
+      0.1 + 0.2,
+      1 / 3,
+      0.0000001,
+      2 ** 32 + 0.5,
+      1e21,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ]) {
+      expect(written(value)).toBeUndefined();
     }
   });
 });
