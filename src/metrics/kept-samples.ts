@@ -34,7 +34,7 @@ export class KeptSamples {
         kept.map((sample) => sample.name),
         previous?.names,
       ),
-      sharedLabels(kept),
+      sharedLabels(kept, previous?.labels),
       kept.map((sample) => sample.value),
     );
   }
@@ -68,12 +68,22 @@ export class KeptSamples {
   }
 }
 
-/** The samples' labels, each equal to its neighbour's given as the neighbour's object. */
-function sharedLabels(samples: readonly Sample[]): Labels[] {
+/**
+ * The samples' labels, each equal to its neighbour's given as the neighbour's object, and each equal
+ * to the one in its place before given as that one: a run's labels are new objects each time, and
+ * the kept ones of a slice whose values moved would each be promoted to replace an equal one.
+ */
+function sharedLabels(samples: readonly Sample[], before: readonly Labels[] = []): Labels[] {
   const labels: Labels[] = [];
   let previous: Labels | undefined;
-  for (const sample of samples) {
-    if (!previous || !sameLabels(previous, sample.labels)) previous = sample.labels;
+  for (let index = 0; index < samples.length; index++) {
+    const own = samples[index].labels;
+    if (previous && sameLabels(previous, own)) {
+      labels.push(previous);
+      continue;
+    }
+    const earlier = before[index];
+    previous = earlier !== undefined && sameLabels(earlier, own) ? earlier : own;
     labels.push(previous);
   }
   return labels;

@@ -48,4 +48,16 @@ describe('kept samples of a slice rendered again', () => {
     expect(KeptSamples.of([sample('avaxmon_node_healthy', { target: 'b' }, 1)], keep, first)).not.toBe(first);
     expect(KeptSamples.of([], keep, first)).toBe(KeptSamples.none);
   });
+
+  it("keep the previous labels objects where the labels are the same, and the run's own where they moved", () => {
+    const first = KeptSamples.of([...run(1, 0.1), sample('avaxmon_node_healthy', { target: 'b' }, 1)], keep);
+    const before: Sample[] = [];
+    first.appendTo(before);
+    const next = KeptSamples.of([...run(0, 0.1), sample('avaxmon_node_healthy', { target: 'c' }, 1)], keep, first);
+    const after: Sample[] = [];
+    next.appendTo(after);
+    expect(after).toEqual([sample('avaxmon_node_healthy', { target: 'a' }, 0), sample('avaxmon_node_healthy', { target: 'c' }, 1)]);
+    expect(after[0].labels).toBe(before[0].labels);
+    expect(after[1].labels).not.toBe(before[1].labels);
+  });
 });
