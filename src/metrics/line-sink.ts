@@ -11,7 +11,8 @@ export interface LineSink {
 /**
  * Series given one by one to a sink, rather than as Sample objects: avaxmon's own series (run
  * timings, request counts) are known by name and labels, and only their values move. Rendered
- * straight from the writer (renderLines), a target's thousand runs a minute make no sample objects.
+ * straight from the writer (renderLines), a fleet's thousands of runs a minute make no
+ * sample objects.
  */
 export type SeriesWriter = (sink: LineSink) => void;
 

@@ -258,7 +258,7 @@ export class SelfMetrics {
     return samplesOf((sink) => this.writeRuns(target, sink));
   }
 
-  /** As runSamples, given to a sink: a fleet's runs (10,000 a minute at 1,000 nodes) make no sample objects. */
+  /** As runSamples, given to a sink: a fleet's thousands of runs a minute make no sample objects. */
   writeRuns(target: string, sink: LineSink): void {
     const keys = this.collectorsOfTarget.get(target) ?? NO_KEYS;
     for (const key of keys) {
