@@ -101,6 +101,10 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring, AbortFoll
   ): void {
     // The parsed headers are all that is read. undici keeps the raw ones on the controller: views
     // that pin the socket read they arrived in for as long as the body takes, and promoted with it.
+    // The array is the connection's parser's, made when its last answer ended and promoted while it
+    // idled: emptied, it no longer keeps this answer's views alive through the scavenges until
+    // V8's next full collection finds it dead.
+    if (Array.isArray(controller.rawHeaders)) controller.rawHeaders.length = 0;
     controller.rawHeaders = null;
     // An informational answer (100 Continue) precedes the real one.
     if (statusCode < 200 || this.settled) return;

@@ -145,6 +145,31 @@ describe('HttpClient', () => {
     await dispatcher.close();
   });
 
+  it("empties the connection parser's raw headers array, so an old array keeps no answer's views through scavenges", async () => {
+    const dispatcher = new Client(base);
+    const sizes: number[] = [];
+    for (let answer = 0; answer < 2; answer++) {
+      const exchange = new Exchange(
+        { timeoutMs: 1000, upstream: 'node-a', operation: 'GET test' },
+        { cap: 1024, memory: new ResponseMemory() },
+      );
+      const onResponseStart = exchange.onResponseStart.bind(exchange);
+      exchange.onResponseStart = (controller, ...rest) => {
+        // undici hands over its parser's array: made when the connection's last answer ended, and
+        // in the old generation by the time a connection polled every few seconds answers again.
+        const raw = controller.rawHeaders as unknown[];
+        expect(raw.length).toBeGreaterThan(0);
+        onResponseStart(controller, ...rest);
+        sizes.push(raw.length);
+      };
+      dispatcher.dispatch({ origin: base, path: '/', method: 'GET' }, exchange);
+      expect((await exchange.answered).text()).toBe('ok');
+      exchange.release();
+    }
+    expect(sizes).toEqual([0, 0]);
+    await dispatcher.close();
+  });
+
   it('caps the body size and names the upstream', async () => {
     const error = await request('/huge').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamError);
