@@ -17,16 +17,21 @@ export class KeptSamples {
     private readonly labels: readonly Labels[],
     // A plain array of numbers is stored unboxed, like a Float64Array, without the typed array's
     // ArrayBuffer and backing store: 200 bytes less per slice.
-    private readonly values: readonly number[],
+    private readonly values: number[],
   ) {}
 
   /**
-   * The samples of the families in `keep` (all when undefined): `previous` itself when they are the
-   * same. A run whose kept samples did not move (only families no rule reads did) then leaves the
-   * kept ones as they were, long since in the old generation, and its copies die young.
+   * The samples of the families in `keep` (all when undefined). When they are `previous`'s series
+   * (the same names and labels, in the same order), `previous` itself, its values written over:
+   * most runs that move a kept sample move its value only (a run's time of success), and a copy
+   * kept until the slice's next run would be promoted, to replace one that then waits in the old
+   * generation for a full collection. Only the snapshot that owns `previous` may pass it.
    */
   static of(samples: readonly Sample[], keep: ReadonlySet<string> | undefined, previous?: KeptSamples): KeptSamples {
-    if (previous?.holdsSame(samples, keep)) return previous;
+    if (previous?.holdsSeriesOf(samples, keep)) {
+      previous.takeValuesOf(samples, keep);
+      return previous;
+    }
     const kept = keep ? samples.filter((sample) => keep.has(sample.name)) : samples;
     if (kept.length === 0) return KeptSamples.none;
     return new KeptSamples(
@@ -39,16 +44,21 @@ export class KeptSamples {
     );
   }
 
-  /** Whether the kept ones of `samples` are these, in the same order. */
-  private holdsSame(samples: readonly Sample[], keep: ReadonlySet<string> | undefined): boolean {
+  /** Whether the kept ones of `samples` are these series, in the same order. */
+  private holdsSeriesOf(samples: readonly Sample[], keep: ReadonlySet<string> | undefined): boolean {
     let index = 0;
     for (const sample of samples) {
       if (keep && !keep.has(sample.name)) continue;
-      if (index >= this.names.length || this.names[index] !== sample.name || !Object.is(this.values[index], sample.value)) return false;
+      if (index >= this.names.length || this.names[index] !== sample.name) return false;
       if (!sameLabels(this.labels[index], sample.labels)) return false;
       index++;
     }
     return index === this.names.length;
+  }
+
+  private takeValuesOf(samples: readonly Sample[], keep: ReadonlySet<string> | undefined): void {
+    let index = 0;
+    for (const sample of samples) if (!keep || keep.has(sample.name)) this.values[index++] = sample.value;
   }
 
   /** The targets these samples are labelled with. */

@@ -52,12 +52,13 @@ export interface SnapshotOptions {
   readonly clock?: Clock;
 }
 
+/** Written over when its run moves it, not replaced: a record kept until the next run would be promoted. */
 interface Slice {
   /** The kept samples (see SnapshotOptions); every family's lines are rendered whatever is kept. */
-  readonly kept: KeptSamples;
-  readonly rendered: RenderedSlice;
+  kept: KeptSamples;
+  rendered: RenderedSlice;
   /** The snapshot's version when the slice last changed. */
-  readonly version: number;
+  version: number;
 }
 
 /** One family of the catalogue, with its header in each format and the bytes of its lines in the slices (none: left out of the body). */
@@ -180,6 +181,7 @@ export class MetricsSnapshot {
     // Same lines, same kept samples: the slice stays as it was, so this run's copies die young
     // instead of being promoted to replace identical ones (most slices of a fleet do not move).
     if (rendered === previous?.rendered || (!previous && rendered.names.length === 0)) return;
+    const replaced = previous?.rendered.buffer;
     const kept = KeptSamples.of(samples(), this.options.keepSamplesOf, previous?.kept);
     const targetsBefore = (previous?.kept ?? KeptSamples.none).targets();
     const targetsAfter = kept.targets();
@@ -188,10 +190,14 @@ export class MetricsSnapshot {
     // After the changes are recorded: a target no slice holds any more is forgotten with them.
     this.indexTargets(key, targetsBefore, targetsAfter);
     if (rendered.names.length === 0) this.slices.delete(key);
-    else this.slices.set(key, { kept, rendered, version: this.version });
+    else if (previous) {
+      previous.kept = kept;
+      previous.rendered = rendered;
+      previous.version = this.version;
+    } else this.slices.set(key, { kept, rendered, version: this.version });
     // Nothing else holds a replaced slice's lines (assemblies copy them as they run), which would
     // otherwise wait in the old generation for a full collection.
-    if (previous) releaseOwned(previous.rendered.buffer);
+    if (replaced) releaseOwned(replaced);
   }
 
   /**
