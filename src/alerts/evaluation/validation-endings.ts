@@ -1,15 +1,18 @@
 import type { Candidate, RuleContext } from './rule.js';
 import { formatPercent } from './rules/series-rule.js';
 
-/** What is remembered of a validation that will not renew, to say how it ended once its series are gone. */
+/**
+ * What is remembered of a validation that will not renew, to say how it ended once its series are
+ * gone. Written over at each evaluation, not replaced: a new record kept until the next would be promoted.
+ */
 interface Watched {
   readonly labels: { readonly target: string; readonly subnet: string; readonly node_id: string };
-  readonly endSeconds: number;
-  readonly uptime?: number;
-  readonly requirement?: number;
-  readonly rewardAvax?: number;
+  endSeconds: number;
+  uptime?: number;
+  requirement?: number;
+  rewardAvax?: number;
   /** Seen while it still ran: an end already past when first seen (a restart, an old record) is not news. */
-  readonly seenRunning: boolean;
+  seenRunning: boolean;
 }
 
 const keyOf = (labels: Watched['labels']) => `${labels.target}\u0000${labels.subnet}\u0000${labels.node_id}`;
@@ -44,16 +47,18 @@ function remember(ctx: RuleContext): void {
       ctx.memory.delete(keyOf(labels));
       continue;
     }
-    const network = { ...labels, view: 'network' };
-    const before = ctx.memory.get(keyOf(labels)) as Watched | undefined;
-    ctx.memory.set(keyOf(labels), {
-      labels,
-      endSeconds: sample.value,
-      uptime: ctx.samples.valueOf('avaxmon_validator_uptime_ratio', network),
-      requirement: ctx.samples.valueOf('avaxmon_validator_uptime_requirement_ratio', labels),
-      rewardAvax: ctx.samples.valueOf('avaxmon_validator_potential_reward_avax', labels),
-      seenRunning: (before?.seenRunning ?? false) || ctx.nowMs / 1000 < sample.value,
-    } satisfies Watched);
+    const key = keyOf(labels);
+    let watched = ctx.memory.get(key) as Watched | undefined;
+    if (!watched)
+      ctx.memory.set(
+        key,
+        (watched = { labels, endSeconds: 0, uptime: undefined, requirement: undefined, rewardAvax: undefined, seenRunning: false }),
+      );
+    watched.endSeconds = sample.value;
+    watched.uptime = ctx.samples.valueOf('avaxmon_validator_uptime_ratio', { ...labels, view: 'network' });
+    watched.requirement = ctx.samples.valueOf('avaxmon_validator_uptime_requirement_ratio', labels);
+    watched.rewardAvax = ctx.samples.valueOf('avaxmon_validator_potential_reward_avax', labels);
+    watched.seenRunning ||= ctx.nowMs / 1000 < sample.value;
   }
 }
 

@@ -4,7 +4,12 @@ import type { AlertRule, Candidate } from '../rule.js';
 import { pick } from '../sample-index.js';
 import { formatPercent, formatSeconds } from './series-rule.js';
 
-type History = Array<{ atMs: number; value: number }>;
+/**
+ * The points of the window that may yet be its peak, oldest first, each higher than every later one
+ * (one below a later point never can be). Rising or flat uptime keeps a point or two, not one per
+ * evaluation for an hour, and the list is written over in place: an evaluation promotes no new array.
+ */
+type Peaks = Array<{ atMs: number; value: number }>;
 
 const METRIC = 'avaxmon_validator_uptime_ratio';
 const LABELS = ['target', 'subnet', 'node_id'] as const;
@@ -49,10 +54,9 @@ export const avalancheUptimeDropping: AlertRule = {
       const labels = pick(sample.labels, LABELS);
       const key = JSON.stringify(labels);
       seen.add(key);
-      const history = ((ctx.memory.get(key) as History | undefined) ?? []).filter((point) => point.atMs >= ctx.nowMs - windowMs);
-      history.push({ atMs: ctx.nowMs, value: sample.value });
-      ctx.memory.set(key, history);
-      const peak = Math.max(...history.map((point) => point.value));
+      let peaks = ctx.memory.get(key) as Peaks | undefined;
+      if (!peaks) ctx.memory.set(key, (peaks = []));
+      const peak = peakWithin(peaks, ctx.nowMs - windowMs, ctx.nowMs, sample.value);
       if (peak - sample.value <= ctx.params.threshold) continue;
       candidates.push({
         labels,
@@ -65,3 +69,13 @@ export const avalancheUptimeDropping: AlertRule = {
     return candidates;
   },
 };
+
+/** Adds the value seen at `atMs` and returns the highest seen since `sinceMs`, the value included. */
+function peakWithin(peaks: Peaks, sinceMs: number, atMs: number, value: number): number {
+  while (peaks.length > 0 && peaks[peaks.length - 1].value <= value) peaks.pop();
+  peaks.push({ atMs, value });
+  let expired = 0;
+  while (peaks[expired].atMs < sinceMs) expired++;
+  if (expired > 0) peaks.splice(0, expired);
+  return peaks[0].value;
+}
