@@ -14,7 +14,7 @@
 // Usage: npm run -s build && NODES=1000 node bench/fleet-real.mjs
 //   NODES (100), WINDOW_S (60), SETTLE_S (70), SCRAPE_S (2: the stress case; 15 as Prometheus scrapes),
 //   PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500),
-//   TRACE_PROMOTION (0; 1 runs the daemon with V8's --trace-gc-nvp and reports what its scavenges promoted),
+//   TRACE_PROMOTION (0; 1 runs the daemon with V8's --trace-gc-nvp and reports what its scavenges promoted: in all, and the median and most of each 10 s),
 //   EXTRA_CONFIG (YAML put before the config's targets, e.g. "global:\n  max_concurrent_collections: 512\n")
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -174,8 +174,9 @@ console.log(`| V8 heap allocated MB/s | ${gc.mbPerS} | ${floorGc.mbPerS} | ${(gc
 console.log(`| V8 heap allocated KB per upstream request | ${gc.kbPerRequest} | ${floorGc.kbPerRequest} | |`);
 if (promotion)
   console.log(
-    `| promoted by ${promotion.scavenges} scavenges MB a minute (KB per upstream request) | ` +
-      `${(promotion.promoted / 1e6 / (WINDOW_S / 60)).toFixed(0)} (${(promotion.promoted / 1e3 / Math.max(1, requests)).toFixed(1)}) | | |`,
+    `| promoted by ${promotion.scavenges} scavenges MB a minute (KB per upstream request); MB in 10 s, median and most | ` +
+      `${(promotion.promoted / 1e6 / (WINDOW_S / 60)).toFixed(0)} (${(promotion.promoted / 1e3 / Math.max(1, requests)).toFixed(1)}); ` +
+      `${(promotion.medianPer10s / 1e6).toFixed(1)}, ${(promotion.mostPer10s / 1e6).toFixed(1)} | | |`,
   );
 console.log(
   `| RSS at the window's end MB: anonymous (V8 heap committed: young generation, the rest; external) / file-backed | ` +

@@ -9,7 +9,11 @@ export function traceOffset(file) {
   return statSync(file).size;
 }
 
-/** The bytes promoted and the scavenges counted in the trace between two offsets. */
+/**
+ * The bytes promoted and the scavenges counted in the trace between two offsets, and the bytes
+ * promoted in each 10 s of it (by the trace's own times): the median 10 s is the steady state,
+ * apart from a burst (the first round's runs coming back together) that a window catches or not.
+ */
 export function promotedBetween(file, start, end) {
   const bytes = Buffer.alloc(end - start);
   const fd = openSync(file, 'r');
@@ -20,10 +24,20 @@ export function promotedBetween(file, start, end) {
   }
   let promoted = 0;
   let scavenges = 0;
+  const tens = new Map();
   for (const line of bytes.toString('latin1').split('\n')) {
     if (!/\bgc=s\b/.test(line)) continue;
+    const bytesPromoted = Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0);
+    const ten = Math.floor(Number(/\s(\d+) ms:/.exec(line)?.[1] ?? 0) / 10_000);
     scavenges += 1;
-    promoted += Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0);
+    promoted += bytesPromoted;
+    tens.set(ten, (tens.get(ten) ?? 0) + bytesPromoted);
   }
-  return { promoted, scavenges };
+  // The first and last 10 s are cut by the window.
+  const whole = [...tens.keys()]
+    .sort((a, b) => a - b)
+    .slice(1, -1)
+    .map((ten) => tens.get(ten))
+    .sort((a, b) => a - b);
+  return { promoted, scavenges, medianPer10s: whole[Math.floor((whole.length - 1) / 2)] ?? 0, mostPer10s: whole.at(-1) ?? 0 };
 }
