@@ -33,11 +33,9 @@ export function promotedBetween(file, start, end) {
     promoted += bytesPromoted;
     tens.set(ten, (tens.get(ten) ?? 0) + bytesPromoted);
   }
-  // The first and last 10 s are cut by the window.
-  const whole = [...tens.keys()]
-    .sort((a, b) => a - b)
-    .slice(1, -1)
-    .map((ten) => tens.get(ten))
-    .sort((a, b) => a - b);
-  return { promoted, scavenges, medianPer10s: whole[Math.floor((whole.length - 1) / 2)] ?? 0, mostPer10s: whole.at(-1) ?? 0 };
+  // The median is of the whole 10 s: the first and last are cut by the window. The most is of
+  // all, for a cut one may hold a burst.
+  const all = [...tens.keys()].sort((a, b) => a - b).map((ten) => tens.get(ten));
+  const whole = all.slice(1, -1).sort((a, b) => a - b);
+  return { promoted, scavenges, medianPer10s: whole[Math.floor((whole.length - 1) / 2)] ?? 0, mostPer10s: Math.max(0, ...all) };
 }
