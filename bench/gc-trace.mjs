@@ -12,7 +12,7 @@ export function traceOffset(file) {
 /**
  * The bytes promoted and the scavenges counted in the trace between two offsets, and the bytes
  * promoted in each 10 s of it (by the trace's own times): the median 10 s is the steady state,
- * apart from a burst (the first round's runs coming back together) that a window catches or not.
+ * apart from the bursts of tens of MB in 10 s that a window catches or not.
  */
 export function promotedBetween(file, start, end) {
   const bytes = Buffer.alloc(end - start);
