@@ -184,9 +184,11 @@ export class MetricsSnapshot {
     const replaced = previous?.rendered.buffer;
     const kept = KeptSamples.of(samples(), this.options.keepSamplesOf, previous?.kept);
     const targetsBefore = (previous?.kept ?? KeptSamples.none).targets();
-    const targetsAfter = kept.targets();
+    // Kept samples written over hold the same series, so the same targets.
+    const targetsAfter = kept === previous?.kept ? targetsBefore : kept.targets();
     this.version += 1;
-    this.trackFamilies(key, previous?.rendered, rendered, new Set([...targetsBefore, ...targetsAfter]));
+    const targets = targetsAfter === targetsBefore ? targetsBefore : new Set([...targetsBefore, ...targetsAfter]);
+    this.trackFamilies(key, previous?.rendered, rendered, targets);
     // After the changes are recorded: a target no slice holds any more is forgotten with them.
     this.indexTargets(key, targetsBefore, targetsAfter);
     if (rendered.names.length === 0) this.slices.delete(key);

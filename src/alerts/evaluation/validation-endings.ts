@@ -43,11 +43,11 @@ function remember(ctx: RuleContext): void {
   for (const sample of ctx.samples.all('avaxmon_validator_end_timestamp_seconds')) {
     const { target, subnet, node_id } = sample.labels;
     const labels = { target, subnet, node_id };
+    const key = keyOf(labels);
     if (ctx.samples.valueOf('avaxmon_validator_auto_renew', labels) === 1) {
-      ctx.memory.delete(keyOf(labels));
+      ctx.memory.delete(key);
       continue;
     }
-    const key = keyOf(labels);
     let watched = ctx.memory.get(key) as Watched | undefined;
     if (!watched)
       ctx.memory.set(
