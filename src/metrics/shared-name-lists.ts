@@ -2,7 +2,7 @@
  * A family-name list (the families of a rendered slice, the names of a slice's kept samples) is the
  * same in every node's slice of a collector: one array per distinct list is kept and shared, not one
  * per slice. At 1,000 nodes the 20,000 per-slice copies held 3.6 MB of live heap, which V8's
- * old generation grows by 40 % on top (docs/performance.md, "Fifteenth session").
+ * old generation grows by 40 % on top (bench/results/history.md Part 21, "Fifteenth session").
  */
 const lists = new Map<string, readonly string[]>();
 /** Distinct lists are few (a collector's families in a few orders); past this many, lists are no longer shared. */
