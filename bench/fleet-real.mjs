@@ -13,7 +13,7 @@
 //
 // Usage: npm run -s build && NODES=1000 node bench/fleet-real.mjs
 //   NODES (100), WINDOW_S (60), SETTLE_S (70), SCRAPE_S (2: the stress case; 15 as Prometheus scrapes),
-//   PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500),
+//   PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500), SIMULATOR_NODE (the simulator's node binary),
 //   TRACE_PROMOTION (0; 1 runs the daemon with V8's --trace-gc-nvp and reports what its scavenges promoted: in all, and the median and most of each 10 s),
 //   EXTRA_CONFIG (YAML put before the config's targets, e.g. "global:\n  max_concurrent_collections: 512\n")
 import { fork, spawn } from 'node:child_process';
@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { daemonEnv } from './daemon-env.mjs';
-import { startFleetSimulator } from './fleet-simulator.mjs';
+import { simulatorNodeVersion, startFleetSimulator } from './fleet-simulator.mjs';
 import { freePort } from './ports.mjs';
 import { promotedBetween, traceOffset } from './gc-trace.mjs';
 import { watch } from './proc-stats.mjs';
@@ -155,7 +155,7 @@ const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
 console.log(
   `fleet benchmark on real shapes: ${NODES} nodes (${PEERS} peers, ${VALIDATORS} validators each), default intervals, alerts on, ` +
     `as npm start runs it${process.env.PROCESS_SETTINGS === 'off' ? ', process settings off' : ''}${ONE_CORE ? ', daemon held to one core' : ''}, ` +
-    `a gzip scrape every ${SCRAPE_S} s; node ${process.version}; ${new Date().toISOString()}`,
+    `a gzip scrape every ${SCRAPE_S} s; node ${process.version}${simulatorNodeVersion === process.version ? '' : ` (the simulator on ${simulatorNodeVersion})`}; ${new Date().toISOString()}`,
 );
 console.log(
   `machine: ${cpuModel}, ${availableParallelism()} cores; load average ${loadBefore.map((load) => load.toFixed(2)).join(' ')} before, ` +

@@ -1,16 +1,23 @@
 // The simulated fleet the fleet benchmarks measure against: `nodes` Mainnet-sized nodes on
 // consecutive ports below Linux's ephemeral range (32768 up), tried again elsewhere if taken,
-// optionally pinned to one CPU (the daemon measured on the other).
-import { spawn } from 'node:child_process';
+// optionally pinned to one CPU (the daemon measured on the other). SIMULATOR_NODE (a node binary;
+// the benchmark's own by default) keeps the simulator on one Node.js while the daemon is measured on
+// another: its HTTP server is the nodes', not what is measured.
+import { execFileSync, spawn } from 'node:child_process';
 
 const main = new URL('../dist/main.js', import.meta.url).pathname;
+const simulatorNode = process.env.SIMULATOR_NODE ?? process.execPath;
+/** The simulator's Node.js version, for a benchmark's report. */
+export const simulatorNodeVersion = process.env.SIMULATOR_NODE
+  ? execFileSync(simulatorNode, ['--version'], { encoding: 'utf8' }).trim()
+  : process.version;
 
 /** Resolves to the simulator process and its first port. */
 export async function startFleetSimulator({ nodes, peers = 1800, validators = 1500, cpu }) {
   for (let attempt = 0; attempt < 6; attempt++) {
     const port = 10_000 + Math.floor(Math.random() * (22_000 - nodes));
     const args = [
-      process.execPath,
+      simulatorNode,
       // A thousand Mainnet-sized nodes take gigabytes of simulator state; it is not what is measured.
       '--max-old-space-size=16384',
       main,
