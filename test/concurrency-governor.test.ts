@@ -24,8 +24,36 @@ function governed(ceiling: number) {
 }
 
 describe('ConcurrencyGovernor', () => {
+  it('starts at its floor and doubles the cap each relaxed second up to the configured cap (slow start)', async () => {
+    const { governor, caps, period } = governed(256);
+    expect(governor.current).toBe(MIN_GOVERNED_CAP);
+    for (let second = 0; second < 4; second++) await period(RELAXED_UTILIZATION);
+    expect(caps).toEqual([32, 64, 128, 256]);
+  });
+
+  it('ends the slow start at the first saturated second: from then on a relaxed second adds a thirty-second', async () => {
+    const { governor, period } = governed(256);
+    await period(SATURATED_UTILIZATION);
+    expect(governor.current).toBe(MIN_GOVERNED_CAP);
+    await period(0.2);
+    expect(governor.current).toBe(MIN_GOVERNED_CAP + 8);
+    await period(0.2);
+    expect(governor.current).toBe(MIN_GOVERNED_CAP + 16);
+  });
+
+  it('ends the slow start at a second between relaxed and saturated too, holding the cap', async () => {
+    const { governor, period } = governed(256);
+    await period(RELAXED_UTILIZATION);
+    await period((SATURATED_UTILIZATION + RELAXED_UTILIZATION) / 2);
+    expect(governor.current).toBe(2 * MIN_GOVERNED_CAP);
+    await period(0.2);
+    expect(governor.current).toBe(2 * MIN_GOVERNED_CAP + 8);
+  });
+
   it('narrows the cap while the event loop is saturated, down to its floor, and widens it back to the configured cap', async () => {
     const { governor, caps, period } = governed(256);
+    for (let second = 0; second < 3; second++) await period(0.2);
+    expect(governor.current).toBe(256);
     await period(SATURATED_UTILIZATION);
     expect(governor.current).toBe(192);
     for (let second = 0; second < 10; second++) await period(1);
@@ -51,8 +79,8 @@ describe('ConcurrencyGovernor', () => {
   it('stops adjusting once stopped', async () => {
     const { governor, period } = governed(256);
     governor.stop();
-    await period(1);
-    expect(governor.current).toBe(256);
+    await period(0.2);
+    expect(governor.current).toBe(MIN_GOVERNED_CAP);
   });
 });
 

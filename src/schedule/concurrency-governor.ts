@@ -13,6 +13,8 @@ export const MIN_GOVERNED_CAP = 32;
 const NARROWING = 0.75;
 /** A relaxed second widens the cap by this share of the configured cap: back from the floor in about half a minute. */
 const WIDENING = 1 / 32;
+/** Until the first second that is not relaxed, a relaxed second multiplies the cap by this (slow start). */
+const SLOW_START_GROWTH = 2;
 
 /** What the governor adjusts: the scheduler's overall concurrency cap. */
 export interface AdjustableCap {
@@ -34,10 +36,17 @@ export interface GovernorOptions {
  * 14-15 % of the time in GC pauses and left collectors lagging, 64 took 0.63 cores and 8 % and
  * kept up (docs/performance.md). Where runs wait on the network instead (distant nodes), the loop is not
  * saturated and the configured cap stands.
+ *
+ * The cap starts at its floor and doubles each relaxed second until the first second that is not
+ * (slow start, as TCP's): a daemon's first round is every job at once, and a large fleet's bodies,
+ * 256 in flight on a saturated core, set the high-water mark of glibc's heap and V8's for the life
+ * of the process (docs/decisions.md#the-collection-cap-starts-low-and-doubles-while-the-loop-has-room).
+ * Where runs wait on distant nodes and the loop has room, the cap is the configured one 3 s after start.
  */
 export class ConcurrencyGovernor {
   private cap: number;
   private readonly floor: number;
+  private slowStart = true;
   private stopTimer?: () => void;
   private readonly clock: Clock;
   private readonly utilization: () => number;
@@ -58,8 +67,10 @@ export class ConcurrencyGovernor {
     return this.cap;
   }
 
+  /** Narrows the cap to its floor, from where it doubles while the loop has room. */
   start(): void {
     if (!Number.isFinite(this.ceiling)) return;
+    this.set(this.floor);
     this.stopTimer = every(this.clock, GOVERN_PERIOD_MS, () => this.adjust(this.utilization()));
   }
 
@@ -69,12 +80,17 @@ export class ConcurrencyGovernor {
 
   /** One step of the control law, after a period `utilization` busy. */
   private adjust(utilization: number): void {
-    let next = this.cap;
-    if (utilization >= SATURATED_UTILIZATION) next = Math.max(this.floor, Math.floor(this.cap * NARROWING));
-    else if (utilization <= RELAXED_UTILIZATION) next = Math.min(this.ceiling, this.cap + Math.ceil(this.ceiling * WIDENING));
-    if (next === this.cap) return;
-    this.cap = next;
-    this.target.setMax(next);
+    const relaxed = utilization <= RELAXED_UTILIZATION;
+    this.slowStart &&= relaxed;
+    if (utilization >= SATURATED_UTILIZATION) this.set(Math.max(this.floor, Math.floor(this.cap * NARROWING)));
+    else if (this.slowStart) this.set(Math.min(this.ceiling, this.cap * SLOW_START_GROWTH));
+    else if (relaxed) this.set(Math.min(this.ceiling, this.cap + Math.ceil(this.ceiling * WIDENING)));
+  }
+
+  private set(cap: number): void {
+    if (cap === this.cap) return;
+    this.cap = cap;
+    this.target.setMax(cap);
   }
 }
 

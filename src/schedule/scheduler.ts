@@ -53,8 +53,8 @@ interface InFlight {
  * one burst. Runs of one job never overlap: a tick that finds the previous run in flight is skipped
  * and counted. A run that has not ended ABANDON_GRACE_MS after its deadline is abandoned, so nothing
  * here ever waits on a collector without bound. Runs wait for a slot under a global and a
- * per-origin cap before they start; their deadline starts with the slot. The global cap narrows
- * while the event loop is saturated (ConcurrencyGovernor).
+ * per-origin cap before they start; their deadline starts with the slot. The global cap starts
+ * low, doubles while the event loop has room and narrows while it is saturated (ConcurrencyGovernor).
  */
 export class Scheduler {
   /** Every job's next tick; one timer waits for the earliest (9,000 timers at 1,000 nodes otherwise). */

@@ -40,7 +40,7 @@ describe('every exported sample, with every collector on', () => {
 
   it('exports the collection cap in force, between the governor floor and the configured cap', () => {
     const cap = exported().find((sample) => sample.name === 'avaxmon_collection_concurrency_limit');
-    // The configured cap unless this test's own process was saturated for a second meanwhile.
+    // From the floor it starts at to the configured cap, as busy as this test's own process was.
     expect(cap?.value).toBeLessThanOrEqual(daemon.config.global.max_concurrent_collections);
     expect(cap?.value).toBeGreaterThanOrEqual(MIN_GOVERNED_CAP);
   });
