@@ -1,3 +1,4 @@
+import { lastResortCollection } from '../runtime/last-resort-collection.js';
 import { systemClock, type Clock, type Timer } from '../schedule/clock.js';
 
 /** The default of global.max_response_memory_bytes. */
@@ -79,13 +80,4 @@ export class ResponseMemory {
     }, RELEASE_DELAY_MS);
     this.releaseTimer.unref();
   }
-}
-
-/**
- * V8's own last-resort collection, when --expose-gc is on: unlike a plain gc(), it also shrinks the
- * young generation and returns pooled pages, which an attack's allocation rate had grown.
- */
-function lastResortCollection(): (() => void) | undefined {
-  const gc = (globalThis as { gc?: (options?: object) => void }).gc;
-  return gc && (() => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }));
 }
