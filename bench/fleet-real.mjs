@@ -101,6 +101,7 @@ while (
 await sleep(SETTLE_S * 1000);
 
 /** The daemon's pid under taskset is the spawned one: taskset execs the command. */
+const rssBeforeWindow = residentOf(daemon.pid);
 const textBefore = await scrapeText();
 const requestsBefore = requestCounts(textBefore);
 const gcBefore = gcTotals('daemon-gc.json');
@@ -179,8 +180,11 @@ if (promotion)
       `${(promotion.medianPer10s / 1e6).toFixed(1)}, ${(promotion.mostPer10s / 1e6).toFixed(1)} | | |`,
   );
 console.log(
-  `| RSS at the window's end MB: anonymous (V8 heap committed: young generation, the rest; external) / file-backed | ` +
-    `${memory.anonymous} (${memory.heapNew}, ${memory.heapRest}; ${memory.external}) / ${memory.file} | | |`,
+  `| RSS at the window's end MB: anonymous (V8 heap committed: young generation, the rest; external; glibc's main heap) / file-backed | ` +
+    `${memory.anonymous} (${memory.heapNew}, ${memory.heapRest}; ${memory.external}; ${memory.glibcHeap}) / ${memory.file} | | |`,
+);
+console.log(
+  `| RSS before the window MB (start-up and SETTLE_S: glibc's heap and V8's keep what start-up took) | ${rssBeforeWindow.toFixed(0)} | | |`,
 );
 console.log(
   `| upstream connections opened per second (the floor opens its pools in the window) | ${gc.connectionsPerS} | ${floorGc.connectionsPerS} | |`,
@@ -225,8 +229,9 @@ function seriesOf(text) {
 
 /**
  * Where the daemon's resident memory is, at one moment: anonymous (V8's heap as committed, split into
- * the young generation and the rest; external memory, mostly Buffers) and file-backed (the node
- * binary's pages), in MB.
+ * the young generation and the rest; external memory, mostly Buffers, which glibc's main heap holds
+ * with the rest of what native code allocates, free chunks below its top included) and file-backed
+ * (the node binary's pages), in MB.
  */
 function memoryOf(pid, text) {
   const smaps = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
@@ -241,7 +246,20 @@ function memoryOf(pid, text) {
     heapNew: fixed(heapNew),
     heapRest: fixed(heap - heapNew),
     external: fixed(mb(/^nodejs_external_memory_bytes (\S+)$/m)),
+    glibcHeap: fixed(glibcHeapOf(pid)),
   };
+}
+
+/** A process's resident memory in MB. */
+function residentOf(pid) {
+  return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
+}
+
+/** The resident MB of glibc's main heap (the `[heap]` mapping, grown by brk): it shrinks only from its top. */
+function glibcHeapOf(pid) {
+  const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  const at = smaps.indexOf(' [heap]\n');
+  return at < 0 ? 0 : Number(/^Rss:\s+(\d+)/m.exec(smaps.slice(at))?.[1] ?? 0) / 1024;
 }
 
 /** The event loop's busy share between two totals of bench/gc-probe.mjs, and its seconds at least 90 % busy. */
