@@ -8,8 +8,9 @@
 // allocation and event loop utilization (bench/gc-probe.mjs), a gzip scrape every SCRAPE_S (latency, age of its newest data,
 // lagging collectors), where its resident memory is at the window's end, then SIGTERM; then the floor (bench/fleet-floor.mjs) makes the same requests
 // to the same nodes at the same rate, on the same core, for the same time. It prints the machine
-// (CPU model, cores, load before and after): absolute cores and MB hold for that machine only, the
-// ratio to the floor of the same run is what compares between machines.
+// (CPU model, cores, load before and after) and the simulated nodes' CPU in each window (on a slow
+// machine their one core fills, and late answers then cost both sides connections): absolute cores
+// and MB hold for that machine only, the ratio to the floor of the same run is what compares between machines.
 //
 // Usage: npm run -s build && NODES=1000 node bench/fleet-real.mjs
 //   NODES (100), WINDOW_S (60), SETTLE_S (70), SCRAPE_S (2: the stress case; 15 as Prometheus scrapes),
@@ -27,7 +28,7 @@ import { daemonEnv } from './daemon-env.mjs';
 import { simulatorNodeVersion, startFleetSimulator } from './fleet-simulator.mjs';
 import { freePort } from './ports.mjs';
 import { promotedBetween, traceOffset } from './gc-trace.mjs';
-import { watch } from './proc-stats.mjs';
+import { cpuSeconds, watch } from './proc-stats.mjs';
 
 const NODES = Number(process.env.NODES ?? 100);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 60);
@@ -107,9 +108,11 @@ const requestsBefore = requestCounts(textBefore);
 const gcBefore = gcTotals('daemon-gc.json');
 const traceBefore = TRACE_PROMOTION ? traceOffset(gcTrace) : 0;
 const scrapes = [];
+const simulatorDuringDaemon = simulatorCpu();
 const { cores, v8WorkerShare, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
   if (second % SCRAPE_S === 0) scrapes.push(await timedGzipScrape());
 });
+const simulatorCoresDaemon = simulatorDuringDaemon();
 const gcAfter = gcTotals('daemon-gc.json');
 const promotion = TRACE_PROMOTION ? promotedBetween(gcTrace, traceBefore, traceOffset(gcTrace)) : undefined;
 const textAfter = await scrapeText();
@@ -140,7 +143,9 @@ await sleep(1100);
 const floorGcBefore = gcTotals('floor-gc.json');
 floorChild.send({ plan, windowS: WINDOW_S });
 const floorDone = new Promise((resolve) => floorChild.once('message', resolve));
+const simulatorDuringFloor = simulatorCpu();
 const floor = await watch(floorChild.pid, WINDOW_S);
+const simulatorCoresFloor = simulatorDuringFloor();
 const floorGcAfter = gcTotals('floor-gc.json');
 const floorResult = await floorDone;
 sim.kill();
@@ -188,6 +193,9 @@ console.log(
 );
 console.log(
   `| upstream connections opened per second (the floor opens its pools in the window) | ${gc.connectionsPerS} | ${floorGc.connectionsPerS} | |`,
+);
+console.log(
+  `| the simulated nodes' CPU, cores of their one (near 1: the nodes answered late and set the pace) | ${simulatorCoresDaemon.toFixed(2)} | ${simulatorCoresFloor.toFixed(2)} | |`,
 );
 console.log(
   `| requests per node per minute | ${perNodeMinute.toFixed(1)} | ${(floorResult.requests / NODES / (floorResult.elapsedS / 60)).toFixed(1)} (${floorResult.failures} failed) | |`,
@@ -251,6 +259,13 @@ function memoryOf(pid, text) {
 }
 
 /** A process's resident memory in MB. */
+/** Starts a measure of the simulator's CPU; the function it returns gives the cores it used since. */
+function simulatorCpu() {
+  const before = cpuSeconds(sim.pid);
+  const startedMs = performance.now();
+  return () => (cpuSeconds(sim.pid) - before) / ((performance.now() - startedMs) / 1000);
+}
+
 function residentOf(pid) {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
 }

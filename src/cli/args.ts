@@ -33,7 +33,8 @@ Commands:
   check-config FILE          validate a config file; exit 0 if valid, 2 with one line per bad path
   simulate                   run the built-in AvalancheGo simulator (--port, --scenario, --validators, --peers,
                              --nodes N: N nodes on consecutive ports from --port, --cache-answers:
-                             keep answers that do not move with time, for a benchmark fleet)
+                             keep answers that do not move with time, and health reports for 30 s
+                             as a node does, for a benchmark fleet)
   test-alert --receiver NAME send a test notification through a receiver of --config.file; exit 0 if delivered
   collect [--target NAME]    run every collector of --config.file once, print the metrics; exit 1 if any failed
   healthcheck                GET /-/healthy of the local daemon (its listen address, TLS, auth); for HEALTHCHECK

@@ -6,7 +6,8 @@ import { startSimulator, type Simulator } from './server.js';
  * `avaxmon simulate --port N --scenario FILE|NAME [--peers N] [--validators N] [--nodes N] [--cache-answers]`.
  * With `--nodes N`, N independent nodes listen on consecutive ports from --port (a fleet for
  * benchmarks and scale tests from one process); with `--cache-answers` each keeps the serialized
- * answers that do not move with time, so a large fleet on one core answers about as fast as nodes do.
+ * answers that do not move with time and its health reports for a health-check period, so a large
+ * fleet on one core answers about as fast as nodes do.
  */
 export async function runSimulatorCommand(options: CliOptions): Promise<void> {
   const values = options.values;

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { applyStep } from './actions.js';
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache, type Answer } from './answer-cache.js';
 import { chainWorld, isBootstrappingPath } from './chain-world.js';
 import { activeFault, applyFault } from './faults.js';
 import { methodHandlers } from './handlers/index.js';
-import { healthReport, readinessReport } from './handlers/health.js';
+import { healthMethods, healthReport, readinessReport } from './handlers/health.js';
 import { RpcFailure } from './handlers/types.js';
 import { restRoutes } from './rest/index.js';
 import { playScenario, type Scenario } from './scenario.js';
@@ -95,7 +95,7 @@ async function handle(node: Node, request: IncomingMessage, response: ServerResp
     return void response.writeHead(204).end();
   }
   for (const route of restRoutes) if (await route(state, request, url, response, now)) return;
-  if (request.method === 'GET' && HEALTH_GET.has(url.pathname)) return healthGet(state, url, request, response, now);
+  if (request.method === 'GET' && HEALTH_GET.has(url.pathname)) return healthGet(node, url, request, response, now);
   if (!isRpcPath(url.pathname)) return void response.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found\n');
   if (request.method !== 'POST') return void response.writeHead(405, { 'content-type': 'text/plain' }).end('405 method not allowed\n');
   if (!/application\/json/.test(request.headers['content-type'] ?? '')) {
@@ -104,17 +104,23 @@ async function handle(node: Node, request: IncomingMessage, response: ServerResp
   await jsonRpc(node, url.pathname, body, request, response, now);
 }
 
-async function healthGet(state: SimState, url: URL, request: IncomingMessage, response: ServerResponse, now: number): Promise<void> {
+async function healthGet(node: Node, url: URL, request: IncomingMessage, response: ServerResponse, now: number): Promise<void> {
+  const { state } = node;
   const fault = activeFault(state, undefined, url.pathname, now);
   if (fault && (await applyFault(fault, request, response, null))) return;
   const kind = HEALTH_GET.get(url.pathname);
-  const report =
+  const report = () =>
     kind === 'liveness'
       ? { checks: {}, healthy: true }
       : kind === 'readiness'
         ? readinessReport(state, now)
         : healthReport(state, now, url.searchParams.getAll('tag'));
-  sendJson(response, report.healthy ? 200 : 503, report);
+  if (!node.answers) {
+    const answer = report();
+    return sendJson(response, answer.healthy ? 200 : 503, answer);
+  }
+  const answer = node.answers.health(`GET ${url.pathname}${url.search}`, state, now, report);
+  sendAnswer(response, answer.healthy ? 200 : 503, answer);
 }
 
 async function jsonRpc(
@@ -148,9 +154,13 @@ async function jsonRpc(
   try {
     const params = (Array.isArray(call.params) ? { args: call.params } : (call.params ?? {})) as Record<string, unknown>;
     if (!node.answers) return sendJson(response, 200, { jsonrpc: '2.0', result: handler({ ...params, path }, state, now), id: call.id });
-    const json = node.answers.json(`${path} ${method} ${JSON.stringify(call.params)}`, handler, { ...params, path }, state, now);
+    const key = `${path} ${method} ${JSON.stringify(call.params)}`;
+    const answer =
+      method in healthMethods
+        ? node.answers.health(key, state, now, () => handler({ ...params, path }, state, now) as { healthy: boolean })
+        : node.answers.json(key, handler, { ...params, path }, state, now);
     const id = call.id === undefined ? '' : `,"id":${JSON.stringify(call.id)}`;
-    response.writeHead(200, { 'content-type': 'application/json' }).end(`{"jsonrpc":"2.0","result":${json}${id}}`);
+    sendAnswer(response, 200, answer, RESULT_OPENING, `${id}}`);
   } catch (error) {
     if (!(error instanceof RpcFailure)) throw error;
     sendJson(response, 200, {
@@ -175,6 +185,20 @@ function isRpcPath(path: string): boolean {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+const RESULT_OPENING = '{"jsonrpc":"2.0","result":';
+
+/** A JSON answer kept between requests, within an opening and a closing, its length known. */
+function sendAnswer(response: ServerResponse, status: number, answer: Answer, opening = '', closing = ''): void {
+  const length = opening.length + answer.bytes + Buffer.byteLength(closing);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': length });
+  // One write to the socket for all three.
+  response.cork();
+  response.write(opening);
+  response.write(answer.json);
+  response.end(closing);
+  response.uncork();
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

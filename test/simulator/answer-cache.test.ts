@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { AnswerCache, HEALTH_CHECK_FREQUENCY_MS } from '../../src/simulator/answer-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { createState } from '../../src/simulator/state.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -43,5 +45,40 @@ describe('simulate --cache-answers', () => {
     nowMs += 600_000;
     const later = (await call('platform.getHeight', {}, 1, '/ext/bc/P')).result as { height: string };
     expect(Number(later.height)).toBeGreaterThan(Number(before.height));
+  });
+
+  it('keeps a health report for a health-check period, as the node answers from its last run of the checks', async () => {
+    let nowMs = Date.now();
+    sim = await startSimulator({ cacheAnswers: true, now: () => nowMs });
+    const timestamp = async () => {
+      const response = await fetch(`${sim!.url}/ext/health`);
+      const report = (await response.json()) as { checks: { network: { timestamp: string } } };
+      return { status: response.status, at: report.checks.network.timestamp };
+    };
+    const first = await timestamp();
+    nowMs += HEALTH_CHECK_FREQUENCY_MS - 1;
+    expect(await timestamp()).toEqual(first);
+    nowMs += 1;
+    const next = await timestamp();
+    expect(next.at).not.toBe(first.at);
+    sim.apply({ fail_check: 'network' });
+    expect((await timestamp()).status).toBe(503);
+    expect(((await call('health.health', {}, 1, '/ext/health')).result as { healthy: boolean }).healthy).toBe(false);
+  });
+
+  it('keeps a bounded number of answers, letting the oldest go (getValidatorsAt is asked at each new height)', () => {
+    const cache = new AnswerCache();
+    const state = createState({});
+    let calls = 0;
+    const handler = (params: Record<string, unknown>) => ((calls += 1), params.height);
+    const ask = (height: number) => cache.json(`getValidatorsAt ${height}`, handler, { height }, state, 0);
+    ask(0);
+    ask(0);
+    expect(calls).toBe(1);
+    for (let height = 1; height <= 64; height++) ask(height);
+    ask(64);
+    expect(calls).toBe(65);
+    expect(ask(0).json).toBe('0');
+    expect(calls).toBe(66);
   });
 });
