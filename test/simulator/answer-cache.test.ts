@@ -70,7 +70,10 @@ describe('simulate --cache-answers', () => {
     const cache = new AnswerCache();
     const state = createState({});
     let calls = 0;
-    const handler = (params: Record<string, unknown>) => ((calls += 1), params.height);
+    const handler = (params: Record<string, unknown>) => {
+      calls += 1;
+      return params.height;
+    };
     const ask = (height: number) => cache.json(`getValidatorsAt ${height}`, handler, { height }, state, 0);
     ask(0);
     ask(0);
