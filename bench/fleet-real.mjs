@@ -258,7 +258,6 @@ function memoryOf(pid, text) {
   };
 }
 
-/** A process's resident memory in MB. */
 /** Starts a measure of the simulator's CPU; the function it returns gives the cores it used since. */
 function simulatorCpu() {
   const before = cpuSeconds(sim.pid);
@@ -266,6 +265,7 @@ function simulatorCpu() {
   return () => (cpuSeconds(sim.pid) - before) / ((performance.now() - startedMs) / 1000);
 }
 
+/** A process's resident memory in MB. */
 function residentOf(pid) {
   return Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
 }

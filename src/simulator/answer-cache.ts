@@ -20,8 +20,13 @@ export interface Answer {
   readonly bytes: number;
 }
 
-interface CachedAnswer extends Answer {
+/** A health report's answer and its verdict, which sets a GET's status. */
+export interface HealthAnswer extends Answer {
   readonly healthy: boolean;
+}
+
+interface Kept<T extends Answer> {
+  readonly answer: T;
   readonly revision: number;
   readonly untilMs: number;
 }
@@ -35,39 +40,41 @@ interface CachedAnswer extends Answer {
  * tests change a node's state directly, without a step.
  */
 export class AnswerCache {
-  private readonly answers = new Map<string, CachedAnswer>();
+  private readonly answers = new Map<string, Kept<Answer>>();
+  private readonly healthReports = new Map<string, Kept<HealthAnswer>>();
 
   /** The JSON of what `handler` answers `params`; a handler that reads the clock is always called. */
   json(key: string, handler: MethodHandler, params: Record<string, unknown>, state: SimState, nowMs: number): Answer {
     // A handler declared without its third parameter, the clock, answers from the state alone.
     if (handler.length >= 3) return serialize(handler(params, state, nowMs));
-    return this.kept(key, state, Number.POSITIVE_INFINITY, nowMs, () => ({ result: handler(params, state, nowMs), healthy: true }));
+    return kept(this.answers, key, state, Number.POSITIVE_INFINITY, nowMs, () => serialize(handler(params, state, nowMs)));
   }
 
   /** A health report's JSON and verdict, as the node's last run of its checks gave them. */
-  health(key: string, state: SimState, nowMs: number, report: () => { healthy: boolean }): CachedAnswer {
-    return this.kept(key, state, nowMs + HEALTH_CHECK_FREQUENCY_MS, nowMs, () => {
+  health(key: string, state: SimState, nowMs: number, report: () => { healthy: boolean }): HealthAnswer {
+    return kept(this.healthReports, key, state, nowMs + HEALTH_CHECK_FREQUENCY_MS, nowMs, () => {
       const result = report();
-      return { result, healthy: result.healthy };
+      return { ...serialize(result), healthy: result.healthy };
     });
   }
+}
 
-  private kept(
-    key: string,
-    state: SimState,
-    untilMs: number,
-    nowMs: number,
-    answer: () => { result: unknown; healthy: boolean },
-  ): CachedAnswer {
-    const kept = this.answers.get(key);
-    if (kept?.revision === state.revision && nowMs < kept.untilMs) return kept;
-    const { result, healthy } = answer();
-    const fresh = { ...serialize(result), healthy, revision: state.revision, untilMs };
-    this.answers.delete(key);
-    this.answers.set(key, fresh);
-    if (this.answers.size > MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
-    return fresh;
-  }
+/** The answer kept under `key` while its state and period hold, else a fresh one, the oldest let go past MAX_ANSWERS. */
+function kept<T extends Answer>(
+  answers: Map<string, Kept<T>>,
+  key: string,
+  state: SimState,
+  untilMs: number,
+  nowMs: number,
+  answer: () => T,
+): T {
+  const known = answers.get(key);
+  if (known?.revision === state.revision && nowMs < known.untilMs) return known.answer;
+  const fresh = { answer: answer(), revision: state.revision, untilMs };
+  answers.delete(key);
+  answers.set(key, fresh);
+  if (answers.size > MAX_ANSWERS) answers.delete(answers.keys().next().value!);
+  return fresh.answer;
 }
 
 /** JSON of a result; `undefined` answers as null, as encoding/json marshals a nil result. */

@@ -191,7 +191,7 @@ const RESULT_OPENING = '{"jsonrpc":"2.0","result":';
 
 /** A JSON answer kept between requests, within an opening and a closing, its length known. */
 function sendAnswer(response: ServerResponse, status: number, answer: Answer, opening = '', closing = ''): void {
-  const length = opening.length + answer.bytes + Buffer.byteLength(closing);
+  const length = Buffer.byteLength(opening) + answer.bytes + Buffer.byteLength(closing);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': length });
   // One write to the socket for all three.
   response.cork();
