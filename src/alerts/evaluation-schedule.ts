@@ -17,8 +17,8 @@ import { renderAlertsSection } from '../server/alerts-section.js';
 const ALERTS_SLICE = '~alerts';
 const DELIVERY_SLICE = '~delivery';
 /**
- * How long a stopping daemon keeps delivering (beside collection's grace, as long); what is left
- * stays in the outbox for the next start.
+ * How long a stopping daemon keeps delivering, beside collection's shorter grace: a notification
+ * sent now is worth the wait, a run's result is not. What is left stays in the outbox for the next start.
  */
 const STOP_DRAIN_MS = 1_000;
 /**
