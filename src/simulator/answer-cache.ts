@@ -1,4 +1,4 @@
-import type { MethodHandler } from './handlers/types.js';
+import { readsClock, type MethodHandler } from './handlers/types.js';
 import type { SimState } from './state.js';
 
 /**
@@ -45,8 +45,7 @@ export class AnswerCache {
 
   /** The JSON of what `handler` answers `params`; a handler that reads the clock is always called. */
   json(key: string, handler: MethodHandler, params: Record<string, unknown>, state: SimState, nowMs: number): Answer {
-    // A handler declared without its third parameter, the clock, answers from the state alone.
-    if (handler.length >= 3) return serialize(handler(params, state, nowMs));
+    if (readsClock(handler, params)) return serialize(handler(params, state, nowMs));
     return kept(this.answers, key, state, Number.POSITIVE_INFINITY, nowMs, () => serialize(handler(params, state, nowMs)));
   }
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnswerCache, HEALTH_CHECK_FREQUENCY_MS } from '../../src/simulator/answer-cache.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { chainWorld } from '../../src/simulator/chain-world.js';
+import { methodHandlers } from '../../src/simulator/handlers/index.js';
 import { createState } from '../../src/simulator/state.js';
 
 let sim: Simulator | undefined;
@@ -83,5 +85,16 @@ describe('simulate --cache-answers', () => {
     expect(calls).toBe(65);
     expect(ask(0).json).toBe('0');
     expect(calls).toBe(66);
+  });
+
+  it("keeps the primary network's validators, which read no clock, and answers an L1's validators at each call", () => {
+    const cache = new AnswerCache();
+    const state = createState({ validators: 20 });
+    const handler = methodHandlers['platform.getCurrentValidators'];
+    const primary = (nowMs: number) => cache.json('primary', handler, {}, state, nowMs);
+    expect(primary(0)).toBe(primary(3_600_000));
+    const subnetID = chainWorld(state, 0).subnets.find((subnet) => subnet.l1Validators.length > 0)!.subnetId;
+    const l1 = (nowMs: number) => cache.json('l1', handler, { subnetID }, state, nowMs);
+    expect(l1(0)).not.toBe(l1(0));
   });
 });

@@ -10,21 +10,26 @@ import {
 } from '../chain-world.js';
 import { autoRenewJson } from '../staking.js';
 import { PRIMARY_NETWORK_ID, type SimState } from '../state.js';
-import { RpcFailure, type MethodHandler } from './types.js';
+import { RpcFailure, type MethodHandler, type PartlyTimedHandler } from './types.js';
 
 const owner = (seed: string) => ({ locktime: '0', threshold: '1', addresses: [`P-avax1${seed.slice(0, 38).toLowerCase()}`] });
 const SIGNER = { publicKey: `0x${'8f'.repeat(48)}`, proofOfPossession: `0x${'a3'.repeat(96)}` };
 
+/** The subnet a getCurrentValidators call asks for; the primary network when none is given. */
+function subnetOf(params: Record<string, unknown>): string {
+  return typeof params.subnetID === 'string' && params.subnetID !== '' ? params.subnetID : PRIMARY_NETWORK_ID;
+}
+
 /**
- * platform.* on /ext/bc/P with the real encodings: uint64 and percentages as strings, the fee
- * state as plain numbers, and `delegators` listed only when exactly one nodeID is asked for.
+ * Reads the clock for an L1's validators (their balances drain with time), not for the primary
+ * network's: its 1,500-validator answer (1.4 MB) is kept, as info.peers is.
  */
-export const platformMethods: Record<string, MethodHandler> = {
-  'platform.getCurrentValidators': (params, state, now) => {
+const currentValidators: PartlyTimedHandler = Object.assign(
+  (params: Record<string, unknown>, state: SimState, now: number) => {
     const world = chainWorld(state);
     const nodeIds = Array.isArray(params.nodeIDs) ? params.nodeIDs.map(String) : [];
     const wanted = nodeIds.length > 0 ? new Set(nodeIds) : undefined;
-    const subnetId = typeof params.subnetID === 'string' && params.subnetID !== '' ? params.subnetID : PRIMARY_NETWORK_ID;
+    const subnetId = subnetOf(params);
     if (subnetId === PRIMARY_NETWORK_ID) {
       const listDelegators = nodeIds.length === 1;
       return {
@@ -42,6 +47,15 @@ export const platformMethods: Record<string, MethodHandler> = {
       ],
     };
   },
+  { readsClock: (params: Record<string, unknown>) => subnetOf(params) !== PRIMARY_NETWORK_ID },
+);
+
+/**
+ * platform.* on /ext/bc/P with the real encodings: uint64 and percentages as strings, the fee
+ * state as plain numbers, and `delegators` listed only when exactly one nodeID is asked for.
+ */
+export const platformMethods: Record<string, MethodHandler> = {
+  'platform.getCurrentValidators': currentValidators,
   'platform.getValidatorFeeState': (_, state, now) => {
     const world = chainWorld(state);
     return {
