@@ -31,7 +31,7 @@ const ONE_CORE = process.env.ONE_CORE === '1';
 const main = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const { sim, port: simPort } = await startFleetSimulator({ nodes: NODES, cpu: ONE_CORE ? 1 : undefined });
+const { processes: simulators, port: simPort } = await startFleetSimulator({ nodes: NODES, cpu: ONE_CORE ? 1 : undefined });
 const dir = mkdtempSync(join(tmpdir(), 'avaxmon-alloc-profile-'));
 const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`);
 let alerts = '';
@@ -60,7 +60,7 @@ const daemon = spawn(
 );
 process.on('exit', () => {
   daemon.kill('SIGKILL');
-  sim.kill('SIGKILL');
+  for (const simulator of simulators) simulator.kill('SIGKILL');
 });
 while (
   (await fetch(`http://127.0.0.1:${daemonPort}/-/ready`).then(

@@ -51,13 +51,13 @@ function pinned(cpu, args, options) {
   return ONE_CORE ? spawn('taskset', ['-c', String(cpu), ...args], options) : spawn(args[0], args.slice(1), options);
 }
 
-const { sim, port: simPort } = await startFleetSimulator({
+const { processes: simulators, port: simPort } = await startFleetSimulator({
   nodes: NODES,
   peers: PEERS,
   validators: VALIDATORS,
   cpu: ONE_CORE ? 1 : undefined,
 });
-children.push(sim);
+children.push(...simulators);
 const hook = createServer((request, response) => request.resume().on('end', () => response.writeHead(200).end()));
 await new Promise((resolve) => hook.listen(0, '127.0.0.1', resolve));
 
@@ -148,7 +148,7 @@ const floor = await watch(floorChild.pid, WINDOW_S);
 const simulatorCoresFloor = simulatorDuringFloor();
 const floorGcAfter = gcTotals('floor-gc.json');
 const floorResult = await floorDone;
-sim.kill();
+for (const simulator of simulators) simulator.kill();
 hook.close();
 
 const worst = (pick) => Math.max(...scrapes.map(pick));
@@ -260,9 +260,10 @@ function memoryOf(pid, text) {
 
 /** Starts a measure of the simulator's CPU; the function it returns gives the cores it used since. */
 function simulatorCpu() {
-  const before = cpuSeconds(sim.pid);
+  const seconds = () => simulators.reduce((sum, simulator) => sum + cpuSeconds(simulator.pid), 0);
+  const before = seconds();
   const startedMs = performance.now();
-  return () => (cpuSeconds(sim.pid) - before) / ((performance.now() - startedMs) / 1000);
+  return () => (seconds() - before) / ((performance.now() - startedMs) / 1000);
 }
 
 /** A process's resident memory in MB. */
