@@ -20,42 +20,42 @@ function subnetOf(params: Record<string, unknown>): string {
   return typeof params.subnetID === 'string' && params.subnetID !== '' ? params.subnetID : PRIMARY_NETWORK_ID;
 }
 
-/**
- * Reads the clock for an L1's validators (their balances drain with time), not for the primary
- * network's: its 1,500-validator answer (1.4 MB) is kept, as info.peers is.
- */
-const currentValidators: PartlyTimedHandler = Object.assign(
-  (params: Record<string, unknown>, state: SimState, now: number) => {
-    const world = chainWorld(state);
-    const nodeIds = Array.isArray(params.nodeIDs) ? params.nodeIDs.map(String) : [];
-    const wanted = nodeIds.length > 0 ? new Set(nodeIds) : undefined;
-    const subnetId = subnetOf(params);
-    if (subnetId === PRIMARY_NETWORK_ID) {
-      const listDelegators = nodeIds.length === 1;
-      return {
-        validators: world.validators
-          .filter((v) => !wanted || wanted.has(v.nodeId))
-          .map((v) => primaryValidatorJson(state, v, listDelegators)),
-      };
-    }
-    const subnet = world.subnets.find((candidate) => candidate.subnetId === subnetId);
-    if (!subnet) return { validators: [] };
+/** platform.getCurrentValidators: the primary network's validators, or a subnet's stakers and L1 validators. */
+function currentValidators(params: Record<string, unknown>, state: SimState, now: number): unknown {
+  const world = chainWorld(state);
+  const nodeIds = Array.isArray(params.nodeIDs) ? params.nodeIDs.map(String) : [];
+  const wanted = nodeIds.length > 0 ? new Set(nodeIds) : undefined;
+  const subnetId = subnetOf(params);
+  if (subnetId === PRIMARY_NETWORK_ID) {
+    const listDelegators = nodeIds.length === 1;
     return {
-      validators: [
-        ...subnet.stakers.filter((s) => !wanted || wanted.has(s.nodeId)).map(stakerJson),
-        ...subnet.l1Validators.filter((v) => !wanted || wanted.has(v.nodeId)).map((v) => l1ValidatorJson(world, v, now)),
-      ],
+      validators: world.validators
+        .filter((v) => !wanted || wanted.has(v.nodeId))
+        .map((v) => primaryValidatorJson(state, v, listDelegators)),
     };
-  },
-  { readsClock: (params: Record<string, unknown>) => subnetOf(params) !== PRIMARY_NETWORK_ID },
-);
+  }
+  const subnet = world.subnets.find((candidate) => candidate.subnetId === subnetId);
+  if (!subnet) return { validators: [] };
+  return {
+    validators: [
+      ...subnet.stakers.filter((s) => !wanted || wanted.has(s.nodeId)).map(stakerJson),
+      ...subnet.l1Validators.filter((v) => !wanted || wanted.has(v.nodeId)).map((v) => l1ValidatorJson(world, v, now)),
+    ],
+  };
+}
+
+/**
+ * Only an L1's validators read the clock (their balances drain with time): the primary network's
+ * 1,500-validator answer (1.4 MB) is kept, as info.peers is.
+ */
+currentValidators.readsClock = (params: Record<string, unknown>): boolean => subnetOf(params) !== PRIMARY_NETWORK_ID;
 
 /**
  * platform.* on /ext/bc/P with the real encodings: uint64 and percentages as strings, the fee
  * state as plain numbers, and `delegators` listed only when exactly one nodeID is asked for.
  */
 export const platformMethods: Record<string, MethodHandler> = {
-  'platform.getCurrentValidators': currentValidators,
+  'platform.getCurrentValidators': currentValidators satisfies PartlyTimedHandler,
   'platform.getValidatorFeeState': (_, state, now) => {
     const world = chainWorld(state);
     return {
