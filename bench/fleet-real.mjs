@@ -78,6 +78,7 @@ writeFileSync(
 const gcTrace = join(dir, 'daemon-gc-trace.txt');
 const daemonPort = await freePort();
 const origin = `http://127.0.0.1:${daemonPort}`;
+const spawnedMs = performance.now();
 const daemon = pinned(
   0,
   [
@@ -99,22 +100,24 @@ while (
   )) !== 200
 )
   await sleep(500);
+const readyS = (performance.now() - spawnedMs) / 1000;
 await sleep(SETTLE_S * 1000);
 
 /** The daemon's pid under taskset is the spawned one: taskset execs the command. */
 const rssBeforeWindow = residentOf(daemon.pid);
+// The requests the floor replays are counted between two scrapes: over the time that really passed
+// between them, which a slow scrape of a large fleet's body stretches beyond WINDOW_S.
+const countedFromMs = performance.now();
 const textBefore = await scrapeText();
 const requestsBefore = requestCounts(textBefore);
 const gcBefore = gcTotals('daemon-gc.json');
 const traceBefore = TRACE_PROMOTION ? traceOffset(gcTrace) : 0;
-const scrapes = [];
 const simulatorDuringDaemon = simulatorCpu();
-const { cores, v8WorkerShare, rssMax } = await watch(daemon.pid, WINDOW_S, async (second) => {
-  if (second % SCRAPE_S === 0) scrapes.push(await timedGzipScrape());
-});
+const [{ cores, v8WorkerShare, rssMax }, scrapes] = await Promise.all([watch(daemon.pid, WINDOW_S), scrapeEvery(SCRAPE_S, WINDOW_S)]);
 const simulatorCoresDaemon = simulatorDuringDaemon();
 const gcAfter = gcTotals('daemon-gc.json');
 const promotion = TRACE_PROMOTION ? promotedBetween(gcTrace, traceBefore, traceOffset(gcTrace)) : undefined;
+const countedS = (performance.now() - countedFromMs) / 1000;
 const textAfter = await scrapeText();
 const requestsAfter = requestCounts(textAfter);
 const memory = memoryOf(daemon.pid, textAfter);
@@ -127,7 +130,7 @@ const stopS = (performance.now() - stopStarted) / 1000;
 const plan = [...requestsAfter]
   .map(([key, after]) => ({ ...requestOf(key), count: Math.round(after - (requestsBefore.get(key) ?? 0)) }))
   .filter((entry) => entry.count > 0);
-const perNodeMinute = plan.reduce((sum, entry) => sum + entry.count, 0) / NODES / (WINDOW_S / 60);
+const perNodeMinute = plan.reduce((sum, entry) => sum + entry.count, 0) / NODES / (countedS / 60);
 const floorEnv = probed(process.env, 'floor-gc.json');
 const floorChild = ONE_CORE
   ? spawn('taskset', ['-c', '0', process.execPath, new URL('./fleet-floor.mjs', import.meta.url).pathname], {
@@ -141,10 +144,12 @@ await new Promise((resolve) => floorChild.once('message', resolve));
 // Its first totals file is written a second after it loaded.
 await sleep(1100);
 const floorGcBefore = gcTotals('floor-gc.json');
-floorChild.send({ plan, windowS: WINDOW_S });
+// At the daemon's rate: its requests over the time they were counted in.
+floorChild.send({ plan, windowS: countedS });
 const floorDone = new Promise((resolve) => floorChild.once('message', resolve));
 const simulatorDuringFloor = simulatorCpu();
-const floor = await watch(floorChild.pid, WINDOW_S);
+const floorWindowS = Math.round(countedS);
+const floor = await watch(floorChild.pid, floorWindowS);
 const simulatorCoresFloor = simulatorDuringFloor();
 const floorGcAfter = gcTotals('floor-gc.json');
 const floorResult = await floorDone;
@@ -154,8 +159,8 @@ hook.close();
 const worst = (pick) => Math.max(...scrapes.map(pick));
 const requests = plan.reduce((sum, entry) => sum + entry.count, 0);
 const series = seriesOf(textBefore);
-const gc = gcWindow(gcBefore, gcAfter, requests);
-const floorGc = gcWindow(floorGcBefore, floorGcAfter, floorResult.requests);
+const gc = gcWindow(gcBefore, gcAfter, requests, WINDOW_S);
+const floorGc = gcWindow(floorGcBefore, floorGcAfter, floorResult.requests, floorWindowS);
 const loadAfter = loadavg();
 const cpuModel = cpus()[0]?.model ?? 'unknown CPU';
 console.log(
@@ -198,6 +203,9 @@ console.log(
   `| the simulated nodes' CPU, cores of their one (near 1: the nodes answered late and set the pace) | ${simulatorCoresDaemon.toFixed(2)} | ${simulatorCoresFloor.toFixed(2)} | |`,
 );
 console.log(
+  `| seconds the requests were counted over (avaxmon) and replayed over (floor) | ${countedS.toFixed(1)} | ${floorResult.elapsedS.toFixed(1)} | |`,
+);
+console.log(
   `| requests per node per minute | ${perNodeMinute.toFixed(1)} | ${(floorResult.requests / NODES / (floorResult.elapsedS / 60)).toFixed(1)} (${floorResult.failures} failed) | |`,
 );
 console.log(`\n| scrapes (gzip, every ${SCRAPE_S} s) | value |\n|---|---|`);
@@ -207,10 +215,14 @@ console.log(
   `| slowest scrape ms (until its headers: the daemon's wait; the rest: sending the body) | ${slowest.ms.toFixed(0)} (${slowest.headersMs.toFixed(0)}) |`,
 );
 console.log(`| oldest newest-data age s | ${worst((scrape) => scrape.newestAgeS).toFixed(1)} |`);
-console.log(`| most lagging collectors (older than two intervals) | ${worst((scrape) => scrape.lagging)} |`);
+const mostLagging = scrapes.reduce((most, scrape) => (scrape.lagging > most.lagging ? scrape : most));
+console.log(
+  `| most lagging collectors (older than two intervals) | ${mostLagging.lagging}${mostLagging.lagging > 0 ? ` (${mostLagging.atS.toFixed(0)} s into the window: ${mostLagging.laggingBy})` : ''} |`,
+);
 console.log(`| collection concurrency cap, narrowest to widest | ${-worst((scrape) => -scrape.cap)} to ${worst((scrape) => scrape.cap)} |`);
 console.log(`| body KiB (gzip) | ${(scrapes.at(-1).gzipBytes / 1024).toFixed(0)} |`);
 console.log(`| series per node (of ${series.total} in the body) | ${(series.perTarget / NODES).toFixed(0)} |`);
+console.log(`| /-/ready after s (the first round: on a slow machine the simulated nodes set its pace) | ${readyS.toFixed(1)} |`);
 console.log(`| SIGTERM | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
 if (process.env.SERIES_DETAIL === '1') {
   console.log('\n| family | series per node |\n|---|---|');
@@ -286,17 +298,28 @@ function loopShare(before, after) {
 }
 
 /** Garbage collection and V8 allocation between two totals of bench/gc-probe.mjs. */
-function gcWindow(before, after, requestCount) {
+function gcWindow(before, after, requestCount, seconds) {
   const bytes = after.allocatedBytes - before.allocatedBytes;
   return {
     bytes,
     count: `${after.gcs - before.gcs} (${after.fullGcs - before.fullGcs})`,
-    share: `${((after.gcMs - before.gcMs) / 10 / WINDOW_S).toFixed(1)} %`,
-    mbPerS: (bytes / 1e6 / WINDOW_S).toFixed(1),
+    share: `${((after.gcMs - before.gcMs) / 10 / seconds).toFixed(1)} %`,
+    mbPerS: (bytes / 1e6 / seconds).toFixed(1),
     kbPerRequest: (bytes / 1e3 / Math.max(1, requestCount)).toFixed(1),
     loop: loopShare(before, after),
-    connectionsPerS: ((after.connections - before.connections) / WINDOW_S).toFixed(1),
+    connectionsPerS: ((after.connections - before.connections) / seconds).toFixed(1),
   };
+}
+
+/** A gzip scrape every `periodS` over `seconds`, each on time unless the one before it is still running. */
+async function scrapeEvery(periodS, seconds) {
+  const scrapes = [];
+  const startedMs = performance.now();
+  for (let atS = 0; atS < seconds; atS += periodS) {
+    await sleep(startedMs + atS * 1000 - performance.now());
+    scrapes.push({ atS: (performance.now() - startedMs) / 1000, ...(await timedGzipScrape()) });
+  }
+  return scrapes;
 }
 
 async function scrapeText() {
@@ -316,6 +339,7 @@ async function timedGzipScrape() {
     for (const [, value] of text.matchAll(/^avaxmon_collector_last_success_timestamp_seconds\{[^}]*\} (\S+)$/gm))
       newest = Math.max(newest, Number(value));
     const lagging = Number(/^avaxmon_collectors_lagging (\S+)$/m.exec(text)?.[1] ?? 0);
+    const laggingBy = lagging > 0 ? laggingByCollector(text, Date.now() / 1000) : '';
     const cap = Number(/^avaxmon_collection_concurrency_limit (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
     return {
       ok: response.statusCode === 200,
@@ -324,6 +348,7 @@ async function timedGzipScrape() {
       gzipBytes: gzipped.length,
       newestAgeS: Date.now() / 1000 - newest,
       lagging,
+      laggingBy,
       cap,
     };
   } catch {
@@ -334,9 +359,25 @@ async function timedGzipScrape() {
       gzipBytes: 0,
       newestAgeS: Number.POSITIVE_INFINITY,
       lagging: 0,
+      laggingBy: '',
       cap: Number.NaN,
     };
   }
+}
+
+/** Which collectors lag in a body, counted as the daemon counts avaxmon_collectors_lagging: "peers 250, health 12". */
+function laggingByCollector(text, nowS) {
+  const family = (name) =>
+    new Map(Array.from(text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm')), ([, labels, value]) => [labels, Number(value)]));
+  const succeeding = family('avaxmon_collector_success');
+  const intervals = family('avaxmon_collector_interval_seconds');
+  const counts = new Map();
+  for (const [labels, lastSuccess] of family('avaxmon_collector_last_success_timestamp_seconds')) {
+    if (succeeding.get(labels) !== 1 || nowS - lastSuccess <= 2 * (intervals.get(labels) ?? Number.POSITIVE_INFINITY)) continue;
+    const collector = /collector="([^"]*)"/.exec(labels)[1];
+    counts.set(collector, (counts.get(collector) ?? 0) + 1);
+  }
+  return [...counts].map(([collector, count]) => `${collector} ${count}`).join(', ');
 }
 
 /** Successful requests by "target method", from avaxmon_rpc_requests_total. */
