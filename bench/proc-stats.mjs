@@ -3,10 +3,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const CLK_TCK = 100;
 
+/** The fields of /proc/PID/stat after the command's name. */
+function statFields(pid) {
+  return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+}
+
 /** User plus system CPU seconds the process has used so far. */
 export function cpuSeconds(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+/** Minor page faults so far: memory the process touched for the first time since the system mapped it. */
+function minorFaults(pid) {
+  return Number(statFields(pid)[7]);
 }
 
 /**
@@ -33,19 +43,23 @@ export function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
 
-/** Average cores, the share of them V8's worker threads took, and peak RSS of `pid` over about `seconds`, sampled every second. */
-export async function watch(pid, seconds, onSecond = async () => {}) {
+/**
+ * Average cores, the share of them V8's worker threads took, minor page faults a second and peak RSS of `pid` over `seconds` of
+ * real time, its RSS sampled every second (a watcher busy with other work samples less often, but
+ * the window stays as long).
+ */
+export async function watch(pid, seconds) {
   const before = cpuSeconds(pid);
   const workersBefore = v8WorkerCpuSeconds(pid);
+  const faultsBefore = minorFaults(pid);
   const startedMs = performance.now();
   let rssMax = 0;
-  for (let second = 0; second < seconds; second++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+  for (let elapsedMs = 0; elapsedMs < seconds * 1000; elapsedMs = performance.now() - startedMs) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, seconds * 1000 - elapsedMs)));
     rssMax = Math.max(rssMax, rssMb(pid));
-    await onSecond(second);
   }
   const used = cpuSeconds(pid) - before;
   const v8WorkerShare = used > 0 ? (v8WorkerCpuSeconds(pid) - workersBefore) / used : 0;
-  // Over the time that really passed: a slow onSecond (a scrape) stretches the window.
-  return { cores: used / ((performance.now() - startedMs) / 1000), v8WorkerShare, rssMax };
+  const elapsedS = (performance.now() - startedMs) / 1000;
+  return { cores: used / elapsedS, v8WorkerShare, rssMax, faultsPerS: (minorFaults(pid) - faultsBefore) / elapsedS };
 }
