@@ -183,22 +183,39 @@ function isRpcPath(path: string): boolean {
   return path === '/ext/info' || path === '/ext/health' || /^\/ext\/bc\/[^/]+(\/rpc|\/validators)?$/.test(path);
 }
 
+/**
+ * Go's net/http holds this much of an answer before it sends the headers: a shorter answer goes out
+ * with a Content-Length, a longer one chunked, as AvalancheGo sends info.peers and the validator
+ * lists. A client then learns a large body's length only at its end.
+ */
+const GO_CHUNKING_BYTES = 2048;
+
+/** Without a length, Node's server sends the body chunked. */
+function jsonHeaders(length: number): Record<string, string | number> {
+  return length <= GO_CHUNKING_BYTES
+    ? { 'content-type': 'application/json', 'content-length': length }
+    : { 'content-type': 'application/json' };
+}
+
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = JSON.stringify(body);
+  response.writeHead(status, jsonHeaders(Buffer.byteLength(json)));
+  // Written, then ended: end(json) alone would have Node declare its length.
+  response.write(json);
+  response.end();
 }
 
 const RESULT_OPENING = '{"jsonrpc":"2.0","result":';
 
-/** A JSON answer kept between requests, within an opening and a closing, its length known. */
+/** A JSON answer kept between requests, within an opening and a closing. */
 function sendAnswer(response: ServerResponse, status: number, answer: Answer, opening = '', closing = ''): void {
   const length = Buffer.byteLength(opening) + answer.bytes + Buffer.byteLength(closing);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': length });
-  // One write to the socket for all three.
-  response.cork();
+  response.writeHead(status, jsonHeaders(length));
+  // Node corks the socket for the rest of this turn at the first write: one write to it for all
+  // three. An explicit cork, released after end(), lost a chunked body's later parts.
   response.write(opening);
   response.write(answer.json);
   response.end(closing);
-  response.uncork();
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
