@@ -384,8 +384,8 @@ function familySeries(text, name) {
   const start = Math.min(...starts) + 1;
   const end = text.indexOf('\n#', start);
   for (const line of text.slice(start, end < 0 ? text.length : end).split('\n')) {
-    const space = line.lastIndexOf(' ');
     if (!line.startsWith(name)) continue;
+    const space = line.lastIndexOf(' ');
     if (line[name.length] === '{') series.set(line.slice(name.length + 1, space - 1), Number(line.slice(space + 1)));
     else if (line[name.length] === ' ') series.set('', Number(line.slice(space + 1)));
   }

@@ -11,8 +11,9 @@ const buffers = new BodyBufferPool();
  * decoded once. The socket buffers die young, as they did decoded one by one: kept until the body
  * ends, they would fragment glibc's heap, which then keeps an endless-body attack's peak for good.
  * The body's own buffer is one allocation, sized from Content-Length when declared and doubled as
- * needed otherwise; from 64 KiB to 4 MiB it is kept for the next body of its size (body-buffer-pool.ts),
- * and past that (an attack's) it is a mapping of its own, handed back whole when freed. Against chunks decoded one by one and joined, this holds one copy of a body being read
+ * needed otherwise; from 64 KiB to 4 MiB it is kept for the next body of its size
+ * (body-buffer-pool.ts), and past that (an attack's) it is a mapping of its own, handed back whole
+ * when freed. Against chunks decoded one by one and joined, this holds one copy of a body being read
  * instead of two (the decoded pieces and their join), which takes a third off an endless-body
  * attack's peak (docs/performance.md#endless-body-attack).
  */
