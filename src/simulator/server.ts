@@ -199,10 +199,7 @@ function jsonHeaders(length: number): Record<string, string | number> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
-  response.writeHead(status, jsonHeaders(Buffer.byteLength(json)));
-  // Written, then ended: end(json) alone would have Node declare its length.
-  response.write(json);
-  response.end();
+  sendAnswer(response, status, { json, bytes: Buffer.byteLength(json) });
 }
 
 const RESULT_OPENING = '{"jsonrpc":"2.0","result":';
