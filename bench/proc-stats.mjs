@@ -14,6 +14,12 @@ export function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
 }
 
+/** The main thread's user and system CPU seconds so far: its JavaScript, and the system calls it makes (sockets). */
+function mainThreadSeconds(pid) {
+  const fields = statFields(`${pid}/task/${pid}`);
+  return { user: Number(fields[11]) / CLK_TCK, system: Number(fields[12]) / CLK_TCK };
+}
+
 /** Minor page faults so far: memory the process touched for the first time since the system mapped it. */
 function minorFaults(pid) {
   return Number(statFields(pid)[7]);
@@ -44,7 +50,7 @@ export function rssMb(pid) {
 }
 
 /**
- * Average cores, the share of them V8's worker threads took, minor page faults a second and peak RSS of `pid` over `seconds` of
+ * Average cores, the main thread's user and system cores, the share of them V8's worker threads took, minor page faults a second and peak RSS of `pid` over `seconds` of
  * real time, its RSS sampled every second (a watcher busy with other work samples less often, but
  * the window stays as long).
  */
@@ -52,6 +58,7 @@ export async function watch(pid, seconds) {
   const before = cpuSeconds(pid);
   const workersBefore = v8WorkerCpuSeconds(pid);
   const faultsBefore = minorFaults(pid);
+  const mainBefore = mainThreadSeconds(pid);
   const startedMs = performance.now();
   let rssMax = 0;
   for (let elapsedMs = 0; elapsedMs < seconds * 1000; elapsedMs = performance.now() - startedMs) {
@@ -61,5 +68,7 @@ export async function watch(pid, seconds) {
   const used = cpuSeconds(pid) - before;
   const v8WorkerShare = used > 0 ? (v8WorkerCpuSeconds(pid) - workersBefore) / used : 0;
   const elapsedS = (performance.now() - startedMs) / 1000;
-  return { cores: used / elapsedS, v8WorkerShare, rssMax, faultsPerS: (minorFaults(pid) - faultsBefore) / elapsedS };
+  const mainAfter = mainThreadSeconds(pid);
+  const mainThread = { user: (mainAfter.user - mainBefore.user) / elapsedS, system: (mainAfter.system - mainBefore.system) / elapsedS };
+  return { cores: used / elapsedS, mainThread, v8WorkerShare, rssMax, faultsPerS: (minorFaults(pid) - faultsBefore) / elapsedS };
 }
