@@ -6,6 +6,7 @@ import { nodeInfoMetrics, peersMetrics } from '../metrics/catalogue/node.js';
 import { SampleSet, type CollectContext, type Collector } from './collector.js';
 import { sideCall, UNANSWERED } from './side-call.js';
 import { uptimeSeenByStakePerPercent } from './validators/deciding-view.js';
+import { PercentTally } from './percent-tally.js';
 import { slowFact } from './slow-fact.js';
 import { validatorWeights, WEIGHTS_METHOD } from './validator-weights.js';
 import { isNewer, parseVersion } from './version-compare.js';
@@ -22,15 +23,19 @@ interface Peers {
   readonly count: number;
   readonly nodeIds: readonly string[];
   readonly versions: readonly Version[];
+  /** Each distinct announced text once, with how many peers announced it. */
+  readonly distinctVersions: readonly Version[];
   /** Each peer's observedUptime, in whole percent as sent; NaN for a peer that sends none. */
   readonly observedPercents: Float64Array;
   readonly benchedByChain: Map<string, number>;
 }
 
-/** An announced version, parsed; one object per distinct text, shared by every peer announcing it. */
+/** An announced version, parsed; one object per distinct text and run, shared by every peer announcing it. */
 interface Version {
   readonly parsed?: readonly number[];
   readonly label: string;
+  /** The peers announcing this text in the run's answer. */
+  peers: number;
 }
 
 /** The validators among the peers: their count, their stake, and how their stake sees this node. */
@@ -98,7 +103,7 @@ export function createPeersCollector(): Collector {
 /** info.peers reduced to its columns, so the answer itself is held no longer than this. */
 function readPeers(read: FieldReader, reply: unknown): Peers {
   const result = read.object(reply, 'result');
-  const versionOf = versionReader();
+  const known = new Map<string, Version>();
   const listed = result.peers === undefined ? ArrayColumns.none : read.columns(result.peers, 'peers');
   const nodeIdColumn = listed.column('nodeID');
   const versionColumn = listed.column('version');
@@ -112,7 +117,7 @@ function readPeers(read: FieldReader, reply: unknown): Peers {
     const benched = benchedColumn[index];
     if (benched !== undefined) countBenched(benchedByChain, peer, peer.array(benched, 'benched'));
     peer.string(nodeIdColumn[index], 'nodeID');
-    versions[index] = versionOf(peer.string(versionColumn[index], 'version'));
+    versions[index] = versionOf(known, peer.string(versionColumn[index], 'version'));
     // observedUptime is a whole-percent string ("99").
     const uptime = uptimeColumn[index];
     observedPercents[index] = uptime === undefined ? Number.NaN : peer.number(uptime, 'observedUptime');
@@ -121,7 +126,7 @@ function readPeers(read: FieldReader, reply: unknown): Peers {
   const nodeIds = nodeIdColumn as readonly string[];
   // numPeers is a json.Uint64 (a string) although the docs show a number.
   const count = result.numPeers === undefined ? nodeIds.length : read.uint64(result.numPeers, 'numPeers');
-  return { count, nodeIds, versions, observedPercents, benchedByChain };
+  return { count, nodeIds, versions, distinctVersions: [...known.values()], observedPercents, benchedByChain };
 }
 
 function countBenched(benchedByChain: Map<string, number>, read: FieldReader, chains: readonly unknown[]): void {
@@ -132,16 +137,15 @@ function countBenched(benchedByChain: Map<string, number>, read: FieldReader, ch
 }
 
 /**
- * Parses each distinct announced version once per run: 1,800 peers announce a handful, and parsing
- * each peer's (for its label, then for each comparison) was most of what the peers collector allocated.
+ * Parses each distinct announced version once per run, and counts its peers: 1,800 peers announce
+ * a handful, and parsing each peer's (for its label, then for each comparison) was most of what
+ * the peers collector allocated.
  */
-function versionReader(): (text: string) => Version {
-  const known = new Map<string, Version>();
-  return (text) => {
-    let version = known.get(text);
-    if (!version) known.set(text, (version = versionOfText(text)));
-    return version;
-  };
+function versionOf(known: Map<string, Version>, text: string): Version {
+  let version = known.get(text);
+  if (!version) known.set(text, (version = versionOfText(text)));
+  version.peers += 1;
+  return version;
 }
 
 /**
@@ -150,16 +154,17 @@ function versionReader(): (text: string) => Version {
  */
 function versionOfText(announced: string): Version {
   const parsed = parseVersion(announced);
-  return { parsed, label: parsed ? `avalanchego/${parsed.join('.')}` : OTHER_VERSION };
+  return { parsed, label: parsed ? `avalanchego/${parsed.join('.')}` : OTHER_VERSION, peers: 0 };
 }
 
 function exportVersions(out: SampleSet, peers: Peers, own: number[] | undefined): void {
+  // Texts that differ can share a label (every unparseable one is `other`).
   const byVersion = new Map<string, number>();
-  for (const { label } of peers.versions) byVersion.set(label, (byVersion.get(label) ?? 0) + 1);
+  for (const { label, peers: count } of peers.distinctVersions) byVersion.set(label, (byVersion.get(label) ?? 0) + count);
   for (const [version, count] of byVersion) out.add('avaxmon_node_peers_by_version', { version }, count);
   if (own && peers.versions.length > 0) {
     let newer = 0;
-    for (const version of peers.versions) if (isNewerThan(version, own)) newer += 1;
+    for (const version of peers.distinctVersions) if (isNewerThan(version, own)) newer += version.peers;
     out.add('avaxmon_node_peers_newer_version_ratio', {}, newer / peers.versions.length);
   }
 }
@@ -174,8 +179,8 @@ function validatorPeers(
   let count = 0;
   let stake = 0;
   let newerStake = 0;
-  const stakeByObservedPercent = new Map<number, number>();
-  const othersStakeByObservedPercent = new Map<number, number>();
+  const stakeByObservedPercent = new PercentTally();
+  const othersStakeByObservedPercent = new PercentTally();
   for (let index = 0; index < peers.nodeIds.length; index++) {
     const nodeId = peers.nodeIds[index];
     const weight = weights.get(nodeId);
@@ -185,10 +190,16 @@ function validatorPeers(
     if (own && isNewerThan(peers.versions[index], own)) newerStake += weight;
     const percent = peers.observedPercents[index];
     if (Number.isNaN(percent)) continue;
-    stakeByObservedPercent.set(percent, (stakeByObservedPercent.get(percent) ?? 0) + weight);
-    if (nodeId !== selfId) othersStakeByObservedPercent.set(percent, (othersStakeByObservedPercent.get(percent) ?? 0) + weight);
+    stakeByObservedPercent.add(percent, weight);
+    if (nodeId !== selfId) othersStakeByObservedPercent.add(percent, weight);
   }
-  return { count, stake, newerStake, stakeByObservedPercent, othersStakeByObservedPercent };
+  return {
+    count,
+    stake,
+    newerStake,
+    stakeByObservedPercent: stakeByObservedPercent.toMap(),
+    othersStakeByObservedPercent: othersStakeByObservedPercent.toMap(),
+  };
 }
 
 /** Statistics over the peers that validate the primary network, each weighted by its stake. */
