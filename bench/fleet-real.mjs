@@ -16,7 +16,8 @@
 //   NODES (100), WINDOW_S (60), SETTLE_S (70), SCRAPE_S (2: the stress case; 15 as Prometheus scrapes),
 //   PROCESS_SETTINGS (on | off), ONE_CORE (1), PEERS (1800), VALIDATORS (1500), SIMULATOR_NODE (the simulator's node binary),
 //   TRACE_PROMOTION (0; 1 runs the daemon with V8's --trace-gc-nvp and reports what its scavenges promoted: in all, and the median and most of each 10 s),
-//   EXTRA_CONFIG (YAML put before the config's targets, e.g. "global:\n  max_concurrent_collections: 512\n")
+//   EXTRA_CONFIG (YAML put before the config's targets, e.g. "global:\n  max_concurrent_collections: 512\n"),
+//   FUNCTION_TIMING (0; 1 preloads bench/function-timing.mjs into the daemon and reports where its own work went in the window)
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -39,6 +40,7 @@ const PEERS = Number(process.env.PEERS ?? 1800);
 const VALIDATORS = Number(process.env.VALIDATORS ?? 1500);
 const SCRAPE_S = Number(process.env.SCRAPE_S ?? 2);
 const TRACE_PROMOTION = process.env.TRACE_PROMOTION === '1';
+const FUNCTION_TIMING = process.env.FUNCTION_TIMING === '1';
 const SIM_NODE_ID = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
 const gunzipAsync = promisify(gunzip);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,6 +78,15 @@ const probed = (env, file) => ({
   NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${new URL('./gc-probe.mjs', import.meta.url).href}`.trim(),
 });
 const gcTotals = (file) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+/** The daemon's environment: probed, and with FUNCTION_TIMING its functions timed too. */
+const timed = (env) =>
+  FUNCTION_TIMING
+    ? {
+        ...env,
+        FUNCTION_TIMING_FILE: join(dir, 'daemon-functions.json'),
+        NODE_OPTIONS: `${env.NODE_OPTIONS} --import=${new URL('./function-timing.mjs', import.meta.url).href}`,
+      }
+    : env;
 const targets = Array.from({ length: NODES }, (_, index) => `  - { name: node-${index}, url: "http://127.0.0.1:${simPort + index}" }`);
 writeFileSync(
   join(dir, 'config.yaml'),
@@ -96,7 +107,7 @@ const daemon = pinned(
     `--web.listen-address=127.0.0.1:${daemonPort}`,
     '--log.level=error',
   ],
-  { env: probed(daemonEnv, 'daemon-gc.json'), stdio: ['ignore', TRACE_PROMOTION ? openSync(gcTrace, 'w') : 'ignore', 'inherit'] },
+  { env: timed(probed(daemonEnv, 'daemon-gc.json')), stdio: ['ignore', TRACE_PROMOTION ? openSync(gcTrace, 'w') : 'ignore', 'inherit'] },
 );
 children.push(daemon);
 while (
@@ -117,6 +128,7 @@ const countedFromMs = performance.now();
 const textBefore = await scrapeText();
 const requestsBefore = requestCounts(textBefore);
 const gcBefore = gcTotals('daemon-gc.json');
+const functionsBefore = FUNCTION_TIMING ? { totals: gcTotals('daemon-functions.json'), atMs: performance.now() } : undefined;
 const traceBefore = TRACE_PROMOTION ? traceOffset(gcTrace) : 0;
 const simulatorDuringDaemon = simulatorCpu();
 const [{ cores, mainThread, v8WorkerShare, rssMax, faultsPerS }, scrapes] = await Promise.all([
@@ -125,6 +137,7 @@ const [{ cores, mainThread, v8WorkerShare, rssMax, faultsPerS }, scrapes] = awai
 ]);
 const simulatorCoresDaemon = simulatorDuringDaemon();
 const gcAfter = gcTotals('daemon-gc.json');
+const functionsAfter = FUNCTION_TIMING ? { totals: gcTotals('daemon-functions.json'), atMs: performance.now() } : undefined;
 const promotion = TRACE_PROMOTION ? promotedBetween(gcTrace, traceBefore, traceOffset(gcTrace)) : undefined;
 const countedS = (performance.now() - countedFromMs) / 1000;
 const textAfter = await scrapeText();
@@ -240,6 +253,20 @@ console.log(`| body KiB (gzip) | ${(scrapes.at(-1).gzipBytes / 1024).toFixed(0)}
 console.log(`| series per node (of ${series.total} in the body) | ${(series.perTarget / NODES).toFixed(0)} |`);
 console.log(`| /-/ready after s (the first round: on a slow machine the simulated nodes set its pace) | ${readyS.toFixed(1)} |`);
 console.log(`| SIGTERM | exit ${exitCode} after ${stopS.toFixed(2)} s |`);
+if (functionsBefore) {
+  console.log(
+    `\n| the daemon's own work (wall time in the window; indented: part of the line above) | ms a minute | calls a minute | µs a call |\n|---|---|---|---|`,
+  );
+  const minutes = (functionsAfter.atMs - functionsBefore.atMs) / 60_000;
+  for (const [label, after] of Object.entries(functionsAfter.totals)) {
+    const calls = after.calls - functionsBefore.totals[label].calls;
+    const ms = after.ms - functionsBefore.totals[label].ms;
+    const perMinute = (value) => (value / minutes).toFixed(0);
+    console.log(
+      `| ${label.replace(/^( +)/, (indent) => '&nbsp;'.repeat(indent.length))} | ${perMinute(ms)} | ${perMinute(calls)} | ${calls > 0 ? ((1000 * ms) / calls).toFixed(0) : '-'} |`,
+    );
+  }
+}
 if (process.env.SERIES_DETAIL === '1') {
   console.log('\n| family | series per node |\n|---|---|');
   for (const [family, count] of [...series.byFamily].sort((a, b) => b[1] - a[1]))
