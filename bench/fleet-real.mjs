@@ -77,7 +77,10 @@ const probed = (env, file) => ({
   GC_PROBE_FILE: join(dir, file),
   NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import=${new URL('./gc-probe.mjs', import.meta.url).href}`.trim(),
 });
-const gcTotals = (file) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+/** The totals a preload (bench/gc-probe.mjs, bench/function-timing.mjs) last wrote to `file`. */
+const probeTotals = (file) => JSON.parse(readFileSync(join(dir, file), 'utf8'));
+/** The daemon's function timings now, and when they were read; undefined without FUNCTION_TIMING. */
+const functionTotals = () => (FUNCTION_TIMING ? { totals: probeTotals('daemon-functions.json'), atMs: performance.now() } : undefined);
 /** The daemon's environment: probed, and with FUNCTION_TIMING its functions timed too. */
 const timed = (env) =>
   FUNCTION_TIMING
@@ -127,8 +130,8 @@ const rssBeforeWindow = residentOf(daemon.pid);
 const countedFromMs = performance.now();
 const textBefore = await scrapeText();
 const requestsBefore = requestCounts(textBefore);
-const gcBefore = gcTotals('daemon-gc.json');
-const functionsBefore = FUNCTION_TIMING ? { totals: gcTotals('daemon-functions.json'), atMs: performance.now() } : undefined;
+const gcBefore = probeTotals('daemon-gc.json');
+const functionsBefore = functionTotals();
 const traceBefore = TRACE_PROMOTION ? traceOffset(gcTrace) : 0;
 const simulatorDuringDaemon = simulatorCpu();
 const [{ cores, mainThread, v8WorkerShare, rssMax, faultsPerS }, scrapes] = await Promise.all([
@@ -136,8 +139,8 @@ const [{ cores, mainThread, v8WorkerShare, rssMax, faultsPerS }, scrapes] = awai
   scrapeEvery(SCRAPE_S, WINDOW_S),
 ]);
 const simulatorCoresDaemon = simulatorDuringDaemon();
-const gcAfter = gcTotals('daemon-gc.json');
-const functionsAfter = FUNCTION_TIMING ? { totals: gcTotals('daemon-functions.json'), atMs: performance.now() } : undefined;
+const gcAfter = probeTotals('daemon-gc.json');
+const functionsAfter = functionTotals();
 const promotion = TRACE_PROMOTION ? promotedBetween(gcTrace, traceBefore, traceOffset(gcTrace)) : undefined;
 const countedS = (performance.now() - countedFromMs) / 1000;
 const textAfter = await scrapeText();
@@ -165,7 +168,7 @@ children.push(floorChild);
 await new Promise((resolve) => floorChild.once('message', resolve));
 // Its first totals file is written a second after it loaded.
 await sleep(1100);
-const floorGcBefore = gcTotals('floor-gc.json');
+const floorGcBefore = probeTotals('floor-gc.json');
 // At the daemon's rate: its requests over the time they were counted in.
 floorChild.send({ plan, windowS: countedS });
 const floorDone = new Promise((resolve) => floorChild.once('message', resolve));
@@ -173,7 +176,7 @@ const simulatorDuringFloor = simulatorCpu();
 const floorWindowS = Math.round(countedS);
 const floor = await watch(floorChild.pid, floorWindowS);
 const simulatorCoresFloor = simulatorDuringFloor();
-const floorGcAfter = gcTotals('floor-gc.json');
+const floorGcAfter = probeTotals('floor-gc.json');
 const floorResult = await floorDone;
 for (const simulator of simulators) simulator.kill();
 hook.close();
